@@ -1,0 +1,302 @@
+//! CDP capture orchestration, independent of how commands reach the browser.
+//!
+//! [`CaptureSession`] is a state machine: it hands out batches of commands
+//! (sent concurrently), takes their replies as JSON text and finally yields a
+//! snapshot. The JS binding drives it with a Playwright/Puppeteer session's
+//! `send`; Rust transports implement [`CdpTransport`] and use [`capture_with`].
+//! Keeping I/O out of the core makes every capture path share one plan and
+//! lets `cargo test` replay recorded browser answers.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use crate::cdp_input::parse_full_ax_tree;
+use crate::dom_hash::dom_hash_of_html;
+use crate::error::{ErrorCode, Result, WebAiError};
+use crate::options::SnapshotOptions;
+use crate::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CdpCommand {
+    pub id: u32,
+    pub method: &'static str,
+    pub params: Value,
+}
+
+impl CdpCommand {
+    pub fn to_json(&self) -> Value {
+        json!({ "id": self.id, "method": self.method, "params": self.params })
+    }
+}
+
+/// A reply to one command: the `result` object as JSON text, or the error message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CdpReply {
+    Ok(String),
+    Err(String),
+}
+
+pub enum Step {
+    Send(Vec<CdpCommand>),
+    Done(Box<WebAiSnapshot>),
+}
+
+const AX_TREE: u32 = 1;
+const PAGE_FACTS: u32 = 2;
+const FIND_ROOT: u32 = 3;
+const DESCRIBE_ROOT: u32 = 4;
+const RELEASE_ROOT: u32 = 5;
+
+/// Runs in the page: the title, URL and outerHTML the DOM hash is taken of,
+/// with the selectors tried in order exactly like `domHashAround`.
+fn page_facts_expression(selectors: &[&str], include_html: bool) -> String {
+    format!(
+        "(() => {{ const sels = {sels}; let html = null; if ({inc}) {{ for (const s of sels) {{ try {{ const n = document.querySelector(s); if (n) {{ html = n.outerHTML || null; break; }} }} catch (e) {{}} }} }} return {{ url: location.href, title: document.title, html }}; }})()",
+        sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into()),
+        inc = include_html
+    )
+}
+
+pub struct CaptureSession {
+    opts: SnapshotOptions,
+    started: Instant,
+    replies: HashMap<u32, CdpReply>,
+    waiting: Vec<u32>,
+    root_backend_id: Option<i64>,
+    root_object_id: Option<String>,
+    stage: Stage,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    NotStarted,
+    First,
+    Describe,
+    Finished,
+}
+
+impl CaptureSession {
+    pub fn new(opts: SnapshotOptions) -> CaptureSession {
+        CaptureSession {
+            opts,
+            started: Instant::now(),
+            replies: HashMap::new(),
+            waiting: Vec::new(),
+            root_backend_id: None,
+            root_object_id: None,
+            stage: Stage::NotStarted,
+        }
+    }
+
+    pub fn options(&self) -> &SnapshotOptions {
+        &self.opts
+    }
+
+    /// Milliseconds left before `timeoutMs`; transports bound each call by it.
+    pub fn remaining_ms(&self) -> u64 {
+        (self.opts.timeout_ms as u64).saturating_sub(self.started.elapsed().as_millis() as u64)
+    }
+
+    pub fn timeout_error(&self, method: &str) -> WebAiError {
+        WebAiError::new(
+            ErrorCode::Timeout,
+            format!("snapshot capture exceeded timeoutMs ({} ms) waiting for {method}", self.opts.timeout_ms),
+        )
+        .with_evidence(json!({ "method": method, "timeoutMs": self.opts.timeout_ms }))
+    }
+
+    /// The first batch: the tree, page facts and (with `rootSelector`) the root element.
+    pub fn start(&mut self) -> Vec<CdpCommand> {
+        self.started = Instant::now();
+        self.stage = Stage::First;
+        let dom_selectors: Vec<&str> = match &self.opts.root_selector {
+            Some(s) => vec![s.as_str()],
+            None => vec!["body"],
+        };
+        let mut cmds = vec![
+            CdpCommand { id: AX_TREE, method: "Accessibility.getFullAXTree", params: json!({}) },
+            CdpCommand {
+                id: PAGE_FACTS,
+                method: "Runtime.evaluate",
+                params: json!({
+                    "expression": page_facts_expression(&dom_selectors, self.opts.include_dom_hash),
+                    "returnByValue": true,
+                }),
+            },
+        ];
+        if let Some(sel) = &self.opts.root_selector {
+            cmds.push(CdpCommand {
+                id: FIND_ROOT,
+                method: "Runtime.evaluate",
+                params: json!({
+                    "expression": format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()),
+                    "returnByValue": false,
+                }),
+            });
+        }
+        self.waiting = cmds.iter().map(|c| c.id).collect();
+        cmds
+    }
+
+    pub fn receive(&mut self, id: u32, reply: CdpReply) {
+        self.replies.insert(id, reply);
+    }
+
+    fn method_of(id: u32) -> &'static str {
+        match id {
+            AX_TREE => "Accessibility.getFullAXTree",
+            PAGE_FACTS | FIND_ROOT => "Runtime.evaluate",
+            DESCRIBE_ROOT => "DOM.describeNode",
+            _ => "Runtime.releaseObject",
+        }
+    }
+
+    /// After all replies of the last batch: the next batch, or the snapshot.
+    pub fn advance(&mut self) -> Result<Step> {
+        if let Some(missing) = self.waiting.iter().find(|id| !self.replies.contains_key(id)) {
+            return Err(WebAiError::new(
+                ErrorCode::CaptureFailed,
+                format!("no reply was given for {}", Self::method_of(*missing)),
+            ));
+        }
+        match self.stage {
+            Stage::NotStarted => Ok(Step::Send(self.start())),
+            Stage::First if self.opts.root_selector.is_some() => {
+                let object_id = self.root_object()?;
+                self.root_object_id = Some(object_id.clone());
+                self.stage = Stage::Describe;
+                self.waiting = vec![DESCRIBE_ROOT, RELEASE_ROOT];
+                Ok(Step::Send(vec![
+                    CdpCommand { id: DESCRIBE_ROOT, method: "DOM.describeNode", params: json!({ "objectId": object_id }) },
+                    CdpCommand { id: RELEASE_ROOT, method: "Runtime.releaseObject", params: json!({ "objectId": object_id }) },
+                ]))
+            }
+            Stage::Describe => {
+                let described = self.ok_json(DESCRIBE_ROOT)?;
+                self.root_backend_id = described.pointer("/node/backendNodeId").and_then(Value::as_i64);
+                if self.root_backend_id.is_none() {
+                    return Err(self.root_not_found());
+                }
+                self.finish()
+            }
+            Stage::First => self.finish(),
+            Stage::Finished => Err(WebAiError::new(ErrorCode::CaptureFailed, "the capture already finished")),
+        }
+    }
+
+    fn root_not_found(&self) -> WebAiError {
+        let sel = self.opts.root_selector.clone().unwrap_or_default();
+        WebAiError::new(ErrorCode::RootNotFound, format!("rootSelector matched nothing: {sel}"))
+            .with_evidence(json!({ "rootSelector": sel }))
+    }
+
+    fn failed(method: &str, message: &str) -> WebAiError {
+        WebAiError::new(ErrorCode::CaptureFailed, format!("{method} failed: {message}"))
+            .with_evidence(json!({ "method": method, "message": message }))
+    }
+
+    fn ok_text(&self, id: u32) -> Result<&str> {
+        match self.replies.get(&id) {
+            Some(CdpReply::Ok(text)) => Ok(text),
+            Some(CdpReply::Err(msg)) => Err(Self::failed(Self::method_of(id), msg)),
+            None => Err(Self::failed(Self::method_of(id), "no reply")),
+        }
+    }
+
+    fn ok_json(&self, id: u32) -> Result<Value> {
+        let text = self.ok_text(id)?;
+        serde_json::from_str(text).map_err(|e| Self::failed(Self::method_of(id), &format!("reply is not JSON: {e}")))
+    }
+
+    fn root_object(&self) -> Result<String> {
+        let v = self.ok_json(FIND_ROOT)?;
+        if let Some(ex) = v.get("exceptionDetails") {
+            let sel = self.opts.root_selector.clone().unwrap_or_default();
+            let msg = ex
+                .pointer("/exception/description")
+                .and_then(Value::as_str)
+                .unwrap_or("the selector could not be evaluated")
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            return Err(WebAiError::new(ErrorCode::InvalidInput, format!("rootSelector is not a valid CSS selector: {msg}"))
+                .with_evidence(json!({ "what": "options.rootSelector", "rootSelector": sel })));
+        }
+        v.pointer("/result/objectId").and_then(Value::as_str).map(str::to_string).ok_or_else(|| self.root_not_found())
+    }
+
+    fn page_facts(&self) -> PageFacts {
+        let mut facts = PageFacts::default();
+        let value = match self.ok_json(PAGE_FACTS) {
+            Ok(v) => v,
+            Err(e) => {
+                facts.notes.push(format!("page URL, title and DOM hash are unavailable: {}", e.message));
+                return facts;
+            }
+        };
+        let Some(obj) = value.pointer("/result/value") else {
+            facts.notes.push("page URL, title and DOM hash are unavailable: the page did not answer".into());
+            return facts;
+        };
+        facts.url = obj.get("url").and_then(Value::as_str).map(str::to_string);
+        facts.title = obj.get("title").and_then(Value::as_str).map(str::to_string);
+        if self.opts.include_dom_hash {
+            facts.dom_hash = obj
+                .get("html")
+                .and_then(Value::as_str)
+                .filter(|h| !h.is_empty())
+                .map(|h| dom_hash_of_html(h, self.opts.dom_hash_max_chars as usize));
+        }
+        facts
+    }
+
+    fn finish(&mut self) -> Result<Step> {
+        self.stage = Stage::Finished;
+        let tree = parse_full_ax_tree(self.ok_text(AX_TREE)?)?;
+        let mut facts = self.page_facts();
+        let subtree = match self.root_backend_id {
+            Some(id) => match tree.find_by_backend_id(id) {
+                Some(idx) => Some(idx),
+                None => {
+                    facts.notes.push(format!(
+                        "the rootSelector element has no accessibility node (hidden or not rendered): {}",
+                        self.opts.root_selector.as_deref().unwrap_or_default()
+                    ));
+                    // Serialize nothing under the document rather than the whole page.
+                    Some(u32::MAX)
+                }
+            },
+            None => None,
+        };
+        let capture_ms = self.started.elapsed().as_secs_f64() * 1000.0;
+        Ok(Step::Done(Box::new(build_snapshot(&tree, subtree, facts, &self.opts, capture_ms))))
+    }
+}
+
+/// A way to send CDP commands from Rust. Each batch is sent concurrently and
+/// every command must be bounded by `deadline_ms`.
+pub trait CdpTransport {
+    fn send_batch(&mut self, commands: &[CdpCommand], deadline_ms: u64) -> Vec<(u32, CdpReply)>;
+}
+
+/// Capture a snapshot over a Rust transport.
+pub fn capture_with(transport: &mut impl CdpTransport, opts: SnapshotOptions) -> Result<WebAiSnapshot> {
+    let mut session = CaptureSession::new(opts);
+    let mut batch = session.start();
+    loop {
+        let remaining = session.remaining_ms();
+        if remaining == 0 {
+            return Err(session.timeout_error(batch.first().map_or("CDP", |c| c.method)));
+        }
+        for (id, reply) in transport.send_batch(&batch, remaining) {
+            session.receive(id, reply);
+        }
+        match session.advance()? {
+            Step::Send(next) => batch = next,
+            Step::Done(snapshot) => return Ok(*snapshot),
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! `web_ai_snapshot`: the agent snapshot substrate of agbrowse and cli-jaw.
+//!
+//! The core is plain Rust: reading accessibility trees ([`cdp_input`],
+//! [`legacy_input`]), the text format ([`serialize`]), hashing ([`hash`],
+//! [`dom_hash`]), registries ([`registry`]), target matching ([`targets`],
+//! [`js_regex`]), vendor contracts ([`contracts`]) and capture orchestration
+//! over any CDP transport ([`capture`]). The napi binding (`binding`, behind the
+//! `napi` feature) only converts values at the edge.
+
+pub mod capture;
+pub mod cdp_input;
+pub mod contracts;
+pub mod dom_hash;
+pub mod error;
+pub mod hash;
+pub mod js_regex;
+pub mod js_string;
+pub mod legacy_input;
+pub mod options;
+pub mod registry;
+pub mod roles;
+pub mod serialize;
+pub mod snapshot;
+pub mod targets;
+pub mod tree;
+
+#[cfg(feature = "napi")]
+mod binding;

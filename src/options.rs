@@ -1,0 +1,154 @@
+//! Snapshot options (SPEC §4): defaults, and validation that names the bad field.
+
+use serde_json::{json, Map, Value};
+
+use crate::error::{ErrorCode, Result, WebAiError};
+
+pub const DEFAULT_SNAPSHOT_MAX_DEPTH: u32 = 6;
+pub const DEFAULT_MAX_NAME_CHARS: u32 = 900;
+pub const DEFAULT_DOM_HASH_MAX_CHARS: u32 = 32768;
+pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
+/// Above this many ref'd elements only tier 1 gets refs unless `allRefs`.
+pub const REF_BUDGET: usize = 100;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotOptions {
+    pub provider: Option<String>,
+    pub compact: bool,
+    pub interactive_only: bool,
+    pub max_depth: u32,
+    pub root_selector: Option<String>,
+    pub ref_prefix: String,
+    pub redact_text: bool,
+    pub include_dom_hash: bool,
+    pub dom_hash_max_chars: u32,
+    pub max_name_chars: u32,
+    pub all_refs: bool,
+    pub timeout_ms: u32,
+    pub refs_only: bool,
+}
+
+impl Default for SnapshotOptions {
+    fn default() -> Self {
+        SnapshotOptions {
+            provider: None,
+            compact: true,
+            interactive_only: true,
+            max_depth: DEFAULT_SNAPSHOT_MAX_DEPTH,
+            root_selector: None,
+            ref_prefix: "@e".into(),
+            redact_text: false,
+            include_dom_hash: true,
+            dom_hash_max_chars: DEFAULT_DOM_HASH_MAX_CHARS,
+            max_name_chars: DEFAULT_MAX_NAME_CHARS,
+            all_refs: false,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+            refs_only: false,
+        }
+    }
+}
+
+fn bad(field: &str, expected: &str, got: &Value) -> WebAiError {
+    let shown = match got {
+        Value::String(s) if s.len() > 80 => format!("{:?}…", &s[..s.char_indices().nth(80).map_or(s.len(), |(i, _)| i)]),
+        other => other.to_string(),
+    };
+    WebAiError::new(ErrorCode::InvalidInput, format!("option `{field}` must be {expected}, got {shown}"))
+        .with_evidence(json!({ "what": format!("options.{field}") }))
+}
+
+fn get_bool(m: &Map<String, Value>, field: &str, default: bool) -> Result<bool> {
+    match m.get(field) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(bad(field, "a boolean", other)),
+    }
+}
+
+fn get_uint(m: &Map<String, Value>, field: &str, default: u32, min: u32, max: u32) -> Result<u32> {
+    match m.get(field) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v @ Value::Number(n)) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f >= min as f64 => Ok(f.min(max as f64) as u32),
+            _ => Err(bad(field, &format!("an integer >= {min}"), v)),
+        },
+        Some(other) => Err(bad(field, &format!("an integer >= {min}"), other)),
+    }
+}
+
+fn get_string(m: &Map<String, Value>, field: &str) -> Result<Option<String>> {
+    match m.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(bad(field, "a string", other)),
+    }
+}
+
+impl SnapshotOptions {
+    /// Read options from the JSON the JS layer sends (`JSON.stringify(options)`).
+    pub fn from_json(text: &str) -> Result<SnapshotOptions> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| WebAiError::invalid_input("options", format!("options are not valid JSON: {e}")))?;
+        SnapshotOptions::from_value(&value)
+    }
+
+    pub fn from_value(value: &Value) -> Result<SnapshotOptions> {
+        let m = match value {
+            Value::Null => return Ok(SnapshotOptions::default()),
+            Value::Object(m) => m,
+            other => return Err(bad("options", "an object", other)),
+        };
+        let d = SnapshotOptions::default();
+        let ref_prefix = get_string(m, "refPrefix")?.unwrap_or(d.ref_prefix);
+        if ref_prefix.is_empty() || ref_prefix.chars().any(|c| c.is_whitespace() || c == ']' || c == '[') {
+            return Err(bad("refPrefix", "a non-empty string without spaces or brackets", &json!(ref_prefix)));
+        }
+        let root_selector = get_string(m, "rootSelector")?;
+        if root_selector.as_deref().is_some_and(|s| s.trim().is_empty()) {
+            return Err(bad("rootSelector", "a non-empty CSS selector", &json!(root_selector)));
+        }
+        Ok(SnapshotOptions {
+            provider: get_string(m, "provider")?,
+            compact: get_bool(m, "compact", d.compact)?,
+            interactive_only: get_bool(m, "interactiveOnly", d.interactive_only)?,
+            max_depth: get_uint(m, "maxDepth", d.max_depth, 0, 100_000)?,
+            root_selector,
+            ref_prefix,
+            redact_text: get_bool(m, "redactText", d.redact_text)?,
+            include_dom_hash: get_bool(m, "includeDomHash", d.include_dom_hash)?,
+            dom_hash_max_chars: get_uint(m, "domHashMaxChars", d.dom_hash_max_chars, 1, u32::MAX)?,
+            max_name_chars: get_uint(m, "maxNameChars", d.max_name_chars, 1, u32::MAX)?,
+            all_refs: get_bool(m, "allRefs", d.all_refs)?,
+            timeout_ms: get_uint(m, "timeoutMs", d.timeout_ms, 1, 3_600_000)?,
+            refs_only: get_bool(m, "refsOnly", d.refs_only)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_overrides() {
+        assert_eq!(SnapshotOptions::from_json("{}").unwrap(), SnapshotOptions::default());
+        let o = SnapshotOptions::from_json(r#"{"maxDepth":2,"allRefs":true,"provider":"gemini"}"#).unwrap();
+        assert_eq!((o.max_depth, o.all_refs, o.provider.as_deref()), (2, true, Some("gemini")));
+    }
+
+    #[test]
+    fn malformed_options_name_the_field() {
+        for (text, field) in [
+            (r#"{"maxDepth":-1}"#, "options.maxDepth"),
+            (r#"{"maxDepth":"3"}"#, "options.maxDepth"),
+            (r#"{"compact":"yes"}"#, "options.compact"),
+            (r#"{"refPrefix":""}"#, "options.refPrefix"),
+            (r#"{"timeoutMs":0}"#, "options.timeoutMs"),
+            (r#"{"rootSelector":"  "}"#, "options.rootSelector"),
+        ] {
+            let e = SnapshotOptions::from_json(text).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidInput);
+            assert_eq!(e.evidence["what"], field, "{text}");
+        }
+    }
+}

@@ -1,0 +1,499 @@
+//! The text format of SPEC §5 and the ref rules of SPEC §6.
+//!
+//! Four passes over arenas, each an explicit-stack walk (page-controlled depth
+//! never reaches the Rust call stack):
+//! 1. view: drop what is never printed and lift its children;
+//! 2. compact: merge adjacent text, drop text that repeats its parent;
+//! 3. prune (`interactiveOnly`): drop nodes with nothing to show;
+//! 4. refs, then print with the `maxDepth` cut.
+
+use std::collections::HashMap;
+
+use crate::hash::{element_signature_hash, hash_doctor_field};
+use crate::js_string::{collapse_whitespace, json_quote, normalize_name, truncate_display};
+use crate::options::{SnapshotOptions, REF_BUDGET};
+use crate::roles;
+use crate::tree::{AxTree, States, Tristate};
+
+/// One ref'd element (SPEC §6 `ElementRef`, minus the DOM-pass fields).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElementRef {
+    pub ref_id: String,
+    pub role: String,
+    pub name: String,
+    pub occurrence_index: u32,
+    pub signature_hash: String,
+    pub backend_node_id: Option<i64>,
+    pub frame_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Serialized {
+    pub text: String,
+    pub refs: Vec<ElementRef>,
+    pub notes: Vec<String>,
+    pub node_count: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Element,
+    Text,
+}
+
+#[derive(Debug, Clone)]
+struct VNode {
+    kind: Kind,
+    role: String,
+    /// Element: normalized name. Text: raw text until the compact pass.
+    name: String,
+    value: Option<String>,
+    states: States,
+    focusable: bool,
+    backend_node_id: Option<i64>,
+    frame_id: Option<String>,
+    from_list_marker: bool,
+    children: Vec<u32>,
+    kept: bool,
+}
+
+impl VNode {
+    fn element(role: String, name: String) -> VNode {
+        VNode {
+            kind: Kind::Element,
+            role,
+            name,
+            value: None,
+            states: States::default(),
+            focusable: false,
+            backend_node_id: None,
+            frame_id: None,
+            from_list_marker: false,
+            children: Vec::new(),
+            kept: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tier {
+    One,
+    Two,
+}
+
+/// Serialize `tree` (or the subtree at `subtree_root`) with `title` for the document line.
+pub fn serialize(tree: &AxTree, subtree_root: Option<u32>, title: Option<&str>, opts: &SnapshotOptions) -> Serialized {
+    let max_name = opts.max_name_chars as usize;
+    let mut notes: Vec<String> = Vec::new();
+    let mut view = build_view(tree, subtree_root, title, max_name, &mut notes);
+    normalize_text(&mut view, opts.compact, max_name);
+    if opts.interactive_only {
+        prune(&mut view);
+    }
+    let tiers = classify(&view);
+    let (refs, ref_of) = assign_refs(&view, &tiers, opts, &mut notes);
+    let (text, node_count) = print(&view, &ref_of, &refs, opts, &mut notes);
+    if view[0].children.iter().all(|&c| !view[c as usize].kept) {
+        notes.push("the page has no accessible content".to_string());
+    }
+    Serialized { text, refs, notes, node_count }
+}
+
+fn build_view(
+    tree: &AxTree,
+    subtree_root: Option<u32>,
+    title: Option<&str>,
+    max_name: usize,
+    notes: &mut Vec<String>,
+) -> Vec<VNode> {
+    let doc_title = title.map(str::to_string).or_else(|| tree.title().map(str::to_string)).unwrap_or_default();
+    let mut view = vec![VNode::element("document".into(), normalize_name(&doc_title, max_name))];
+    let Some(tree_root) = tree.root else { return view };
+    let mut visited = vec![false; tree.nodes.len()];
+    let mut repeats = 0usize;
+    // (ax index, view parent, inside a list marker)
+    let mut stack: Vec<(u32, u32, bool)> = Vec::new();
+    match subtree_root {
+        Some(r) if Some(r) != tree.root => stack.push((r, 0, false)),
+        _ => {
+            let root_is_document = tree.node(tree_root).is_some_and(|n| roles::aria_role(&n.role) == "document");
+            if root_is_document {
+                visited[tree_root as usize] = true;
+                let root = &tree.nodes[tree_root as usize];
+                view[0].backend_node_id = root.backend_node_id;
+                view[0].frame_id = root.frame_id.clone();
+                for &c in root.children.iter().rev() {
+                    stack.push((c, 0, false));
+                }
+            } else {
+                stack.push((tree_root, 0, false));
+            }
+        }
+    }
+    while let Some((ax, parent, in_marker)) = stack.pop() {
+        let Some(node) = tree.node(ax) else { continue };
+        if std::mem::replace(&mut visited[ax as usize], true) {
+            repeats += 1;
+            continue;
+        }
+        if roles::is_dropped_with_subtree(&node.role) {
+            continue;
+        }
+        let role = roles::aria_role(&node.role);
+        if role == "text" {
+            let mut t = VNode::element("text".into(), node.name.clone());
+            t.kind = Kind::Text;
+            t.from_list_marker = in_marker;
+            let idx = view.len() as u32;
+            view.push(t);
+            view[parent as usize].children.push(idx);
+            continue;
+        }
+        let transparent = node.ignored
+            || roles::is_transparent(&node.role)
+            || (roles::is_nameless_container(role) && !node.focusable && collapse_whitespace(&node.name).is_empty());
+        let marker = in_marker || roles::is_transparent(&node.role);
+        let target = if transparent {
+            parent
+        } else {
+            let mut v = VNode::element(roles::sanitize_role(role), normalize_name(&node.name, max_name));
+            v.value = node.value.as_deref().map(|s| normalize_name(s, max_name)).filter(|s| !s.is_empty());
+            v.states = node.states.clone();
+            v.focusable = node.focusable;
+            v.backend_node_id = node.backend_node_id;
+            v.frame_id = node.frame_id.clone();
+            let idx = view.len() as u32;
+            view.push(v);
+            view[parent as usize].children.push(idx);
+            idx
+        };
+        for &c in node.children.iter().rev() {
+            stack.push((c, target, marker));
+        }
+    }
+    if repeats > 0 {
+        notes.push(format!(
+            "{repeats} accessibility node(s) were reachable more than once (a cycle or shared child) and are shown once"
+        ));
+    }
+    view
+}
+
+fn is_bullet(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty() && t.chars().all(|c| matches!(c, '•' | '◦' | '▪' | '▫' | '‣' | '⁃' | '∙' | '·' | '-' | '*' | '–' | '—' | '■' | '□' | '○' | '●'))
+}
+
+/// Merge adjacent text (compact), normalize it, and drop empty text, list
+/// bullets and text repeating the parent's name (compact).
+fn normalize_text(view: &mut [VNode], compact: bool, max_name: usize) {
+    for i in 0..view.len() {
+        if view[i].kind != Kind::Element || view[i].children.is_empty() {
+            continue;
+        }
+        let children = std::mem::take(&mut view[i].children);
+        let mut out: Vec<u32> = Vec::with_capacity(children.len());
+        let mut run: Option<(u32, String)> = None;
+        let flush = |run: &mut Option<(u32, String)>, out: &mut Vec<u32>, view: &mut [VNode]| {
+            if let Some((idx, raw)) = run.take() {
+                let text = normalize_name(&raw, max_name);
+                let parent_name = &view[i].name;
+                let repeats_parent = compact && !parent_name.is_empty() && text == *parent_name;
+                if !text.is_empty() && !repeats_parent {
+                    view[idx as usize].name = text;
+                    out.push(idx);
+                } else {
+                    view[idx as usize].kept = false;
+                }
+            }
+        };
+        for c in children {
+            let child = &view[c as usize];
+            if child.kind == Kind::Text {
+                if compact && child.from_list_marker && is_bullet(&child.name) {
+                    view[c as usize].kept = false;
+                    continue;
+                }
+                match run.as_mut() {
+                    Some((_, raw)) if compact => {
+                        raw.push_str(&view[c as usize].name);
+                        view[c as usize].kept = false;
+                    }
+                    _ => {
+                        flush(&mut run, &mut out, view);
+                        let raw = std::mem::take(&mut view[c as usize].name);
+                        run = Some((c, raw));
+                    }
+                }
+            } else {
+                flush(&mut run, &mut out, view);
+                out.push(c);
+            }
+        }
+        flush(&mut run, &mut out, view);
+        view[i].children = out;
+    }
+}
+
+/// `interactiveOnly`: keep controls, named nodes, landmarks/headings and
+/// anything with kept content; drop the rest. Children always have higher
+/// indices than their parent, so one reverse sweep is a post-order walk.
+fn prune(view: &mut [VNode]) {
+    for i in (1..view.len()).rev() {
+        if !view[i].kept {
+            continue;
+        }
+        let keep = match view[i].kind {
+            Kind::Text => !view[i].name.is_empty(),
+            Kind::Element => {
+                let v = &view[i];
+                v.focusable
+                    || roles::is_tier1_role(&v.role)
+                    || !v.name.is_empty()
+                    || v.value.is_some()
+                    || roles::is_landmark_or_heading(&v.role)
+                    || v.children.iter().any(|&c| view[c as usize].kept)
+            }
+        };
+        view[i].kept = keep;
+    }
+    let kept: Vec<bool> = view.iter().map(|v| v.kept).collect();
+    for v in view.iter_mut() {
+        v.children.retain(|&c| kept[c as usize]);
+    }
+}
+
+fn classify(view: &[VNode]) -> Vec<Option<Tier>> {
+    let mut tiers = vec![None; view.len()];
+    // (index, inside an interactive container)
+    let mut stack: Vec<(u32, bool)> = view[0].children.iter().rev().map(|&c| (c, false)).collect();
+    while let Some((i, in_container)) = stack.pop() {
+        let v = &view[i as usize];
+        if v.kind != Kind::Element {
+            continue;
+        }
+        let never = roles::is_never_ref_role(&v.role);
+        tiers[i as usize] = if roles::is_tier1_role(&v.role) || (v.focusable && !never) {
+            Some(Tier::One)
+        } else if in_container && roles::is_tier2_role(&v.role) {
+            Some(Tier::Two)
+        } else {
+            None
+        };
+        let inner = in_container || roles::is_interactive_container(&v.role);
+        for &c in v.children.iter().rev() {
+            stack.push((c, inner));
+        }
+    }
+    tiers
+}
+
+fn assign_refs(
+    view: &[VNode],
+    tiers: &[Option<Tier>],
+    opts: &SnapshotOptions,
+    notes: &mut Vec<String>,
+) -> (Vec<ElementRef>, Vec<Option<u32>>) {
+    let total = tiers.iter().filter(|t| t.is_some()).count();
+    let tier1 = tiers.iter().filter(|t| **t == Some(Tier::One)).count();
+    let only_tier1 = total > REF_BUDGET && !opts.all_refs && tier1 < total;
+    if only_tier1 {
+        notes.push(format!(
+            "{total} interactive elements found: only the {tier1} tier-1 controls have refs; {} more are available with allRefs",
+            total - tier1
+        ));
+    }
+    let mut refs = Vec::new();
+    let mut ref_of: Vec<Option<u32>> = vec![None; view.len()];
+    let mut occurrences: HashMap<(String, String), u32> = HashMap::new();
+    // (index, depth, path)
+    let mut stack: Vec<(u32, usize, Vec<u32>)> =
+        view[0].children.iter().enumerate().rev().map(|(k, &c)| (c, 1, vec![k as u32])).collect();
+    while let Some((i, depth, path)) = stack.pop() {
+        let v = &view[i as usize];
+        let wanted = match tiers[i as usize] {
+            Some(Tier::One) => true,
+            Some(Tier::Two) => !only_tier1,
+            None => false,
+        };
+        if wanted {
+            let key = (v.role.clone(), v.name.clone());
+            let occ = occurrences.entry(key).or_insert(0);
+            let ref_id = format!("{}{}", opts.ref_prefix, refs.len() + 1);
+            ref_of[i as usize] = Some(refs.len() as u32);
+            refs.push(ElementRef {
+                ref_id,
+                role: v.role.clone(),
+                name: v.name.clone(),
+                occurrence_index: *occ,
+                signature_hash: element_signature_hash(&v.role, &v.name, depth, &path),
+                backend_node_id: v.backend_node_id,
+                frame_id: v.frame_id.clone(),
+            });
+            *occ += 1;
+        }
+        for (k, &c) in v.children.iter().enumerate().rev() {
+            let mut p = path.clone();
+            p.push(k as u32);
+            stack.push((c, depth + 1, p));
+        }
+    }
+    (refs, ref_of)
+}
+
+fn shown(text: &str, opts: &SnapshotOptions) -> String {
+    if opts.redact_text && !text.is_empty() {
+        format!("[redacted:{}]", hash_doctor_field(text))
+    } else {
+        text.to_string()
+    }
+}
+
+fn state_attrs(v: &VNode, opts: &SnapshotOptions, out: &mut Vec<String>) {
+    let s = &v.states;
+    match s.checked {
+        Some(t @ (Tristate::True | Tristate::Mixed)) => out.push(format!("checked={}", t.as_str())),
+        _ => {}
+    }
+    if s.disabled {
+        out.push("disabled=true".into());
+    }
+    if let Some(e) = s.expanded {
+        out.push(format!("expanded={e}"));
+    }
+    if s.selected {
+        out.push("selected=true".into());
+    }
+    if let Some(p) = s.pressed {
+        out.push(format!("pressed={}", p.as_str()));
+    }
+    if let Some(l) = s.level {
+        out.push(format!("level={l}"));
+    }
+    if let Some(val) = &v.value {
+        if *val != v.name {
+            out.push(format!("value={}", json_quote(&shown(val, opts))));
+        }
+    }
+}
+
+fn element_line(v: &VNode, ref_id: Option<&str>, opts: &SnapshotOptions) -> String {
+    let mut line = String::with_capacity(16 + v.role.len() + v.name.len());
+    line.push_str("- ");
+    line.push_str(&v.role);
+    if !v.name.is_empty() {
+        line.push(' ');
+        line.push_str(&json_quote(&shown(&v.name, opts)));
+    }
+    let mut attrs = Vec::new();
+    if let Some(r) = ref_id {
+        attrs.push(format!("ref={r}"));
+    }
+    state_attrs(v, opts, &mut attrs);
+    if !attrs.is_empty() {
+        line.push_str(" [");
+        line.push_str(&attrs.join(" "));
+        line.push(']');
+    }
+    line
+}
+
+fn push_line(text: &mut String, depth: usize, line: &str) {
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    for _ in 0..depth {
+        text.push_str("  ");
+    }
+    text.push_str(line);
+}
+
+fn print(
+    view: &[VNode],
+    ref_of: &[Option<u32>],
+    refs: &[ElementRef],
+    opts: &SnapshotOptions,
+    notes: &mut Vec<String>,
+) -> (String, usize) {
+    let ref_id = |i: u32| ref_of[i as usize].map(|r| refs[r as usize].ref_id.as_str());
+    let mut text = String::new();
+    let mut count = 0usize;
+    if opts.refs_only {
+        for (i, v) in view.iter().enumerate() {
+            if let Some(r) = ref_id(i as u32) {
+                push_line(&mut text, 0, &element_line(v, Some(r), opts));
+                count += 1;
+            }
+        }
+        return (text, count);
+    }
+    let max_depth = opts.max_depth as usize;
+    let mut omitted = 0usize;
+    let mut lifted_refs = 0usize;
+    let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+    while let Some((i, depth)) = stack.pop() {
+        let v = &view[i as usize];
+        count += 1;
+        if v.kind == Kind::Text {
+            push_line(&mut text, depth, &format!("- text: {}", shown(&v.name, opts)));
+            continue;
+        }
+        let mut line = element_line(v, ref_id(i), opts);
+        let inline = opts.compact
+            && v.name.is_empty()
+            && v.children.len() == 1
+            && view[v.children[0] as usize].kind == Kind::Text;
+        if inline {
+            line.push_str(": ");
+            line.push_str(&shown(&view[v.children[0] as usize].name, opts));
+            push_line(&mut text, depth, &line);
+            continue;
+        }
+        if v.children.is_empty() {
+            push_line(&mut text, depth, &line);
+            continue;
+        }
+        if depth >= max_depth {
+            // Cut: list the ref'd descendants flat one level down, count the rest.
+            let mut below: Vec<u32> = Vec::new();
+            let mut inner: Vec<u32> = v.children.iter().rev().copied().collect();
+            while let Some(d) = inner.pop() {
+                if ref_of[d as usize].is_some() {
+                    below.push(d);
+                } else {
+                    omitted += 1;
+                }
+                for &c in view[d as usize].children.iter().rev() {
+                    inner.push(c);
+                }
+            }
+            if !below.is_empty() {
+                line.push(':');
+            }
+            push_line(&mut text, depth, &line);
+            for d in below {
+                lifted_refs += 1;
+                count += 1;
+                push_line(&mut text, depth + 1, &element_line(&view[d as usize], ref_id(d), opts));
+            }
+            continue;
+        }
+        line.push(':');
+        push_line(&mut text, depth, &line);
+        for &c in v.children.iter().rev() {
+            stack.push((c, depth + 1));
+        }
+    }
+    if omitted > 0 {
+        notes.push(format!(
+            "maxDepth {max_depth}: {omitted} node(s) deeper than the limit are not shown{}",
+            if lifted_refs > 0 { format!("; their {lifted_refs} ref'd control(s) are listed at the cut") } else { String::new() }
+        ));
+    }
+    (text, count)
+}
+
+/// `truncateName` for callers outside the serializer (legacy `extractInteractiveRefs`).
+pub fn display_name(raw: &str, max: usize) -> String {
+    truncate_display(&collapse_whitespace(raw), max)
+}

@@ -1,0 +1,133 @@
+//! Assembling a `WebAiSnapshot` (SPEC §6) from a tree, page facts and options.
+
+use crate::hash::{estimate_tokens, hash_accessibility_snapshot};
+use crate::js_string::json_quote;
+use crate::options::SnapshotOptions;
+use crate::serialize::{serialize, ElementRef, Serialized};
+use crate::tree::AxTree;
+
+/// What the capture learned about the page besides its accessibility tree.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageFacts {
+    pub url: Option<String>,
+    pub title: Option<String>,
+    pub dom_hash: Option<String>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct WebAiSnapshot {
+    pub snapshot_id: String,
+    pub provider: Option<String>,
+    pub url: Option<String>,
+    pub title: Option<String>,
+    pub dom_hash: Option<String>,
+    pub ax_hash: String,
+    pub text: String,
+    pub refs: Vec<ElementRef>,
+    pub notes: Vec<String>,
+    pub node_count: usize,
+    pub token_estimate: u64,
+    pub capture_ms: f64,
+}
+
+pub fn build_snapshot(
+    tree: &AxTree,
+    subtree_root: Option<u32>,
+    facts: PageFacts,
+    opts: &SnapshotOptions,
+    capture_ms: f64,
+) -> WebAiSnapshot {
+    let title = facts.title.clone().filter(|t| !t.is_empty()).or_else(|| tree.title().map(str::to_string));
+    let Serialized { mut text, refs, notes: ser_notes, node_count } = serialize(tree, subtree_root, title.as_deref(), opts);
+    if text.is_empty() {
+        text.push_str("- document");
+    }
+    let mut notes = tree.notes.clone();
+    notes.extend(facts.notes);
+    notes.extend(ser_notes);
+    WebAiSnapshot {
+        snapshot_id: uuid::Uuid::new_v4().to_string(),
+        provider: opts.provider.clone(),
+        url: facts.url,
+        title,
+        dom_hash: facts.dom_hash,
+        ax_hash: hash_accessibility_snapshot(&text),
+        token_estimate: estimate_tokens(&text),
+        text,
+        refs,
+        notes,
+        node_count,
+        capture_ms,
+    }
+}
+
+fn opt_str(v: &Option<String>) -> String {
+    v.as_deref().map_or_else(|| "null".to_string(), json_quote)
+}
+
+impl ElementRef {
+    pub fn write_json(&self, out: &mut String) {
+        out.push_str("{\"ref\":");
+        out.push_str(&json_quote(&self.ref_id));
+        out.push_str(",\"role\":");
+        out.push_str(&json_quote(&self.role));
+        out.push_str(",\"name\":");
+        out.push_str(&json_quote(&self.name));
+        out.push_str(&format!(",\"occurrenceIndex\":{}", self.occurrence_index));
+        out.push_str(",\"selector\":null,\"framePath\":[],\"shadowPath\":[],\"signatureHash\":");
+        out.push_str(&json_quote(&self.signature_hash));
+        out.push_str(",\"backendNodeId\":");
+        out.push_str(&self.backend_node_id.map_or_else(|| "null".to_string(), |b| b.to_string()));
+        out.push_str(",\"frameId\":");
+        out.push_str(&opt_str(&self.frame_id));
+        out.push('}');
+    }
+}
+
+impl WebAiSnapshot {
+    /// The snapshot as JSON text, refs in document order (the order
+    /// `Object.values(snapshot.refs)` gives in JS).
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(self.text.len() + self.refs.len() * 200 + 512);
+        out.push_str("{\"snapshotId\":");
+        out.push_str(&json_quote(&self.snapshot_id));
+        out.push_str(",\"provider\":");
+        out.push_str(&opt_str(&self.provider));
+        out.push_str(",\"url\":");
+        out.push_str(&opt_str(&self.url));
+        out.push_str(",\"title\":");
+        out.push_str(&opt_str(&self.title));
+        out.push_str(",\"domHash\":");
+        out.push_str(&opt_str(&self.dom_hash));
+        out.push_str(",\"axHash\":");
+        out.push_str(&json_quote(&self.ax_hash));
+        out.push_str(",\"text\":");
+        out.push_str(&json_quote(&self.text));
+        out.push_str(",\"refs\":{");
+        for (i, r) in self.refs.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&json_quote(&r.ref_id));
+            out.push(':');
+            r.write_json(&mut out);
+        }
+        out.push_str("},\"notes\":[");
+        for (i, n) in self.notes.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&json_quote(n));
+        }
+        let capture_ms = if self.capture_ms.is_finite() { (self.capture_ms * 1000.0).round() / 1000.0 } else { 0.0 };
+        out.push_str(&format!(
+            "],\"stats\":{{\"nodeCount\":{},\"interactiveCount\":{},\"tokenEstimate\":{},\"captureMs\":{}}}}}",
+            self.node_count,
+            self.refs.len(),
+            self.token_estimate,
+            capture_ms
+        ));
+        out
+    }
+}

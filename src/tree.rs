@@ -1,0 +1,72 @@
+//! The accessibility tree every capture source is converted into.
+//!
+//! Nodes live in one arena and refer to children by index, so no walk over a
+//! page-controlled tree ever needs recursion.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tristate {
+    False,
+    True,
+    Mixed,
+}
+
+impl Tristate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tristate::False => "false",
+            Tristate::True => "true",
+            Tristate::Mixed => "mixed",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct States {
+    pub checked: Option<Tristate>,
+    pub pressed: Option<Tristate>,
+    pub expanded: Option<bool>,
+    pub disabled: bool,
+    pub selected: bool,
+    pub level: Option<u32>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct AxNode {
+    /// The role as the browser reported it (`RootWebArea`, `StaticText`, `button`, …).
+    pub role: String,
+    pub name: String,
+    pub value: Option<String>,
+    pub ignored: bool,
+    pub focusable: bool,
+    pub states: States,
+    pub backend_node_id: Option<i64>,
+    pub frame_id: Option<String>,
+    pub children: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct AxTree {
+    pub nodes: Vec<AxNode>,
+    pub root: Option<u32>,
+    /// Problems found while reading the input that did not stop the snapshot.
+    pub notes: Vec<String>,
+}
+
+impl AxTree {
+    pub fn node(&self, idx: u32) -> Option<&AxNode> {
+        self.nodes.get(idx as usize)
+    }
+
+    /// The node for a DOM element, as found by `rootSelector`.
+    pub fn find_by_backend_id(&self, backend_node_id: i64) -> Option<u32> {
+        self.nodes
+            .iter()
+            .position(|n| n.backend_node_id == Some(backend_node_id))
+            .map(|i| i as u32)
+    }
+
+    /// The title of the page: the root document's name.
+    pub fn title(&self) -> Option<&str> {
+        self.root.and_then(|r| self.node(r)).map(|n| n.name.as_str()).filter(|s| !s.is_empty())
+    }
+}
