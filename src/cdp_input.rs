@@ -65,7 +65,7 @@ pub fn parse_full_ax_tree(json: &str) -> Result<AxTree> {
 fn parse_lenient(json: &str) -> Result<AxTree> {
     let value: Value = match serde_json::from_str(json) {
         Ok(v) => v,
-        Err(e) if e.to_string().contains("surrogate") => {
+        Err(_) if json.contains("\\ud") || json.contains("\\uD") => {
             // JSON.stringify writes lone surrogates as \udXXX escapes, which serde
             // rejects; they become U+FFFD like any other invalid text.
             serde_json::from_str(&replace_lone_surrogate_escapes(json)).map_err(|e| {
