@@ -10,6 +10,7 @@
 pub mod capture;
 pub mod cdp_input;
 pub mod contracts;
+pub mod doctor;
 pub mod dom_hash;
 pub mod error;
 pub mod hash;

@@ -1,0 +1,310 @@
+'use strict';
+const native = require('./native.cjs');
+const { WebAiError, webAiError, callNative } = require('./errors.cjs');
+const { domHashAround } = require('./dom-hash.cjs');
+
+const DEFAULT_SNAPSHOT_MAX_DEPTH = 6;
+const DEFAULT_MAX_NAME_CHARS = 900;
+const DEFAULT_INTERACTIVE_ROLES = new Set([
+    'button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio',
+    'switch', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab',
+    'slider', 'spinbutton', 'treeitem', 'listbox', 'gridcell', 'cell',
+]);
+const DEFAULT_TIMEOUT_MS = 10000;
+
+function estimateSnapshotTokens(text) {
+    return native.estimateSnapshotTokens(String(text || ''));
+}
+
+function hashAccessibilitySnapshot(text) {
+    return native.hashAccessibilitySnapshot(String(text || ''));
+}
+
+function hashDoctorField(value) {
+    return native.hashDoctorField(String(value));
+}
+
+/** Options as JSON for the addon, which validates them (`snapshot.invalid-input`). */
+function optionsJson(options) {
+    if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+        throw webAiError('snapshot.invalid-input', `options must be an object, got ${Array.isArray(options) ? 'an array' : typeof options}`, { what: 'options' });
+    }
+    const o = { ...(options || {}) };
+    for (const [k, v] of Object.entries(o)) {
+        if (v === undefined) delete o[k];
+        // JSON would turn these into null and hide the mistake.
+        if (typeof v === 'number' && !Number.isFinite(v)) {
+            throw webAiError('snapshot.invalid-input', `option \`${k}\` must be a finite number, got ${v}`, { what: `options.${k}` });
+        }
+    }
+    return JSON.stringify(o);
+}
+
+function timeoutOf(options) {
+    const t = options && options.timeoutMs;
+    return typeof t === 'number' && t > 0 ? t : DEFAULT_TIMEOUT_MS;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/** Resolve with the promise or TIMED_OUT after `ms`; a late rejection is swallowed. */
+function withDeadline(promise, ms) {
+    let timer;
+    const deadline = new Promise(resolve => { timer = setTimeout(resolve, Math.max(0, ms), TIMED_OUT); });
+    const guarded = Promise.resolve(promise);
+    guarded.catch(() => undefined);
+    return Promise.race([guarded, deadline]).finally(() => clearTimeout(timer));
+}
+
+function messageOf(err) {
+    return err && err.message ? String(err.message) : String(err);
+}
+
+/**
+ * Drive a capture over any CDP `send(method, params)`. The plan (which calls,
+ * in which order) is the addon's; this loop only moves JSON text.
+ */
+async function captureOverCdp(send, optsJson) {
+    const session = callNative(() => new native.CaptureSession(optsJson));
+    let batch = JSON.parse(session.start());
+    for (;;) {
+        const remaining = session.remainingMs();
+        const replies = await Promise.all(batch.map(async cmd => {
+            let result;
+            try {
+                result = remaining <= 0 ? TIMED_OUT : await withDeadline(send(cmd.method, cmd.params), remaining);
+            } catch (err) {
+                return [cmd.id, null, messageOf(err)];
+            }
+            if (result === TIMED_OUT) return [cmd.id, TIMED_OUT, cmd.method];
+            return [cmd.id, JSON.stringify(result === undefined ? {} : result), null];
+        }));
+        const late = replies.find(r => r[1] === TIMED_OUT);
+        if (late) throw new WebAiError(JSON.parse(session.timeoutError(late[2])));
+        for (const [id, json, error] of replies) session.receive(id, json, error);
+        const step = JSON.parse(callNative(() => session.advance()));
+        if (step.snapshot) return step.snapshot;
+        batch = step.commands;
+    }
+}
+
+const sessions = new WeakMap();
+
+/** One CDP session per Playwright page, created on first use and dropped on failure. */
+function cdpSessionFor(page) {
+    let s = sessions.get(page);
+    if (!s) {
+        s = Promise.resolve().then(() => page.context().newCDPSession(page));
+        sessions.set(page, s);
+        s.catch(() => sessions.delete(page));
+    }
+    return s;
+}
+
+function isPlaywrightPage(page) {
+    return page && typeof page.context === 'function' && typeof page.url === 'function';
+}
+
+function hasLegacyAccessibility(page) {
+    return Boolean(page && page.accessibility && typeof page.accessibility.snapshot === 'function');
+}
+
+async function viaPlaywright(page, optsJson, options) {
+    let session;
+    try {
+        const ctx = page.context();
+        if (!ctx || typeof ctx.newCDPSession !== 'function') throw new Error('this Playwright page has no newCDPSession');
+        session = await withDeadline(cdpSessionFor(page), timeoutOf(options));
+        if (session === TIMED_OUT) {
+            sessions.delete(page);
+            throw webAiError('snapshot.timeout', `opening a CDP session exceeded timeoutMs (${timeoutOf(options)} ms)`, { method: 'newCDPSession', timeoutMs: timeoutOf(options) });
+        }
+    } catch (err) {
+        if (err instanceof WebAiError) throw err;
+        // Firefox/WebKit pages have no CDP; old Playwright may still offer the legacy tree.
+        if (hasLegacyAccessibility(page)) return viaLegacy(page, options);
+        throw webAiError('snapshot.unavailable', `no way to read the page's accessibility tree: ${messageOf(err)}`, { reason: messageOf(err) });
+    }
+    try {
+        return await captureOverCdp((method, params) => session.send(method, params), optsJson);
+    } catch (err) {
+        sessions.delete(page);
+        throw err;
+    }
+}
+
+/**
+ * Flatten a nested legacy tree into `{ legacyNodes }` with child indices,
+ * iteratively, so arbitrarily deep or cyclic objects cannot overflow a stack.
+ */
+function flattenLegacyTree(tree) {
+    if (tree === null || tree === undefined) return '{"legacyNodes":[]}';
+    const parts = [];
+    const seen = new Set();
+    const stack = [tree];
+    const order = new Map();
+    // First pass: number nodes in document order.
+    const queue = [];
+    while (stack.length) {
+        const node = stack.pop();
+        if (node === null || typeof node !== 'object' || seen.has(node)) {
+            queue.push(null);
+            continue;
+        }
+        seen.add(node);
+        order.set(node, queue.length);
+        queue.push(node);
+        const kids = Array.isArray(node.children) ? node.children : [];
+        for (let i = kids.length - 1; i >= 0; i -= 1) stack.push(kids[i]);
+    }
+    for (const node of queue) {
+        if (node === null) { parts.push('null'); continue; }
+        const kids = Array.isArray(node.children) ? node.children : [];
+        const children = [];
+        for (const k of kids) {
+            const idx = k !== null && typeof k === 'object' ? order.get(k) : undefined;
+            // A child already placed elsewhere (a cycle or shared node) is dropped.
+            if (idx !== undefined && idx > order.get(node)) children.push(idx);
+        }
+        const copy = {};
+        for (const key of Object.keys(node)) {
+            if (key !== 'children') copy[key] = node[key];
+        }
+        copy.children = children;
+        let text;
+        try {
+            text = JSON.stringify(copy);
+        } catch {
+            text = 'null';
+        }
+        parts.push(text === undefined ? 'null' : text);
+    }
+    return `{"legacyNodes":[${parts.join(',')}]}`;
+}
+
+async function viaLegacy(page, options) {
+    const timeoutMs = timeoutOf(options);
+    const rootSelector = options.rootSelector || null;
+    let root = null;
+    try {
+        if (rootSelector) {
+            root = await withDeadline(page.locator(rootSelector).elementHandle({ timeout: timeoutMs }).catch(() => null), timeoutMs);
+            if (!root || root === TIMED_OUT) {
+                throw webAiError('snapshot.root-not-found', `rootSelector matched nothing: ${rootSelector}`, { rootSelector });
+            }
+        }
+        const started = Date.now();
+        const tree = await withDeadline(
+            page.accessibility.snapshot({ interestingOnly: options.interactiveOnly !== false, ...(root ? { root } : {}) }),
+            timeoutMs,
+        ).catch(err => {
+            throw webAiError('snapshot.capture-failed', `accessibility.snapshot() failed: ${messageOf(err)}`, { method: 'accessibility.snapshot', message: messageOf(err) });
+        });
+        if (tree === TIMED_OUT) {
+            throw webAiError('snapshot.timeout', `accessibility.snapshot() exceeded timeoutMs (${timeoutMs} ms)`, { method: 'accessibility.snapshot', timeoutMs });
+        }
+        const left = Math.max(1, timeoutMs - (Date.now() - started));
+        const [domHash, title] = await Promise.all([
+            options.includeDomHash === false ? null
+                : withDeadline(domHashAround(page, [rootSelector || 'body'], { maxChars: options.domHashMaxChars ?? 32768 }).catch(() => null), left),
+            typeof page.title === 'function' ? withDeadline(Promise.resolve().then(() => page.title()).catch(() => null), left) : null,
+        ]);
+        const facts = {
+            url: typeof page.url === 'function' ? (page.url() || null) : null,
+            title: typeof title === 'string' ? title : null,
+            domHash: typeof domHash === 'string' ? domHash : null,
+        };
+        const { rootSelector: _applied, ...rest } = options;
+        const snapshot = JSON.parse(callNative(native.snapshotFromTree, 'legacy', flattenLegacyTree(tree), optionsJson(rest), JSON.stringify(facts)));
+        snapshot.stats.captureMs = Math.round((Date.now() - started) * 1000) / 1000;
+        return snapshot;
+    } finally {
+        if (root && root !== TIMED_OUT && typeof root.dispose === 'function') await root.dispose().catch(() => undefined);
+    }
+}
+
+async function buildWebAiSnapshot(page, options = {}) {
+    const optsJson = optionsJson(options);
+    const opts = JSON.parse(optsJson);
+    if (isPlaywrightPage(page)) return viaPlaywright(page, optsJson, opts);
+    if (page && page.cdp && typeof page.cdp.send === 'function') {
+        const cdp = page.cdp;
+        return captureOverCdp((method, params) => cdp.send(method, params), optsJson);
+    }
+    if (hasLegacyAccessibility(page)) return viaLegacy(page, opts);
+    if (page && typeof page.cdpEndpoint === 'string') {
+        throw webAiError('snapshot.unavailable',
+            'connecting to a DevTools endpoint (cdpEndpoint) is not available in this build; pass a Playwright page or { cdp: session }',
+            { cdpEndpoint: page.cdpEndpoint });
+    }
+    throw webAiError('snapshot.unavailable',
+        'no way to read the page\'s accessibility tree: pass a Playwright page, { cdp: { send } }, or a page with accessibility.snapshot()',
+        { received: page === null ? 'null' : typeof page });
+}
+
+/** Which reader a recorded input needs, and its JSON text. */
+function recordedInput(input) {
+    if (input === null || input === undefined) return ['legacy', '{"legacyNodes":[]}'];
+    if (typeof input === 'string') {
+        const t = input.trimStart();
+        const cdp = t.startsWith('[') || /^\{\s*"nodes"\s*:/.test(t) || !/"role"\s*:\s*"/.test(t.slice(0, 4096));
+        return [cdp ? 'cdp' : 'legacy', input];
+    }
+    if (typeof input !== 'object') {
+        throw webAiError('snapshot.invalid-input', `a recorded accessibility tree must be an object, array or JSON text, got ${typeof input}`, { what: 'axTree' });
+    }
+    if (Array.isArray(input) || Array.isArray(input.nodes)) {
+        try {
+            return ['cdp', JSON.stringify(input)];
+        } catch (err) {
+            throw webAiError('snapshot.invalid-input', `the accessibility tree cannot be read: ${messageOf(err)}`, { what: 'axTree' });
+        }
+    }
+    return ['legacy', flattenLegacyTree(input)];
+}
+
+function buildWebAiSnapshotFromAxTree(input, options = {}) {
+    const optsJson = optionsJson(options);
+    const [kind, json] = recordedInput(input);
+    const facts = options && (options.url || options.title) ? JSON.stringify({ url: options.url ?? null, title: options.title ?? null }) : null;
+    const { url: _u, title: _t, ...rest } = options || {};
+    return JSON.parse(callNative(native.snapshotFromTree, kind, json, facts ? optionsJson(rest) : optsJson, facts));
+}
+
+function extractInteractiveRefs(snapshotOrTree, prefix = '@e') {
+    const s = snapshotOrTree;
+    if (s && typeof s === 'object' && s.refs && typeof s.refs === 'object' && !s.role) return { ...s.refs };
+    if (s === null || s === undefined) return {};
+    const snapshot = buildWebAiSnapshotFromAxTree(s, { refPrefix: String(prefix), allRefs: true, maxDepth: 100000, includeDomHash: false });
+    return snapshot.refs;
+}
+
+function summarizeSnapshotForDoctor(snapshot, { maxRefs = 8 } = {}) {
+    const s = snapshot && typeof snapshot === 'object' ? snapshot : {};
+    const lean = {
+        snapshotId: s.snapshotId ?? null,
+        axHash: s.axHash ?? null,
+        domHash: s.domHash ?? null,
+        stats: s.stats && typeof s.stats === 'object' ? { interactiveCount: s.stats.interactiveCount, tokenEstimate: s.stats.tokenEstimate } : {},
+        refs: Object.values(s.refs && typeof s.refs === 'object' ? s.refs : {}).map(r => ({
+            ref: r && r.ref, role: r && r.role, name: r && r.name ? String(r.name) : null,
+        })),
+    };
+    return JSON.parse(callNative(native.summarizeForDoctor, JSON.stringify(lean), Number(maxRefs)));
+}
+
+module.exports = {
+    DEFAULT_SNAPSHOT_MAX_DEPTH,
+    DEFAULT_MAX_NAME_CHARS,
+    DEFAULT_INTERACTIVE_ROLES,
+    buildWebAiSnapshot,
+    buildWebAiSnapshotFromAxTree,
+    estimateSnapshotTokens,
+    hashAccessibilitySnapshot,
+    extractInteractiveRefs,
+    summarizeSnapshotForDoctor,
+    hashDoctorField,
+    // for the benchmark and adapters that already hold a session
+    cdpSessionFor,
+    captureOverCdp,
+};

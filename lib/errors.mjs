@@ -1,0 +1,7 @@
+// ESM entry: re-exports the CommonJS module so both share one WebAiError class.
+import cjs from './errors.cjs';
+
+export const {
+    WebAiError,
+} = cjs;
+export default cjs;

@@ -1,0 +1,9 @@
+'use strict';
+module.exports = {
+    ...require('./ax-snapshot.cjs'),
+    ...require('./ref-registry.cjs'),
+    ...require('./observe-targets.cjs'),
+    ...require('./vendor-editor-contract.cjs'),
+    ...require('./dom-hash.cjs'),
+    WebAiError: require('./errors.cjs').WebAiError,
+};
