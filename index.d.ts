@@ -78,5 +78,8 @@ export declare function registryIsStale(registry: RegistryFields | undefined | n
  */
 export declare function snapshotFromTree(kind: string, inputJson: string, optionsJson: string, factsJson?: string | undefined | null): string
 
+/** `summarizeSnapshotForDoctor`; `snapshot_json` has `refs` as an ordered array. */
+export declare function summarizeForDoctor(snapshotJson: string, maxRefs: number): string
+
 /** Validate options (throws `snapshot.invalid-input`) and return them normalised. */
 export declare function validateOptions(optionsJson: string): void

@@ -850,4 +850,5 @@ module.exports.rankCandidates = nativeBinding.rankCandidates
 module.exports.registryInvalidation = nativeBinding.registryInvalidation
 module.exports.registryIsStale = nativeBinding.registryIsStale
 module.exports.snapshotFromTree = nativeBinding.snapshotFromTree
+module.exports.summarizeForDoctor = nativeBinding.summarizeForDoctor
 module.exports.validateOptions = nativeBinding.validateOptions

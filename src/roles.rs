@@ -11,7 +11,7 @@ pub fn aria_role(raw: &str) -> &str {
         "MenuListPopup" => "listbox",
         "MenuListOption" => "option",
         "DisclosureTriangle" => "button",
-        "HeaderAsNonLandmark" | "FooterAsNonLandmark" | "SectionWithoutName" | "LabelText" | "Legend"
+        "HeaderAsNonLandmark" | "FooterAsNonLandmark" | "sectionheader" | "sectionfooter" | "SectionWithoutName" | "LabelText" | "Legend"
         | "Abbr" | "Ruby" | "Pre" | "Canvas" | "Unknown" | "LayoutTable" | "LayoutTableRow"
         | "LayoutTableCell" | "Details" | "Div" | "Span" => "generic",
         "DescriptionList" => "list",

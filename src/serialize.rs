@@ -210,7 +210,10 @@ fn normalize_text(view: &mut [VNode], compact: bool, max_name: usize) {
         for c in children {
             let child = &view[c as usize];
             if child.kind == Kind::Text {
-                if compact && child.from_list_marker && is_bullet(&child.name) {
+                // A list bullet: from a ListMarker, or (inside ARIA items, where Chrome
+                // reports the ::marker as an ignored node) leading bullet-only text.
+                let leading = out.is_empty() && run.is_none();
+                if compact && (child.from_list_marker || leading) && is_bullet(&child.name) {
                     view[c as usize].kept = false;
                     continue;
                 }
@@ -231,8 +234,46 @@ fn normalize_text(view: &mut [VNode], compact: bool, max_name: usize) {
             }
         }
         flush(&mut run, &mut out, view);
+        if compact {
+            drop_redundant_text(view, i, &mut out);
+        }
         view[i].children = out;
     }
+}
+
+/// Text that only repeats what an element next to it already says: a label
+/// before its control, a field's value inside it, an icon glyph inside a named
+/// control.
+fn drop_redundant_text(view: &mut [VNode], parent: usize, children: &mut Vec<u32>) {
+    let parent_value = view[parent].value.clone();
+    let named_control = !view[parent].name.is_empty() && roles::is_tier1_role(&view[parent].role);
+    let mut keep = vec![true; children.len()];
+    for (k, &c) in children.iter().enumerate() {
+        let text = &view[c as usize];
+        if text.kind != Kind::Text {
+            continue;
+        }
+        let sibling_says = |j: Option<usize>| {
+            j.and_then(|j| children.get(j)).is_some_and(|&s| {
+                let s = &view[s as usize];
+                s.kind == Kind::Element && !s.name.is_empty() && s.name == text.name
+            })
+        };
+        let repeats_value = parent_value.as_deref() == Some(text.name.as_str());
+        let icon_only = named_control && !text.name.chars().any(char::is_alphanumeric);
+        if sibling_says(k.checked_sub(1)) || sibling_says(Some(k + 1)) || repeats_value || icon_only {
+            keep[k] = false;
+        }
+    }
+    let mut k = 0;
+    children.retain(|&c| {
+        let kept = keep[k];
+        k += 1;
+        if !kept {
+            view[c as usize].kept = false;
+        }
+        kept
+    });
 }
 
 /// `interactiveOnly`: keep controls, named nodes, landmarks/headings and
@@ -251,7 +292,6 @@ fn prune(view: &mut [VNode]) {
                     || roles::is_tier1_role(&v.role)
                     || !v.name.is_empty()
                     || v.value.is_some()
-                    || roles::is_landmark_or_heading(&v.role)
                     || v.children.iter().any(|&c| view[c as usize].kept)
             }
         };
@@ -367,7 +407,9 @@ fn state_attrs(v: &VNode, opts: &SnapshotOptions, out: &mut Vec<String>) {
     if let Some(p) = s.pressed {
         out.push(format!("pressed={}", p.as_str()));
     }
-    if let Some(l) = s.level {
+    // Chrome reports a nesting level on list items and rows too; only headings
+    // and tree items carry information in it.
+    if let Some(l) = s.level.filter(|_| matches!(v.role.as_str(), "heading" | "treeitem")) {
         out.push(format!("level={l}"));
     }
     if let Some(val) = &v.value {
