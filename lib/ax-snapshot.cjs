@@ -60,29 +60,118 @@ function messageOf(err) {
     return err && err.message ? String(err.message) : String(err);
 }
 
+/** An accessor for a dotted path (one or two levels), built once per spec. */
+function getter(path) {
+    const [a, b] = path.split('.');
+    if (b === undefined) {
+        return o => {
+            const v = o[a];
+            return v === undefined ? null : v;
+        };
+    }
+    return o => {
+        const x = o[a];
+        if (x === null || typeof x !== 'object') return null;
+        const v = x[b];
+        return v === undefined ? null : v;
+    };
+}
+
+const projectors = new Map();
+
+/**
+ * Copy the columns the addon asked for out of a parsed CDP result, as JSON
+ * text. Generic on purpose: which fields matter is decided in Rust
+ * (`cdp_rows::projection_spec`); this only avoids re-serialising the parts of
+ * a huge answer that nobody reads.
+ */
+function project(result, spec) {
+    const key = JSON.stringify(spec);
+    let projector = projectors.get(key);
+    if (!projector) {
+        const columns = spec.columns.map(getter);
+        const width = columns.length;
+        const pairs = spec.pairs;
+        const pairKey = pairs ? getter(pairs.key) : null;
+        const pairValue = pairs ? getter(pairs.value) : null;
+        const wanted = pairs ? new Set(pairs.keys) : null;
+        projector = items => {
+            const rows = new Array(items.length);
+            for (let i = 0; i < items.length; i += 1) {
+                const item = items[i];
+                if (item === null || typeof item !== 'object') {
+                    rows[i] = null;
+                    continue;
+                }
+                const row = new Array(width + 1);
+                for (let c = 0; c < width; c += 1) row[c] = columns[c](item);
+                const flat = [];
+                const list = pairs ? item[pairs.from] : null;
+                if (Array.isArray(list)) {
+                    for (let k = 0; k < list.length; k += 1) {
+                        const entry = list[k];
+                        if (entry === null || typeof entry !== 'object') continue;
+                        const name = pairKey(entry);
+                        if (wanted.has(name)) flat.push(name, pairValue(entry));
+                    }
+                }
+                row[width] = flat;
+                rows[i] = row;
+            }
+            return rows;
+        };
+        projectors.set(key, projector);
+    }
+    const items = result && Array.isArray(result[spec.rows]) ? result[spec.rows] : [];
+    return JSON.stringify(projector(items));
+}
+
 /**
  * Drive a capture over any CDP `send(method, params)`. The plan (which calls,
- * in which order) is the addon's; this loop only moves JSON text.
+ * in which order) is the addon's; this loop moves JSON text, handing each
+ * reply over as it arrives so the addon reads the tree while the page still
+ * answers the rest of the batch.
  */
-async function captureOverCdp(send, optsJson) {
+async function captureOverCdp(send, optsJson, timings = null) {
+    // `timings`, when given, collects how long our own work took (ms), apart
+    // from waiting for the browser: the benchmark reports it.
+    const clock = timings ? () => performance.now() : () => 0;
     const session = callNative(() => new native.CaptureSession(optsJson));
     let batch = JSON.parse(session.start());
     for (;;) {
         const remaining = session.remainingMs();
-        const replies = await Promise.all(batch.map(async cmd => {
+        let late = null;
+        await Promise.all(batch.map(async cmd => {
             let result;
             try {
                 result = remaining <= 0 ? TIMED_OUT : await withDeadline(send(cmd.method, cmd.params), remaining);
             } catch (err) {
-                return [cmd.id, null, messageOf(err)];
+                session.receive(cmd.id, null, messageOf(err));
+                return;
             }
-            if (result === TIMED_OUT) return [cmd.id, TIMED_OUT, cmd.method];
-            return [cmd.id, JSON.stringify(result === undefined ? {} : result), null];
+            if (result === TIMED_OUT) {
+                late = late || cmd.method;
+                return;
+            }
+            const t0 = clock();
+            let text;
+            try {
+                text = cmd.project ? project(result, cmd.project) : JSON.stringify(result === undefined ? {} : result);
+            } catch (err) {
+                session.receive(cmd.id, null, `the reply could not be read: ${messageOf(err)}`);
+                return;
+            }
+            const t1 = clock();
+            session.receive(cmd.id, text, null);
+            if (timings) {
+                timings.project = (timings.project || 0) + (t1 - t0);
+                timings.receive = (timings.receive || 0) + (clock() - t1);
+            }
         }));
-        const late = replies.find(r => r[1] === TIMED_OUT);
-        if (late) throw new WebAiError(JSON.parse(session.timeoutError(late[2])));
-        for (const [id, json, error] of replies) session.receive(id, json, error);
+        if (late) throw new WebAiError(JSON.parse(session.timeoutError(late)));
+        const t2 = clock();
         const step = JSON.parse(callNative(() => session.advance()));
+        if (timings) timings.advance = (timings.advance || 0) + (clock() - t2);
         if (step.snapshot) return step.snapshot;
         batch = step.commands;
     }

@@ -13,6 +13,8 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use crate::cdp_input::parse_full_ax_tree;
+use crate::cdp_rows::{parse_rows, projection_spec};
+use crate::tree::AxTree;
 use crate::dom_hash::dom_hash_of_html;
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::options::SnapshotOptions;
@@ -23,11 +25,22 @@ pub struct CdpCommand {
     pub id: u32,
     pub method: &'static str,
     pub params: Value,
+    /// For transports that hold parsed results (the JS driver): copy only these
+    /// fields into the reply text. Transports with raw JSON send it unchanged.
+    pub project: Option<Value>,
 }
 
 impl CdpCommand {
+    fn new(id: u32, method: &'static str, params: Value) -> CdpCommand {
+        CdpCommand { id, method, params, project: None }
+    }
+
     pub fn to_json(&self) -> Value {
-        json!({ "id": self.id, "method": self.method, "params": self.params })
+        let mut v = json!({ "id": self.id, "method": self.method, "params": self.params });
+        if let Some(p) = &self.project {
+            v["project"] = p.clone();
+        }
+        v
     }
 }
 
@@ -67,6 +80,9 @@ pub struct CaptureSession {
     root_backend_id: Option<i64>,
     root_object_id: Option<String>,
     stage: Stage,
+    /// The tree is read as soon as its reply arrives, while the page still
+    /// answers the other calls of the batch.
+    ax_tree: Option<Result<AxTree>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +103,7 @@ impl CaptureSession {
             root_backend_id: None,
             root_object_id: None,
             stage: Stage::NotStarted,
+            ax_tree: None,
         }
     }
 
@@ -115,32 +132,42 @@ impl CaptureSession {
             Some(s) => vec![s.as_str()],
             None => vec!["body"],
         };
+        // The tree first: the renderer answers in order, so the small calls
+        // after it overlap with reading the tree instead of delaying it.
         let mut cmds = vec![
-            CdpCommand { id: AX_TREE, method: "Accessibility.getFullAXTree", params: json!({}) },
-            CdpCommand {
-                id: PAGE_FACTS,
-                method: "Runtime.evaluate",
-                params: json!({
+            CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(AX_TREE, "Accessibility.getFullAXTree", json!({})) },
+            CdpCommand::new(
+                PAGE_FACTS,
+                "Runtime.evaluate",
+                json!({
                     "expression": page_facts_expression(&dom_selectors, self.opts.include_dom_hash),
                     "returnByValue": true,
                 }),
-            },
+            ),
         ];
         if let Some(sel) = &self.opts.root_selector {
-            cmds.push(CdpCommand {
-                id: FIND_ROOT,
-                method: "Runtime.evaluate",
-                params: json!({
+            cmds.push(CdpCommand::new(
+                FIND_ROOT,
+                "Runtime.evaluate",
+                json!({
                     "expression": format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()),
                     "returnByValue": false,
                 }),
-            });
+            ));
         }
         self.waiting = cmds.iter().map(|c| c.id).collect();
         cmds
     }
 
     pub fn receive(&mut self, id: u32, reply: CdpReply) {
+        if id == AX_TREE {
+            if let CdpReply::Ok(text) = &reply {
+                self.ax_tree = Some(parse_ax_reply(text));
+                // Keep only a marker: the tree is parsed, the text can go.
+                self.replies.insert(id, CdpReply::Ok(String::new()));
+                return;
+            }
+        }
         self.replies.insert(id, reply);
     }
 
@@ -169,8 +196,8 @@ impl CaptureSession {
                 self.stage = Stage::Describe;
                 self.waiting = vec![DESCRIBE_ROOT, RELEASE_ROOT];
                 Ok(Step::Send(vec![
-                    CdpCommand { id: DESCRIBE_ROOT, method: "DOM.describeNode", params: json!({ "objectId": object_id }) },
-                    CdpCommand { id: RELEASE_ROOT, method: "Runtime.releaseObject", params: json!({ "objectId": object_id }) },
+                    CdpCommand::new(DESCRIBE_ROOT, "DOM.describeNode", json!({ "objectId": object_id })),
+                    CdpCommand::new(RELEASE_ROOT, "Runtime.releaseObject", json!({ "objectId": object_id })),
                 ]))
             }
             Stage::Describe => {
@@ -255,7 +282,11 @@ impl CaptureSession {
 
     fn finish(&mut self) -> Result<Step> {
         self.stage = Stage::Finished;
-        let tree = parse_full_ax_tree(self.ok_text(AX_TREE)?)?;
+        self.ok_text(AX_TREE)?;
+        let tree = match self.ax_tree.take() {
+            Some(t) => t?,
+            None => return Err(Self::failed(Self::method_of(AX_TREE), "no reply")),
+        };
         let mut facts = self.page_facts();
         let subtree = match self.root_backend_id {
             Some(id) => match tree.find_by_backend_id(id) {
@@ -273,6 +304,16 @@ impl CaptureSession {
         };
         let capture_ms = self.started.elapsed().as_secs_f64() * 1000.0;
         Ok(Step::Done(Box::new(build_snapshot(&tree, subtree, facts, &self.opts, capture_ms))))
+    }
+}
+
+/// The tree reply is either the browser's raw JSON or the driver's projected rows.
+fn parse_ax_reply(text: &str) -> Result<AxTree> {
+    let mut chars = text.trim_start().chars();
+    if chars.next() == Some('[') && matches!(chars.find(|c| !c.is_whitespace()), Some('[') | Some(']')) {
+        parse_rows(text)
+    } else {
+        parse_full_ax_tree(text)
     }
 }
 

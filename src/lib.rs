@@ -9,6 +9,7 @@
 
 pub mod capture;
 pub mod cdp_input;
+pub mod cdp_rows;
 pub mod contracts;
 pub mod doctor;
 pub mod dom_hash;

@@ -1,0 +1,38 @@
+//! Time the Rust half of a snapshot on a recorded `getFullAXTree` result:
+//! `cargo run --release --example profile_serialize -- tree.json`
+use std::time::Instant;
+
+use web_ai_snapshot::cdp_input::parse_full_ax_tree;
+use web_ai_snapshot::options::SnapshotOptions;
+use web_ai_snapshot::snapshot::{build_snapshot, PageFacts};
+
+fn main() {
+    let Some(path) = std::env::args().nth(1) else {
+        eprintln!("usage: profile_serialize <getFullAXTree.json>");
+        std::process::exit(2);
+    };
+    let json = match std::fs::read_to_string(&path) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            std::process::exit(1);
+        }
+    };
+    let opts = SnapshotOptions::default();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let tree = match parse_full_ax_tree(&json) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        };
+        let parsed = t.elapsed();
+        let snap = build_snapshot(&tree, None, PageFacts::default(), &opts, 0.0);
+        let built = t.elapsed() - parsed;
+        let out = snap.to_json();
+        let total = t.elapsed();
+        println!("nodes {} parse {:?} serialize {:?} json {:?} total {:?} ({} bytes out)", tree.nodes.len(), parsed, built, total - parsed - built, total, out.len());
+    }
+}
