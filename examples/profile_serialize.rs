@@ -1,8 +1,10 @@
 //! Time the Rust half of a snapshot on a recorded `getFullAXTree` result:
 //! `cargo run --release --example profile_serialize -- tree.json`
+//! (a raw `getFullAXTree` result, or the rows the JS driver projects)
 use std::time::Instant;
 
 use web_ai_snapshot::cdp_input::parse_full_ax_tree;
+use web_ai_snapshot::cdp_rows::parse_rows;
 use web_ai_snapshot::options::SnapshotOptions;
 use web_ai_snapshot::snapshot::{build_snapshot, PageFacts};
 
@@ -21,7 +23,9 @@ fn main() {
     let opts = SnapshotOptions::default();
     for _ in 0..5 {
         let t = Instant::now();
-        let tree = match parse_full_ax_tree(&json) {
+        // Projected rows (what the JS driver sends) or a raw CDP result.
+        let parsed_tree = if json.starts_with("[[") { parse_rows(&json) } else { parse_full_ax_tree(&json) };
+        let tree = match parsed_tree {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("{e}");

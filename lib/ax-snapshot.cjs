@@ -95,16 +95,19 @@ function project(result, spec) {
         const pairKey = pairs ? getter(pairs.key) : null;
         const pairValue = pairs ? getter(pairs.value) : null;
         const wanted = pairs ? new Set(pairs.keys) : null;
+        const dropColumn = spec.drop ? spec.drop.column : -1;
+        const dropValues = new Set(spec.drop ? spec.drop.values : []);
         projector = items => {
-            const rows = new Array(items.length);
+            const rows = [];
             for (let i = 0; i < items.length; i += 1) {
                 const item = items[i];
                 if (item === null || typeof item !== 'object') {
-                    rows[i] = null;
+                    rows.push(null);
                     continue;
                 }
                 const row = new Array(width + 1);
                 for (let c = 0; c < width; c += 1) row[c] = columns[c](item);
+                if (dropColumn >= 0 && dropValues.has(row[dropColumn])) continue;
                 const flat = [];
                 const list = pairs ? item[pairs.from] : null;
                 if (Array.isArray(list)) {
@@ -116,7 +119,7 @@ function project(result, spec) {
                     }
                 }
                 row[width] = flat;
-                rows[i] = row;
+                rows.push(row);
             }
             return rows;
         };

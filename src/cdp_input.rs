@@ -6,7 +6,7 @@
 //! keeps every good node and reports what it dropped; nothing here panics on
 //! page-controlled data.
 
-use std::collections::HashMap;
+use crate::fast_hash::FastMap;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -213,7 +213,7 @@ fn build_tree(raw: Vec<RawNode>, skipped_non_objects: usize) -> AxTree {
     if skipped_non_objects > 0 {
         tree.notes.push(format!("{skipped_non_objects} malformed accessibility node(s) were skipped"));
     }
-    let mut index: HashMap<String, u32> = HashMap::with_capacity(raw.len());
+    let mut index: FastMap<String, u32> = FastMap::with_capacity_and_hasher(raw.len(), Default::default());
     let mut child_keys: Vec<Vec<String>> = Vec::with_capacity(raw.len());
     let mut duplicates = 0usize;
     for r in raw {
@@ -230,7 +230,9 @@ fn build_tree(raw: Vec<RawNode>, skipped_non_objects: usize) -> AxTree {
             index.insert(k, idx);
         }
         let mut node = AxNode {
-            role: value_text(&r.role).or_else(|| value_text(&r.chrome_role)).unwrap_or_else(|| "generic".into()),
+            role: value_text(&r.role)
+                .or_else(|| value_text(&r.chrome_role))
+                .map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::roles::intern(&r)),
             name: value_text(&r.name).unwrap_or_default(),
             value: value_text(&r.value),
             ignored: r.ignored.unwrap_or(false),

@@ -7,7 +7,7 @@
 //! this spec, so the CDP schema stays described in Rust.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use crate::fast_hash::FastMap;
 use std::fmt;
 
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
@@ -20,12 +20,18 @@ use crate::tree::{AxNode, AxTree, States, Tristate};
 /// Properties the serializer reads; every other property is left in the browser's answer.
 pub const PROPERTIES: [&str; 7] = ["focusable", "checked", "pressed", "expanded", "disabled", "selected", "level"];
 
+/// Rows the driver leaves out; children pointing at them are expected to dangle.
+pub const DROPPED_ROLES: [&str; 1] = ["InlineTextBox"];
+
 /// What the JS driver copies out of each node.
 pub fn projection_spec() -> Value {
     json!({
         "rows": "nodes",
         "columns": ["nodeId", "ignored", "role.value", "name.value", "value.value", "childIds", "backendDOMNodeId", "frameId"],
         "pairs": { "from": "properties", "key": "name", "value": "value.value", "keys": PROPERTIES },
+        // A quarter of Chrome's nodes are InlineTextBox layout fragments whose
+        // text is already in their StaticText parent; they never reach the text.
+        "drop": { "column": 2, "values": DROPPED_ROLES },
     })
 }
 
@@ -191,14 +197,20 @@ impl<'de: 'a, 'a> Deserialize<'de> for ListOf<'a> {
 /// Read the projected rows. The JS driver wrote them, so a row that is not an
 /// array of the expected width means a broken driver: `snapshot.invalid-input`.
 pub fn parse_rows(json: &str) -> Result<AxTree> {
-    let rows: Vec<Row> = serde_json::from_str(json).map_err(|e| {
+    let rows: Vec<Option<Row>> = serde_json::from_str(json).map_err(|e| {
         WebAiError::invalid_input("axTree", format!("the projected accessibility tree is malformed: {e}"))
     })?;
     let mut tree = AxTree { nodes: Vec::with_capacity(rows.len()), ..AxTree::default() };
-    let mut index: HashMap<Key, u32> = HashMap::with_capacity(rows.len());
+    let mut index: FastMap<Key, u32> = FastMap::with_capacity_and_hasher(rows.len(), Default::default());
+    // Rows are only read; the tree owns copies of what it keeps.
     let mut duplicates = 0usize;
     let mut kept_rows: Vec<&Row> = Vec::with_capacity(rows.len());
+    let mut skipped = 0usize;
     for row in &rows {
+        let Some(row) = row else {
+            skipped += 1;
+            continue;
+        };
         if let Some(k) = row.0.key() {
             if index.contains_key(&k) {
                 if !matches!(&row.2, Prim::Str(r) if r == "InlineTextBox") {
@@ -209,7 +221,10 @@ pub fn parse_rows(json: &str) -> Result<AxTree> {
             index.insert(k, tree.nodes.len() as u32);
         }
         let mut node = AxNode {
-            role: row.2.text().unwrap_or_else(|| "generic".into()),
+            role: match &row.2 {
+                Prim::Str(r) => crate::roles::intern(r),
+                _ => std::borrow::Cow::Borrowed("generic"),
+            },
             name: row.3.text().unwrap_or_default(),
             value: row.4.text(),
             ignored: row.1.truthy(),
@@ -244,10 +259,12 @@ pub fn parse_rows(json: &str) -> Result<AxTree> {
         tree.nodes.push(node);
         kept_rows.push(row);
     }
+    if skipped > 0 {
+        tree.notes.push(format!("{skipped} malformed accessibility node(s) were skipped"));
+    }
     if duplicates > 0 {
         tree.notes.push(format!("{duplicates} accessibility node(s) with a repeated nodeId were skipped"));
     }
-    let mut dangling = 0usize;
     let mut is_child = vec![false; tree.nodes.len()];
     for (i, row) in kept_rows.iter().enumerate() {
         let mut children = Vec::with_capacity(row.5 .0.len());
@@ -257,13 +274,11 @@ pub fn parse_rows(json: &str) -> Result<AxTree> {
                     is_child[ci as usize] = true;
                     children.push(ci);
                 }
-                _ => dangling += 1,
+                // Dropped rows (DROPPED_ROLES) leave these behind by design.
+                _ => {}
             }
         }
         tree.nodes[i].children = children;
-    }
-    if dangling > 0 {
-        tree.notes.push(format!("{dangling} child reference(s) pointed at no node and were ignored"));
     }
     tree.root = match is_child.first() {
         None => None,
@@ -291,11 +306,12 @@ mod tests {
 
     #[test]
     fn malformed_columns_do_not_fail_the_tree() {
-        let json = r#"[["1",{"x":1},["r"],{"n":1},null,"oops",null,null,{"a":1}],["1",false,"button","dup",null,[],null,null,[]]]"#;
+        let json = r#"[["1",{"x":1},["r"],{"n":1},null,"oops",null,null,{"a":1}],null,["1",false,"button","dup",null,[],null,null,[]]]"#;
         let t = parse_rows(json).unwrap();
         assert_eq!(t.nodes.len(), 1);
         assert_eq!(t.nodes[0].role, "generic");
-        assert!(t.notes[0].contains("repeated nodeId"));
+        assert!(t.notes.iter().any(|n| n.contains("repeated nodeId")));
+        assert!(t.notes.iter().any(|n| n.contains("malformed")));
         assert!(parse_rows("[1,2]").is_err());
     }
 }

@@ -25,9 +25,32 @@ pub fn is_js_whitespace(c: char) -> bool {
 
 /// `String(s).replace(/\s+/g, ' ').trim()`.
 pub fn collapse_whitespace(s: &str) -> String {
+    let bytes = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let mut pending_space = false;
-    for c in s.chars() {
+    let mut i = 0;
+    // ASCII runs are copied a slice at a time; only multi-byte characters are decoded.
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            if matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') {
+                pending_space = true;
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && bytes[i] < 0x80 && !matches!(bytes[i], b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ') {
+                i += 1;
+            }
+            if pending_space && !out.is_empty() {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.push_str(&s[start..i]);
+            continue;
+        }
+        let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
+        i += c.len_utf8();
         if is_js_whitespace(c) {
             pending_space = true;
         } else {
@@ -105,10 +128,19 @@ pub fn truncate_display(s: &str, max: usize) -> String {
 
 /// `collapse_whitespace` then `truncate_display`: how every name is normalised.
 pub fn normalize_name(s: &str, max: usize) -> String {
+    normalize_name_cow(s, max).into_owned()
+}
+
+/// [`normalize_name`] without allocating when the name is already clean.
+pub fn normalize_name_cow(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     if is_collapsed(s) {
-        truncate_display(s, max)
+        if s.len() <= max {
+            // UTF-16 length never exceeds the UTF-8 byte length.
+            return std::borrow::Cow::Borrowed(s);
+        }
+        std::borrow::Cow::Owned(truncate_display(s, max))
     } else {
-        truncate_display(&collapse_whitespace(s), max)
+        std::borrow::Cow::Owned(truncate_display(&collapse_whitespace(s), max))
     }
 }
 

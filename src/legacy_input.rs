@@ -53,7 +53,9 @@ fn text(v: Option<&Value>) -> Option<String> {
 fn node_from(m: &Map<String, Value>) -> AxNode {
     let flag = |k: &str| m.get(k).and_then(Value::as_bool).unwrap_or(false);
     AxNode {
-        role: text(m.get("role")).filter(|r| !r.is_empty()).unwrap_or_else(|| "generic".into()),
+        role: text(m.get("role"))
+            .filter(|r| !r.is_empty())
+            .map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::roles::intern(&r)),
         name: text(m.get("name")).unwrap_or_default(),
         value: text(m.get("value")).filter(|v| !v.is_empty()),
         ignored: false,

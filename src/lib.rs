@@ -14,6 +14,7 @@ pub mod contracts;
 pub mod doctor;
 pub mod dom_hash;
 pub mod error;
+pub mod fast_hash;
 pub mod hash;
 pub mod js_regex;
 pub mod js_string;

@@ -1,6 +1,37 @@
 //! Role vocabulary: how browser-internal roles are named in the text, and
 //! which roles are printed, lifted or given refs (SPEC §5–6).
 
+/// Every role name Chrome reports, so trees share one copy of each instead of
+/// allocating a string per node.
+const KNOWN_ROLES: &[&str] = &[
+    "RootWebArea", "WebArea", "StaticText", "InlineTextBox", "LineBreak", "ListMarker", "generic", "none",
+    "presentation", "paragraph", "heading", "link", "button", "image", "img", "list", "listitem", "LabelText",
+    "Section", "sectionheader", "sectionfooter", "contentinfo", "banner", "navigation", "main", "complementary",
+    "region", "form", "textbox", "searchbox", "combobox", "checkbox", "radio", "MenuListPopup", "MenuListOption",
+    "Iframe", "IframePresentational", "Canvas", "Pre", "Abbr", "Ruby", "mark", "term", "definition", "time", "code",
+    "strong", "emphasis", "subscript", "superscript", "deletion", "insertion", "blockquote", "caption", "figure",
+    "Figcaption", "DisclosureTriangle", "group", "table", "row", "cell", "columnheader", "rowheader", "rowgroup",
+    "LayoutTable", "LayoutTableRow", "LayoutTableCell", "Video", "Audio", "Details", "Date", "DateTime", "InputTime",
+    "ColorWell", "meter", "progressbar", "slider", "spinbutton", "switch", "tab", "tablist", "tabpanel", "menu",
+    "menubar", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "listbox", "tree", "treeitem", "treegrid",
+    "grid", "gridcell", "dialog", "alertdialog", "alert", "status", "log", "marquee", "timer", "toolbar", "tooltip",
+    "separator", "scrollbar", "article", "feed", "math", "note", "document", "application", "search", "Search",
+    "SvgRoot", "HeaderAsNonLandmark", "FooterAsNonLandmark", "SectionWithoutName", "DescriptionList",
+    "DescriptionListTerm", "DescriptionListDetail", "Legend", "Unknown", "PluginObject", "Ignored", "text",
+    "graphics-document", "graphics-object", "graphics-symbol", "doc-subtitle", "comment", "suggestion",
+];
+
+/// The shared copy of a role name, or an owned one for a role we have not seen.
+pub fn intern(role: &str) -> std::borrow::Cow<'static, str> {
+    use std::sync::OnceLock;
+    static TABLE: OnceLock<crate::fast_hash::FastMap<&'static str, &'static str>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| KNOWN_ROLES.iter().map(|r| (*r, *r)).collect());
+    match table.get(role) {
+        Some(r) => std::borrow::Cow::Borrowed(r),
+        None => std::borrow::Cow::Owned(role.to_string()),
+    }
+}
+
 /// Browser-internal role → the ARIA name printed in the text.
 pub fn aria_role(raw: &str) -> &str {
     match raw {
@@ -130,20 +161,16 @@ pub fn is_landmark_or_heading(role: &str) -> bool {
 }
 
 /// The printable form of a role: lowercase, anything odd turned into `-`.
-pub fn sanitize_role(role: &str) -> String {
+pub fn sanitize_role(role: &str) -> std::borrow::Cow<'_, str> {
     if role.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_') && !role.is_empty() {
-        return role.to_string();
+        return std::borrow::Cow::Borrowed(role);
     }
     let lowered: String = role
         .chars()
         .flat_map(char::to_lowercase)
         .map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_' { c } else { '-' })
         .collect();
-    if lowered.is_empty() {
-        "generic".to_string()
-    } else {
-        lowered
-    }
+    std::borrow::Cow::Owned(if lowered.is_empty() { "generic".to_string() } else { lowered })
 }
 
 #[cfg(test)]

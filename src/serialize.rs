@@ -7,10 +7,11 @@
 //! 3. prune (`interactiveOnly`): drop nodes with nothing to show;
 //! 4. refs, then print with the `maxDepth` cut.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use crate::fast_hash::FastMap;
 
 use crate::hash::{element_signature_hash, hash_doctor_field};
-use crate::js_string::{collapse_whitespace, json_quote, normalize_name, truncate_display};
+use crate::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow, truncate_display};
 use crate::options::{SnapshotOptions, REF_BUDGET};
 use crate::roles;
 use crate::tree::{AxTree, States, Tristate};
@@ -42,23 +43,23 @@ enum Kind {
 }
 
 #[derive(Debug, Clone)]
-struct VNode {
+struct VNode<'a> {
     kind: Kind,
-    role: String,
+    role: Cow<'a, str>,
     /// Element: normalized name. Text: raw text until the compact pass.
-    name: String,
-    value: Option<String>,
+    name: Cow<'a, str>,
+    value: Option<Cow<'a, str>>,
     states: States,
     focusable: bool,
     backend_node_id: Option<i64>,
-    frame_id: Option<String>,
+    frame_id: Option<&'a str>,
     from_list_marker: bool,
     children: Vec<u32>,
     kept: bool,
 }
 
-impl VNode {
-    fn element(role: String, name: String) -> VNode {
+impl<'a> VNode<'a> {
+    fn element(role: Cow<'a, str>, name: Cow<'a, str>) -> VNode<'a> {
         VNode {
             kind: Kind::Element,
             role,
@@ -99,15 +100,15 @@ pub fn serialize(tree: &AxTree, subtree_root: Option<u32>, title: Option<&str>, 
     Serialized { text, refs, notes, node_count }
 }
 
-fn build_view(
-    tree: &AxTree,
+fn build_view<'a>(
+    tree: &'a AxTree,
     subtree_root: Option<u32>,
     title: Option<&str>,
     max_name: usize,
     notes: &mut Vec<String>,
-) -> Vec<VNode> {
-    let doc_title = title.map(str::to_string).or_else(|| tree.title().map(str::to_string)).unwrap_or_default();
-    let mut view = vec![VNode::element("document".into(), normalize_name(&doc_title, max_name))];
+) -> Vec<VNode<'a>> {
+    let doc_title = title.or_else(|| tree.title()).unwrap_or_default();
+    let mut view = vec![VNode::element(Cow::Borrowed("document"), Cow::Owned(normalize_name(doc_title, max_name)))];
     let Some(tree_root) = tree.root else { return view };
     let mut visited = vec![false; tree.nodes.len()];
     let mut repeats = 0usize;
@@ -121,7 +122,7 @@ fn build_view(
                 visited[tree_root as usize] = true;
                 let root = &tree.nodes[tree_root as usize];
                 view[0].backend_node_id = root.backend_node_id;
-                view[0].frame_id = root.frame_id.clone();
+                view[0].frame_id = root.frame_id.as_deref();
                 for &c in root.children.iter().rev() {
                     stack.push((c, 0, false));
                 }
@@ -141,7 +142,7 @@ fn build_view(
         }
         let role = roles::aria_role(&node.role);
         if role == "text" {
-            let mut t = VNode::element("text".into(), node.name.clone());
+            let mut t = VNode::element(Cow::Borrowed("text"), Cow::Borrowed(node.name.as_str()));
             t.kind = Kind::Text;
             t.from_list_marker = in_marker;
             let idx = view.len() as u32;
@@ -156,12 +157,12 @@ fn build_view(
         let target = if transparent {
             parent
         } else {
-            let mut v = VNode::element(roles::sanitize_role(role), normalize_name(&node.name, max_name));
-            v.value = node.value.as_deref().map(|s| normalize_name(s, max_name)).filter(|s| !s.is_empty());
+            let mut v = VNode::element(roles::sanitize_role(role), normalize_name_cow(&node.name, max_name));
+            v.value = node.value.as_deref().map(|s| normalize_name_cow(s, max_name)).filter(|s| !s.is_empty());
             v.states = node.states.clone();
             v.focusable = node.focusable;
             v.backend_node_id = node.backend_node_id;
-            v.frame_id = node.frame_id.clone();
+            v.frame_id = node.frame_id.as_deref();
             let idx = view.len() as u32;
             view.push(v);
             view[parent as usize].children.push(idx);
@@ -186,21 +187,25 @@ fn is_bullet(text: &str) -> bool {
 
 /// Merge adjacent text (compact), normalize it, and drop empty text, list
 /// bullets and text repeating the parent's name (compact).
-fn normalize_text(view: &mut [VNode], compact: bool, max_name: usize) {
+fn normalize_text(view: &mut [VNode<'_>], compact: bool, max_name: usize) {
     for i in 0..view.len() {
         if view[i].kind != Kind::Element || view[i].children.is_empty() {
             continue;
         }
         let children = std::mem::take(&mut view[i].children);
         let mut out: Vec<u32> = Vec::with_capacity(children.len());
-        let mut run: Option<(u32, String)> = None;
-        let flush = |run: &mut Option<(u32, String)>, out: &mut Vec<u32>, view: &mut [VNode]| {
-            if let Some((idx, raw)) = run.take() {
-                let text = normalize_name(&raw, max_name);
+        // A run of adjacent text: the first node and, once a second joins, the merged text.
+        let mut run: Option<(u32, Option<String>)> = None;
+        let flush = |run: &mut Option<(u32, Option<String>)>, out: &mut Vec<u32>, view: &mut [VNode<'_>]| {
+            if let Some((idx, merged)) = run.take() {
+                let text: Cow<'_, str> = match merged {
+                    Some(m) => Cow::Owned(normalize_name(&m, max_name)),
+                    None => Cow::Owned(normalize_name_cow(&view[idx as usize].name, max_name).into_owned()),
+                };
                 let parent_name = &view[i].name;
                 let repeats_parent = compact && !parent_name.is_empty() && text == *parent_name;
                 if !text.is_empty() && !repeats_parent {
-                    view[idx as usize].name = text;
+                    view[idx as usize].name = Cow::Owned(text.into_owned());
                     out.push(idx);
                 } else {
                     view[idx as usize].kept = false;
@@ -218,14 +223,14 @@ fn normalize_text(view: &mut [VNode], compact: bool, max_name: usize) {
                     continue;
                 }
                 match run.as_mut() {
-                    Some((_, raw)) if compact => {
-                        raw.push_str(&view[c as usize].name);
+                    Some((first, merged)) if compact => {
+                        let m = merged.get_or_insert_with(|| view[*first as usize].name.to_string());
+                        m.push_str(&view[c as usize].name);
                         view[c as usize].kept = false;
                     }
                     _ => {
                         flush(&mut run, &mut out, view);
-                        let raw = std::mem::take(&mut view[c as usize].name);
-                        run = Some((c, raw));
+                        run = Some((c, None));
                     }
                 }
             } else {
@@ -244,7 +249,7 @@ fn normalize_text(view: &mut [VNode], compact: bool, max_name: usize) {
 /// Text that only repeats what an element next to it already says: a label
 /// before its control, a field's value inside it, an icon glyph inside a named
 /// control.
-fn drop_redundant_text(view: &mut [VNode], parent: usize, children: &mut Vec<u32>) {
+fn drop_redundant_text(view: &mut [VNode<'_>], parent: usize, children: &mut Vec<u32>) {
     let parent_value = view[parent].value.clone();
     let named_control = !view[parent].name.is_empty() && roles::is_tier1_role(&view[parent].role);
     let mut keep = vec![true; children.len()];
@@ -259,7 +264,7 @@ fn drop_redundant_text(view: &mut [VNode], parent: usize, children: &mut Vec<u32
                 s.kind == Kind::Element && !s.name.is_empty() && s.name == text.name
             })
         };
-        let repeats_value = parent_value.as_deref() == Some(text.name.as_str());
+        let repeats_value = parent_value.as_deref() == Some(text.name.as_ref());
         let icon_only = named_control && !text.name.chars().any(char::is_alphanumeric);
         if sibling_says(k.checked_sub(1)) || sibling_says(Some(k + 1)) || repeats_value || icon_only {
             keep[k] = false;
@@ -279,7 +284,7 @@ fn drop_redundant_text(view: &mut [VNode], parent: usize, children: &mut Vec<u32
 /// `interactiveOnly`: keep controls, named nodes, landmarks/headings and
 /// anything with kept content; drop the rest. Children always have higher
 /// indices than their parent, so one reverse sweep is a post-order walk.
-fn prune(view: &mut [VNode]) {
+fn prune(view: &mut [VNode<'_>]) {
     for i in (1..view.len()).rev() {
         if !view[i].kept {
             continue;
@@ -303,7 +308,7 @@ fn prune(view: &mut [VNode]) {
     }
 }
 
-fn classify(view: &[VNode]) -> Vec<Option<Tier>> {
+fn classify(view: &[VNode<'_>]) -> Vec<Option<Tier>> {
     let mut tiers = vec![None; view.len()];
     // (index, inside an interactive container)
     let mut stack: Vec<(u32, bool)> = view[0].children.iter().rev().map(|&c| (c, false)).collect();
@@ -329,7 +334,7 @@ fn classify(view: &[VNode]) -> Vec<Option<Tier>> {
 }
 
 fn assign_refs(
-    view: &[VNode],
+    view: &[VNode<'_>],
     tiers: &[Option<Tier>],
     opts: &SnapshotOptions,
     notes: &mut Vec<String>,
@@ -345,11 +350,13 @@ fn assign_refs(
     }
     let mut refs = Vec::new();
     let mut ref_of: Vec<Option<u32>> = vec![None; view.len()];
-    let mut occurrences: HashMap<(String, String), u32> = HashMap::new();
-    // (index, depth, path)
-    let mut stack: Vec<(u32, usize, Vec<u32>)> =
-        view[0].children.iter().enumerate().rev().map(|(k, &c)| (c, 1, vec![k as u32])).collect();
-    while let Some((i, depth, path)) = stack.pop() {
+    let mut occurrences: FastMap<(&str, &str), u32> = FastMap::default();
+    // Preorder walk; `path` holds the child indices down to the node being visited.
+    let mut path: Vec<u32> = Vec::new();
+    let mut stack: Vec<(u32, usize, u32)> = view[0].children.iter().enumerate().rev().map(|(k, &c)| (c, 1, k as u32)).collect();
+    while let Some((i, depth, k)) = stack.pop() {
+        path.truncate(depth - 1);
+        path.push(k);
         let v = &view[i as usize];
         let wanted = match tiers[i as usize] {
             Some(Tier::One) => true,
@@ -357,25 +364,21 @@ fn assign_refs(
             None => false,
         };
         if wanted {
-            let key = (v.role.clone(), v.name.clone());
-            let occ = occurrences.entry(key).or_insert(0);
-            let ref_id = format!("{}{}", opts.ref_prefix, refs.len() + 1);
+            let occ = occurrences.entry((v.role.as_ref(), v.name.as_ref())).or_insert(0);
             ref_of[i as usize] = Some(refs.len() as u32);
             refs.push(ElementRef {
-                ref_id,
-                role: v.role.clone(),
-                name: v.name.clone(),
+                ref_id: format!("{}{}", opts.ref_prefix, refs.len() + 1),
+                role: v.role.to_string(),
+                name: v.name.to_string(),
                 occurrence_index: *occ,
                 signature_hash: element_signature_hash(&v.role, &v.name, depth, &path),
                 backend_node_id: v.backend_node_id,
-                frame_id: v.frame_id.clone(),
+                frame_id: v.frame_id.map(str::to_string),
             });
             *occ += 1;
         }
         for (k, &c) in v.children.iter().enumerate().rev() {
-            let mut p = path.clone();
-            p.push(k as u32);
-            stack.push((c, depth + 1, p));
+            stack.push((c, depth + 1, k as u32));
         }
     }
     (refs, ref_of)
@@ -389,7 +392,7 @@ fn shown(text: &str, opts: &SnapshotOptions) -> String {
     }
 }
 
-fn state_attrs(v: &VNode, opts: &SnapshotOptions, out: &mut Vec<String>) {
+fn state_attrs(v: &VNode<'_>, opts: &SnapshotOptions, out: &mut Vec<String>) {
     let s = &v.states;
     match s.checked {
         Some(t @ (Tristate::True | Tristate::Mixed)) => out.push(format!("checked={}", t.as_str())),
@@ -409,17 +412,17 @@ fn state_attrs(v: &VNode, opts: &SnapshotOptions, out: &mut Vec<String>) {
     }
     // Chrome reports a nesting level on list items and rows too; only headings
     // and tree items carry information in it.
-    if let Some(l) = s.level.filter(|_| matches!(v.role.as_str(), "heading" | "treeitem")) {
+    if let Some(l) = s.level.filter(|_| matches!(v.role.as_ref(), "heading" | "treeitem")) {
         out.push(format!("level={l}"));
     }
     if let Some(val) = &v.value {
-        if *val != v.name {
+        if val != &v.name {
             out.push(format!("value={}", json_quote(&shown(val, opts))));
         }
     }
 }
 
-fn element_line(v: &VNode, ref_id: Option<&str>, opts: &SnapshotOptions) -> String {
+fn element_line(v: &VNode<'_>, ref_id: Option<&str>, opts: &SnapshotOptions) -> String {
     let mut line = String::with_capacity(16 + v.role.len() + v.name.len());
     line.push_str("- ");
     line.push_str(&v.role);
@@ -451,7 +454,7 @@ fn push_line(text: &mut String, depth: usize, line: &str) {
 }
 
 fn print(
-    view: &[VNode],
+    view: &[VNode<'_>],
     ref_of: &[Option<u32>],
     refs: &[ElementRef],
     opts: &SnapshotOptions,

@@ -33,7 +33,7 @@ pub struct States {
 #[derive(Debug, Clone, Default)]
 pub struct AxNode {
     /// The role as the browser reported it (`RootWebArea`, `StaticText`, `button`, …).
-    pub role: String,
+    pub role: std::borrow::Cow<'static, str>,
     pub name: String,
     pub value: Option<String>,
     pub ignored: bool,
