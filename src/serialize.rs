@@ -293,7 +293,7 @@ fn prune(view: &mut [VNode<'_>]) {
             Kind::Text => !view[i].name.is_empty(),
             Kind::Element => {
                 let v = &view[i];
-                v.focusable
+                (v.focusable && !roles::is_never_ref_role(&v.role))
                     || roles::is_tier1_role(&v.role)
                     || !v.name.is_empty()
                     || v.value.is_some()
@@ -443,6 +443,27 @@ fn element_line(v: &VNode<'_>, ref_id: Option<&str>, opts: &SnapshotOptions) -> 
     line
 }
 
+/// A nameless element whose only child is text prints it inline (`- listitem: 2 × Blue mug`).
+fn inline_text<'v>(view: &'v [VNode<'_>], v: &VNode<'_>, opts: &SnapshotOptions) -> Option<&'v str> {
+    if !opts.compact || !v.name.is_empty() || v.children.len() != 1 {
+        return None;
+    }
+    let child = &view[v.children[0] as usize];
+    (child.kind == Kind::Text).then_some(child.name.as_ref())
+}
+
+/// The line of a ref'd element listed on its own (refsOnly, depth cut): its
+/// inline text is kept so a nameless control is still recognisable.
+fn standalone_line(view: &[VNode<'_>], i: u32, ref_id: Option<&str>, opts: &SnapshotOptions) -> String {
+    let v = &view[i as usize];
+    let mut line = element_line(v, ref_id, opts);
+    if let Some(t) = inline_text(view, v, opts) {
+        line.push_str(": ");
+        line.push_str(&shown(t, opts));
+    }
+    line
+}
+
 fn push_line(text: &mut String, depth: usize, line: &str) {
     if !text.is_empty() {
         text.push('\n');
@@ -464,9 +485,9 @@ fn print(
     let mut text = String::new();
     let mut count = 0usize;
     if opts.refs_only {
-        for (i, v) in view.iter().enumerate() {
-            if let Some(r) = ref_id(i as u32) {
-                push_line(&mut text, 0, &element_line(v, Some(r), opts));
+        for i in 0..view.len() as u32 {
+            if let Some(r) = ref_id(i) {
+                push_line(&mut text, 0, &standalone_line(view, i, Some(r), opts));
                 count += 1;
             }
         }
@@ -484,13 +505,9 @@ fn print(
             continue;
         }
         let mut line = element_line(v, ref_id(i), opts);
-        let inline = opts.compact
-            && v.name.is_empty()
-            && v.children.len() == 1
-            && view[v.children[0] as usize].kind == Kind::Text;
-        if inline {
+        if let Some(t) = inline_text(view, v, opts) {
             line.push_str(": ");
-            line.push_str(&shown(&view[v.children[0] as usize].name, opts));
+            line.push_str(&shown(t, opts));
             push_line(&mut text, depth, &line);
             continue;
         }
@@ -519,7 +536,7 @@ fn print(
             for d in below {
                 lifted_refs += 1;
                 count += 1;
-                push_line(&mut text, depth + 1, &element_line(&view[d as usize], ref_id(d), opts));
+                push_line(&mut text, depth + 1, &standalone_line(view, d, ref_id(d), opts));
             }
             continue;
         }

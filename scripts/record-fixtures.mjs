@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Re-record every fixture from real Chromium: for each page and option set,
+// the raw CDP replies of a capture (replayable by `node --test` and
+// `cargo test`) and the snapshot text and refs they produce.
+//
+//   npm run record-fixtures            # all
+//   npm run record-fixtures -- forms   # names containing "forms"
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, openFile } from './browser.mjs';
+import ax from '../lib/ax-snapshot.cjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const pagesDir = join(root, 'fixtures', 'pages');
+const outDir = join(root, 'fixtures', 'recorded');
+
+/** Extra option sets recorded beside the defaults. */
+const VARIANTS = {
+    'chatgpt.html': [{ name: 'chatgpt-root-form', options: { rootSelector: 'form' } }],
+    'forms.html': [
+        { name: 'forms-depth2', options: { maxDepth: 2 } },
+        { name: 'forms-refs-only', options: { refsOnly: true } },
+        { name: 'forms-full', options: { interactiveOnly: false, compact: false } },
+    ],
+    'widgets.html': [{ name: 'widgets-root-grid', options: { rootSelector: '[role=grid]' } }],
+};
+
+const filter = process.argv[2] || '';
+mkdirSync(outDir, { recursive: true });
+const browser = await launchChromium();
+const version = browser.version();
+let count = 0;
+try {
+    for (const file of readdirSync(pagesDir).filter(f => f.endsWith('.html')).sort()) {
+        const variants = [{ name: file.replace(/\.html$/, ''), options: {} }, ...(VARIANTS[file] || [])];
+        for (const { name, options } of variants) {
+            if (filter && !name.includes(filter)) continue;
+            const page = await openFile(browser, join(pagesDir, file));
+            const session = await page.context().newCDPSession(page);
+            const replies = [];
+            const send = async (method, params) => {
+                const result = await session.send(method, params);
+                replies.push({ method, params, result });
+                return result;
+            };
+            const snapshot = await ax.captureOverCdp(send, JSON.stringify(options));
+            await page.close();
+            const recording = {
+                about: 'Recorded by scripts/record-fixtures.mjs; do not edit by hand.',
+                page: file,
+                chromium: version,
+                options,
+                replies,
+                expected: {
+                    text: snapshot.text,
+                    notes: snapshot.notes,
+                    title: snapshot.title,
+                    refs: Object.values(snapshot.refs).map(r => [r.ref, r.role, r.name, r.occurrenceIndex, r.backendNodeId]),
+                },
+            };
+            writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify(recording, null, 1)}\n`);
+            writeFileSync(join(outDir, `${name}.txt`), `${snapshot.text}\n`);
+            count += 1;
+            console.log(`recorded ${name} (${replies.length} replies, ${Object.keys(snapshot.refs).length} refs)`);
+        }
+    }
+} finally {
+    await browser.close();
+}
+console.log(`${count} fixture(s) recorded with Chromium ${version}`);

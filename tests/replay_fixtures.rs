@@ -1,0 +1,108 @@
+//! Replays the CDP answers recorded from real Chromium (`npm run
+//! record-fixtures`) through a Rust transport. The JS driver sends the tree
+//! as projected rows; this transport sends the browser's raw JSON, so equal
+//! output also proves the two readers agree.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use web_ai_snapshot::capture::{capture_with, CdpCommand, CdpReply, CdpTransport};
+use web_ai_snapshot::options::SnapshotOptions;
+
+struct Replay {
+    replies: Vec<(String, Value, Value)>,
+}
+
+impl CdpTransport for Replay {
+    fn send_batch(&mut self, commands: &[CdpCommand], _deadline_ms: u64) -> Vec<(u32, CdpReply)> {
+        commands
+            .iter()
+            .map(|c| {
+                let hit = self.replies.iter().find(|(m, p, _)| m == c.method && *p == c.params);
+                let reply = match hit {
+                    Some((_, _, result)) => CdpReply::Ok(result.to_string()),
+                    None => CdpReply::Err(format!("no recorded reply for {} {}", c.method, c.params)),
+                };
+                (c.id, reply)
+            })
+            .collect()
+    }
+}
+
+fn recordings() -> Vec<(String, Value)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded");
+    let mut out: Vec<(String, Value)> = std::fs::read_dir(&dir)
+        .expect("fixtures/recorded exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("readable recording");
+            (p.file_name().unwrap_or_default().to_string_lossy().into_owned(), serde_json::from_str(&text).expect("valid JSON"))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[test]
+fn every_recording_replays_to_its_recorded_snapshot() {
+    let all = recordings();
+    assert!(all.len() >= 10, "expected the recorded fixtures, found {}", all.len());
+    for (name, rec) in all {
+        let replies = rec["replies"]
+            .as_array()
+            .expect("replies")
+            .iter()
+            .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
+            .collect();
+        let opts = SnapshotOptions::from_value(&rec["options"]).expect("recorded options are valid");
+        let snap = capture_with(&mut Replay { replies }, opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(snap.text, rec["expected"]["text"].as_str().unwrap_or_default(), "{name}: text differs");
+        let refs: Vec<Value> = snap
+            .refs
+            .iter()
+            .map(|r| serde_json::json!([r.ref_id, r.role, r.name, r.occurrence_index, r.backend_node_id]))
+            .collect();
+        assert_eq!(Value::Array(refs), rec["expected"]["refs"], "{name}: refs differ");
+        assert_eq!(serde_json::json!(snap.notes), rec["expected"]["notes"], "{name}: notes differ");
+    }
+}
+
+#[test]
+fn a_failed_tree_call_is_capture_failed_with_evidence() {
+    struct Failing;
+    impl CdpTransport for Failing {
+        fn send_batch(&mut self, commands: &[CdpCommand], _: u64) -> Vec<(u32, CdpReply)> {
+            commands.iter().map(|c| (c.id, CdpReply::Err("Target closed".into()))).collect()
+        }
+    }
+    let err = capture_with(&mut Failing, SnapshotOptions::default()).unwrap_err();
+    assert_eq!(err.code.code(), "snapshot.capture-failed");
+    assert_eq!(err.evidence["method"], "Accessibility.getFullAXTree");
+    assert_eq!(err.evidence["message"], "Target closed");
+}
+
+#[test]
+fn a_root_selector_without_a_match_is_root_not_found() {
+    struct NoMatch;
+    impl CdpTransport for NoMatch {
+        fn send_batch(&mut self, commands: &[CdpCommand], _: u64) -> Vec<(u32, CdpReply)> {
+            commands
+                .iter()
+                .map(|c| {
+                    let r = match (c.method, c.params.get("returnByValue").and_then(Value::as_bool)) {
+                        ("Accessibility.getFullAXTree", _) => r#"{"nodes":[]}"#.to_string(),
+                        ("Runtime.evaluate", Some(false)) => r#"{"result":{"type":"object","subtype":"null","value":null}}"#.to_string(),
+                        _ => r#"{"result":{"type":"object","value":{"url":"about:blank","title":"","html":null}}}"#.to_string(),
+                    };
+                    (c.id, CdpReply::Ok(r))
+                })
+                .collect()
+        }
+    }
+    let opts = SnapshotOptions { root_selector: Some("#nope".into()), ..SnapshotOptions::default() };
+    let err = capture_with(&mut NoMatch, opts).unwrap_err();
+    assert_eq!(err.code.code(), "snapshot.root-not-found");
+    assert_eq!(err.evidence["rootSelector"], "#nope");
+}
