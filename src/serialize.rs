@@ -112,10 +112,12 @@ fn build_view<'a>(
     let Some(tree_root) = tree.root else { return view };
     let mut visited = vec![false; tree.nodes.len()];
     let mut repeats = 0usize;
-    // (ax index, view parent, inside a list marker)
-    let mut stack: Vec<(u32, u32, bool)> = Vec::new();
+    // Chrome puts frameId on a frame's root only; every node below inherits it.
+    let root_frame = tree.node(tree_root).and_then(|n| n.frame_id.as_deref());
+    // (ax index, view parent, inside a list marker, frame)
+    let mut stack: Vec<(u32, u32, bool, Option<&'a str>)> = Vec::new();
     match subtree_root {
-        Some(r) if Some(r) != tree.root => stack.push((r, 0, false)),
+        Some(r) if Some(r) != tree.root => stack.push((r, 0, false, root_frame)),
         _ => {
             let root_is_document = tree.node(tree_root).is_some_and(|n| roles::aria_role(&n.role) == "document");
             if root_is_document {
@@ -124,15 +126,16 @@ fn build_view<'a>(
                 view[0].backend_node_id = root.backend_node_id;
                 view[0].frame_id = root.frame_id.as_deref();
                 for &c in root.children.iter().rev() {
-                    stack.push((c, 0, false));
+                    stack.push((c, 0, false, root_frame));
                 }
             } else {
-                stack.push((tree_root, 0, false));
+                stack.push((tree_root, 0, false, root_frame));
             }
         }
     }
-    while let Some((ax, parent, in_marker)) = stack.pop() {
+    while let Some((ax, parent, in_marker, inherited_frame)) = stack.pop() {
         let Some(node) = tree.node(ax) else { continue };
+        let frame = node.frame_id.as_deref().or(inherited_frame);
         if std::mem::replace(&mut visited[ax as usize], true) {
             repeats += 1;
             continue;
@@ -162,14 +165,14 @@ fn build_view<'a>(
             v.states = node.states.clone();
             v.focusable = node.focusable;
             v.backend_node_id = node.backend_node_id;
-            v.frame_id = node.frame_id.as_deref();
+            v.frame_id = frame;
             let idx = view.len() as u32;
             view.push(v);
             view[parent as usize].children.push(idx);
             idx
         };
         for &c in node.children.iter().rev() {
-            stack.push((c, target, marker));
+            stack.push((c, target, marker, frame));
         }
     }
     if repeats > 0 {

@@ -67,6 +67,10 @@ impl AxTree {
 
     /// The title of the page: the root document's name.
     pub fn title(&self) -> Option<&str> {
-        self.root.and_then(|r| self.node(r)).map(|n| n.name.as_str()).filter(|s| !s.is_empty())
+        self.root
+            .and_then(|r| self.node(r))
+            .filter(|n| crate::roles::aria_role(&n.role) == "document")
+            .map(|n| n.name.as_str())
+            .filter(|s| !s.is_empty())
     }
 }

@@ -1,0 +1,59 @@
+// Shared by the tests: the fixture paths, a replaying CDP session, and one
+// Chromium per test file (a missing browser fails loudly, never skips).
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { launchChromium, openFile } from '../scripts/browser.mjs';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const pagesDir = join(root, 'fixtures', 'pages');
+export const recordedDir = join(root, 'fixtures', 'recorded');
+export const realPagesDir = resolve(root, '..', 'shared', 'pages');
+
+export function recording(name) {
+    return JSON.parse(readFileSync(join(recordedDir, `${name}.json`), 'utf8'));
+}
+
+export function recordingNames() {
+    return readdirSync(recordedDir).filter(f => f.endsWith('.json')).map(f => f.slice(0, -5)).sort();
+}
+
+/** A `{ send }` that answers from a recording, like a live CDP session would. */
+export function replaySession(rec) {
+    const calls = [];
+    return {
+        calls,
+        async send(method, params) {
+            calls.push(method);
+            const hit = rec.replies.find(r => r.method === method && isDeepStrictEqual(r.params, params));
+            if (!hit) throw new Error(`no recorded reply for ${method}`);
+            return structuredClone(hit.result);
+        },
+    };
+}
+
+/** The tree result recorded for a fixture page (default options). */
+export function recordedTree(name) {
+    return recording(name).replies.find(r => r.method === 'Accessibility.getFullAXTree').result;
+}
+
+let browserPromise = null;
+export function browser() {
+    browserPromise ??= launchChromium();
+    return browserPromise;
+}
+
+export async function closeBrowser() {
+    if (browserPromise) {
+        const b = await browserPromise;
+        browserPromise = null;
+        await b.close();
+    }
+}
+
+export async function openFixture(name) {
+    return openFile(await browser(), join(pagesDir, name));
+}
+
+export { openFile };

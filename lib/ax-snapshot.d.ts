@@ -1,0 +1,27 @@
+import type { CdpAxTree, DoctorSnapshotSummary, ElementRef, LegacyAxNode, SnapshotOptions, SnapshotSource, WebAiSnapshot } from './types';
+export type * from './types';
+
+export declare const DEFAULT_SNAPSHOT_MAX_DEPTH: 6;
+export declare const DEFAULT_MAX_NAME_CHARS: 900;
+export declare const DEFAULT_INTERACTIVE_ROLES: Set<string>;
+
+/** Capture a snapshot from a Playwright page, a CDP session (`{ cdp }`) or a legacy page. */
+export declare function buildWebAiSnapshot(page: SnapshotSource, options?: SnapshotOptions): Promise<WebAiSnapshot>;
+/** Serialize a recorded tree: a `getFullAXTree` result (or its `nodes`), a legacy tree, or JSON text of either. */
+export declare function buildWebAiSnapshotFromAxTree(
+    input: CdpAxTree | Array<Record<string, unknown>> | LegacyAxNode | string | null | undefined,
+    options?: SnapshotOptions & { url?: string | null; title?: string | null },
+): WebAiSnapshot;
+export declare function estimateSnapshotTokens(text: unknown): number;
+export declare function hashAccessibilitySnapshot(text: unknown): string;
+export declare function hashDoctorField(value: unknown): string;
+export declare function extractInteractiveRefs(snapshotOrTree: WebAiSnapshot | LegacyAxNode | CdpAxTree | null | undefined, prefix?: string): Record<string, ElementRef>;
+export declare function summarizeSnapshotForDoctor(snapshot: WebAiSnapshot | null | undefined, options?: { maxRefs?: number }): DoctorSnapshotSummary;
+/** The CDP session the package keeps for a Playwright page (created on first use). */
+export declare function cdpSessionFor(page: unknown): Promise<{ send(method: string, params?: object): Promise<any> }>;
+/** Capture over any CDP `send`; `timings` (optional) collects the package's own processing time in ms. */
+export declare function captureOverCdp(
+    send: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+    optionsJson: string,
+    timings?: Record<string, number> | null,
+): Promise<WebAiSnapshot>;

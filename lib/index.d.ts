@@ -1,0 +1,7 @@
+export * from './ax-snapshot';
+export * from './ref-registry';
+export * from './observe-targets';
+export * from './vendor-editor-contract';
+export * from './dom-hash';
+export { WebAiError } from './errors';
+export type { WebAiErrorCode, WebAiErrorInit } from './errors';

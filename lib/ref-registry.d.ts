@@ -1,0 +1,13 @@
+import type { ElementRef, RefRegistry, WebAiSnapshot } from './types';
+export type { RefRegistry } from './types';
+
+export interface Freshness {
+    expectedSnapshotId?: string | null;
+    currentDomHash?: string | null;
+    currentAxHash?: string | null;
+}
+
+export declare function createRefRegistry(snapshot: WebAiSnapshot | null | undefined): RefRegistry;
+export declare function resolveRef(page: unknown, registry: RefRegistry | null | undefined, ref: string, options?: Freshness & { allowStale?: boolean }): Promise<ElementRef>;
+export declare function invalidateRefsOnDomChange(registry: RefRegistry | null | undefined, hashes?: { domHash?: string | null; axHash?: string | null }): boolean;
+export declare function isRegistryStale(registry: RefRegistry | null | undefined, ctx?: Freshness): boolean;

@@ -1,0 +1,145 @@
+// Shared types of the public API (hand-written; the addon's own generated
+// declarations are in ../index.d.ts).
+
+export type VendorName = 'chatgpt' | 'gemini' | 'grok';
+
+export interface ElementRef {
+    ref: string;
+    role: string;
+    name: string;
+    /** Index among refs with the same role and name: `getByRole(role, { name }).nth(occurrenceIndex)`. */
+    occurrenceIndex: number;
+    selector: string | null;
+    framePath: string[];
+    shadowPath: string[];
+    signatureHash: string;
+    backendNodeId: number | null;
+    frameId: string | null;
+}
+
+export interface SnapshotStats {
+    nodeCount: number;
+    interactiveCount: number;
+    tokenEstimate: number;
+    captureMs: number;
+}
+
+export interface WebAiSnapshot {
+    snapshotId: string;
+    provider: string | null;
+    url: string | null;
+    title: string | null;
+    domHash: string | null;
+    axHash: string;
+    text: string;
+    refs: Record<string, ElementRef>;
+    notes: string[];
+    stats: SnapshotStats;
+}
+
+export interface SnapshotOptions {
+    provider?: string | null;
+    /** Merge text, drop repeats, print lone text inline. Default true. */
+    compact?: boolean;
+    /** Playwright's "interesting only": drop ignored and empty nodes. Default true. */
+    interactiveOnly?: boolean;
+    /** Printed levels below the document. Default 6. */
+    maxDepth?: number;
+    rootSelector?: string | null;
+    refPrefix?: string;
+    redactText?: boolean;
+    includeDomHash?: boolean;
+    domHashMaxChars?: number;
+    maxNameChars?: number;
+    /** Refs for tier-2 elements even past 100 refs. Default false. */
+    allRefs?: boolean;
+    /** Deadline for the whole capture, every browser call included. Default 10000. */
+    timeoutMs?: number;
+    /** Only lines that carry refs, flat. Default false. */
+    refsOnly?: boolean;
+}
+
+/** Anything with a CDP `send` (Playwright CDPSession, Puppeteer CDPSession, chrome-remote-interface). */
+export interface CdpSend {
+    send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+}
+
+/** What `buildWebAiSnapshot` accepts; a Playwright `Page` matches `PlaywrightPageLike`. */
+export interface PlaywrightPageLike {
+    context(): { newCDPSession(page: any): Promise<CdpSend> };
+    url(): string;
+    title?(): Promise<string>;
+    locator?(selector: string): { count(): Promise<number> };
+}
+
+export interface LegacyAccessibilityPage {
+    accessibility: { snapshot(options?: { interestingOnly?: boolean; root?: unknown }): Promise<LegacyAxNode | null> };
+    url?(): string;
+    title?(): Promise<string>;
+    evaluate?(fn: (...args: any[]) => unknown, arg?: unknown): Promise<unknown>;
+    locator?(selector: string): any;
+}
+
+export type SnapshotSource = PlaywrightPageLike | { cdp: CdpSend } | LegacyAccessibilityPage;
+
+/** A node of `page.accessibility.snapshot()` (old Playwright). */
+export interface LegacyAxNode {
+    role?: string;
+    name?: string;
+    value?: string | number;
+    checked?: boolean | 'mixed';
+    pressed?: boolean | 'mixed';
+    disabled?: boolean;
+    expanded?: boolean;
+    selected?: boolean;
+    focused?: boolean;
+    focusable?: boolean;
+    level?: number;
+    children?: LegacyAxNode[];
+    [key: string]: unknown;
+}
+
+/** A CDP `Accessibility.getFullAXTree` result. */
+export interface CdpAxTree {
+    nodes: Array<Record<string, unknown>>;
+}
+
+export type NamePattern = RegExp | string;
+
+export interface SemanticTarget {
+    roles?: readonly string[];
+    names?: readonly NamePattern[];
+    excludeNames?: readonly NamePattern[];
+    cssFallbacks?: readonly string[];
+    required?: boolean;
+}
+
+export interface EditorContract {
+    vendor: VendorName;
+    semanticTargets: Readonly<Record<string, SemanticTarget>>;
+}
+
+export type TargetCandidate =
+    | { source: 'snapshot-ref'; ref: string; role: string; name: string; confidence: number }
+    | { source: 'css'; selector: string; count: number; confidence: number; unsupported?: string };
+
+export interface RefRegistry {
+    snapshotId: string | null;
+    axHash: string | null;
+    domHash: string | null;
+    refs: Record<string, ElementRef>;
+    createdAt: number;
+    stale: boolean;
+    invalidatedAt: number | null;
+}
+
+export interface DoctorSnapshotSummary {
+    enabled: true;
+    contentSafe: true;
+    snapshotId: string | null;
+    axHash: string | null;
+    domHash: string | null;
+    interactiveCount: number;
+    tokenEstimate: number;
+    topRefs: Array<{ ref: string; role: string; nameHash: string | null; nameChars: number }>;
+}
