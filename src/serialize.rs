@@ -91,7 +91,12 @@ pub fn serialize(tree: &AxTree, subtree_root: Option<u32>, title: Option<&str>, 
     if opts.interactive_only {
         prune(&mut view);
     }
-    let tiers = classify(&view);
+    // A subtree keeps the context of where it sits: an option whose listbox is
+    // above the rootSelector match is still inside an interactive container.
+    let in_container = subtree_root.is_some_and(|r| {
+        tree.ancestors(r).iter().any(|&a| tree.node(a).is_some_and(|n| roles::is_interactive_container(roles::aria_role(&n.role))))
+    });
+    let tiers = classify(&view, in_container);
     let (refs, ref_of) = assign_refs(&view, &tiers, opts, &mut notes);
     let (text, node_count) = print(&view, &ref_of, &refs, opts, &mut notes);
     if view[0].children.iter().all(|&c| !view[c as usize].kept) {
@@ -311,10 +316,10 @@ fn prune(view: &mut [VNode<'_>]) {
     }
 }
 
-fn classify(view: &[VNode<'_>]) -> Vec<Option<Tier>> {
+fn classify(view: &[VNode<'_>], in_container: bool) -> Vec<Option<Tier>> {
     let mut tiers = vec![None; view.len()];
     // (index, inside an interactive container)
-    let mut stack: Vec<(u32, bool)> = view[0].children.iter().rev().map(|&c| (c, false)).collect();
+    let mut stack: Vec<(u32, bool)> = view[0].children.iter().rev().map(|&c| (c, in_container)).collect();
     while let Some((i, in_container)) = stack.pop() {
         let v = &view[i as usize];
         if v.kind != Kind::Element {

@@ -65,6 +65,32 @@ impl AxTree {
             .map(|i| i as u32)
     }
 
+    /// The ancestors of `idx`, nearest first (one pass to find parents; the walk
+    /// up stops at a repeat, so a malformed cycle cannot loop).
+    pub fn ancestors(&self, idx: u32) -> Vec<u32> {
+        let mut parent = vec![u32::MAX; self.nodes.len()];
+        for (p, n) in self.nodes.iter().enumerate() {
+            for &c in &n.children {
+                if let Some(slot) = parent.get_mut(c as usize) {
+                    if *slot == u32::MAX {
+                        *slot = p as u32;
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let mut seen = vec![false; self.nodes.len()];
+        let mut cur = idx;
+        while let Some(&p) = parent.get(cur as usize) {
+            if p == u32::MAX || std::mem::replace(&mut seen[p as usize], true) {
+                break;
+            }
+            out.push(p);
+            cur = p;
+        }
+        out
+    }
+
     /// The title of the page: the root document's name.
     pub fn title(&self) -> Option<&str> {
         self.root

@@ -1,0 +1,219 @@
+// Capture sources (SPEC §3) against live Chromium and recordings of it.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { buildWebAiSnapshot, buildWebAiSnapshotFromAxTree, domHashAround, WebAiError } from '../lib/index.mjs';
+import { browser, closeBrowser, openFixture, recording, recordingNames, replaySession, pagesDir } from './helpers.mjs';
+
+after(closeBrowser);
+
+async function rejectsWith(promise, errorCode) {
+    await assert.rejects(promise, err => {
+        assert.ok(err instanceof WebAiError, `expected a WebAiError, got ${err && err.stack}`);
+        assert.equal(err.errorCode, errorCode, err.message);
+        return true;
+    });
+}
+
+test('a current Playwright page (no page.accessibility) is captured through its CDP session', async () => {
+    const page = await openFixture('chatgpt.html');
+    try {
+        assert.equal(page.accessibility, undefined, 'playwright-core 1.65 has no page.accessibility');
+        const s = await buildWebAiSnapshot(page);
+        assert.equal(s.text, recording('chatgpt').expected.text);
+        assert.equal(s.title, 'ChatGPT');
+        assert.equal(s.url, page.url());
+        assert.ok(s.stats.captureMs > 0);
+        assert.equal(s.domHash, await domHashAround(page, ['body'], { maxChars: 32768 }), 'domHash agrees with domHashAround');
+    } finally {
+        await page.close();
+    }
+});
+
+test('every fixture captured live equals its recording', async () => {
+    for (const name of recordingNames()) {
+        const rec = recording(name);
+        const page = await openFixture(rec.page);
+        try {
+            const s = await buildWebAiSnapshot(page, rec.options);
+            assert.equal(s.text, rec.expected.text, `${name} differs from its recording (re-record with npm run record-fixtures?)`);
+        } finally {
+            await page.close();
+        }
+    }
+});
+
+test('any { cdp: { send } } session gives the same snapshot as the Playwright path', async () => {
+    const page = await openFixture('widgets.html');
+    try {
+        const session = await page.context().newCDPSession(page);
+        const viaSession = await buildWebAiSnapshot({ cdp: session });
+        const viaPage = await buildWebAiSnapshot(page);
+        assert.equal(viaSession.text, viaPage.text);
+        assert.deepEqual(Object.values(viaSession.refs).map(r => r.backendNodeId), Object.values(viaPage.refs).map(r => r.backendNodeId));
+        await session.detach();
+    } finally {
+        await page.close();
+    }
+});
+
+test('recorded CDP replies replay to the recorded snapshot', async () => {
+    for (const name of recordingNames()) {
+        const rec = recording(name);
+        const s = await buildWebAiSnapshot({ cdp: replaySession(rec) }, rec.options);
+        assert.equal(s.text, rec.expected.text, name);
+        assert.deepEqual(Object.values(s.refs).map(r => [r.ref, r.role, r.name, r.occurrenceIndex, r.backendNodeId]), rec.expected.refs, name);
+        assert.deepEqual(s.notes, rec.expected.notes, name);
+    }
+});
+
+test('rootSelector keeps the whole subtree of the first match, at any depth', async () => {
+    const page = await openFixture('widgets.html');
+    try {
+        const s = await buildWebAiSnapshot(page, { rootSelector: 'main [role=grid]' });
+        assert.equal(s.text.split('\n')[0], '- document "Widgets":');
+        assert.ok(s.text.includes('grid "Seats"'));
+        assert.ok(!s.text.includes('Settings') && !s.text.includes('tab "General"'));
+        assert.deepEqual(Object.values(s.refs).map(r => r.name), ['A1 A2', 'A1', 'A2', 'B1 B2', 'B1', 'B2']);
+        const whole = await buildWebAiSnapshot(page, { rootSelector: 'li[role=option]' });
+        assert.deepEqual(Object.values(whole.refs).map(r => r.name), ['Light'], 'first match only');
+    } finally {
+        await page.close();
+    }
+});
+
+test('rootSelector that matches nothing is snapshot.root-not-found; a bad selector is invalid-input', async () => {
+    const page = await openFixture('forms.html');
+    try {
+        await rejectsWith(buildWebAiSnapshot(page, { rootSelector: '#does-not-exist' }), 'snapshot.root-not-found');
+        await buildWebAiSnapshot(page, { rootSelector: '#does-not-exist' }).catch(err => {
+            assert.equal(err.stage, 'snapshot-capture');
+            assert.equal(err.retryHint, 'fix-root-selector');
+            assert.deepEqual(err.evidence, { rootSelector: '#does-not-exist' });
+        });
+        await rejectsWith(buildWebAiSnapshot(page, { rootSelector: 'div[[' }), 'snapshot.invalid-input');
+    } finally {
+        await page.close();
+    }
+});
+
+test('a blank page gives a minimal document and a note', async () => {
+    const page = await openFixture('blank.html');
+    try {
+        const s = await buildWebAiSnapshot(page);
+        assert.equal(s.text, '- document');
+        assert.deepEqual(s.notes, ['the page has no accessible content']);
+    } finally {
+        await page.close();
+    }
+});
+
+test('every browser call has a deadline: a silent session is snapshot.timeout', async () => {
+    const silent = { cdp: { send: () => new Promise(() => {}) } };
+    const started = Date.now();
+    await rejectsWith(buildWebAiSnapshot(silent, { timeoutMs: 150 }), 'snapshot.timeout');
+    assert.ok(Date.now() - started < 2000, 'the deadline was kept');
+    await buildWebAiSnapshot(silent, { timeoutMs: 100 }).catch(err => {
+        assert.equal(err.retryHint, 'retry');
+        assert.equal(err.evidence.timeoutMs, 100);
+    });
+});
+
+test('a renderer busy past timeoutMs gives snapshot.timeout, and the next capture works', async () => {
+    const page = await openFixture('forms.html');
+    try {
+        await page.evaluate(() => setTimeout(() => { const t = Date.now(); while (Date.now() - t < 1500); }, 0));
+        await new Promise(r => setTimeout(r, 50));
+        await rejectsWith(buildWebAiSnapshot(page, { timeoutMs: 300 }), 'snapshot.timeout');
+        await new Promise(r => setTimeout(r, 1600));
+        const s = await buildWebAiSnapshot(page);
+        assert.ok(s.text.includes('Checkout'));
+    } finally {
+        await page.close();
+    }
+});
+
+test('a closed tab is snapshot.capture-failed with the CDP method in evidence', async () => {
+    const page = await openFixture('forms.html');
+    const session = await page.context().newCDPSession(page);
+    await page.close();
+    await rejectsWith(buildWebAiSnapshot({ cdp: session }), 'snapshot.capture-failed');
+    await buildWebAiSnapshot({ cdp: session }).catch(err => {
+        assert.equal(err.evidence.method, 'Accessibility.getFullAXTree');
+        assert.ok(err.evidence.message.length > 0);
+    });
+    await rejectsWith(buildWebAiSnapshot(page), 'snapshot.unavailable');
+});
+
+test('without any way to read the tree it is snapshot.unavailable', async () => {
+    for (const p of [null, undefined, {}, { cdp: {} }, { accessibility: {} }, { cdpEndpoint: 'http://127.0.0.1:9' }]) {
+        await rejectsWith(buildWebAiSnapshot(p), 'snapshot.unavailable');
+    }
+    // A Playwright-like page without CDP (Firefox, WebKit).
+    const noCdp = { context: () => ({ newCDPSession: async () => { throw new Error('CDP session is only available in Chromium'); } }), url: () => 'about:blank' };
+    await rejectsWith(buildWebAiSnapshot(noCdp), 'snapshot.unavailable');
+});
+
+test('a legacy accessibility.snapshot() page is serialized by the same rules', async () => {
+    const seen = [];
+    const tree = { role: 'WebArea', name: 'Old', children: [{ role: 'button', name: 'Go', focused: true }, { role: 'text', name: 'hello' }] };
+    const legacy = {
+        accessibility: { snapshot: async opts => { seen.push(opts); return tree; } },
+        url: () => 'https://old.example/',
+        title: async () => 'Old title',
+        evaluate: async () => '<body><button class="x">Go</button></body>',
+    };
+    const s = await buildWebAiSnapshot(legacy, { interactiveOnly: false });
+    assert.equal(s.text, '- document "Old title":\n  - button "Go" [ref=@e1]\n  - text: hello');
+    assert.deepEqual(seen, [{ interestingOnly: false }]);
+    assert.equal(s.url, 'https://old.example/');
+    assert.match(s.domHash, /^sha256:[0-9a-f]{16}$/);
+    // rootSelector goes through the page's locator; no match is root-not-found.
+    legacy.locator = sel => ({ elementHandle: async () => (sel === '#here' ? { dispose: async () => {} } : null) });
+    await buildWebAiSnapshot(legacy, { rootSelector: '#here' });
+    assert.ok(seen.at(-1).root, 'the root element handle was passed');
+    await rejectsWith(buildWebAiSnapshot(legacy, { rootSelector: '#gone' }), 'snapshot.root-not-found');
+    // A legacy page that returns null is a blank document, not an error.
+    const blank = await buildWebAiSnapshot({ accessibility: { snapshot: async () => null } });
+    assert.equal(blank.text, '- document');
+    // A legacy snapshot that throws is capture-failed; one that hangs is a timeout.
+    await rejectsWith(buildWebAiSnapshot({ accessibility: { snapshot: async () => { throw new Error('boom'); } } }), 'snapshot.capture-failed');
+    await rejectsWith(buildWebAiSnapshot({ accessibility: { snapshot: () => new Promise(() => {}) } }, { timeoutMs: 100 }), 'snapshot.timeout');
+});
+
+test('malformed options are snapshot.invalid-input naming the option', async () => {
+    const page = { cdp: { send: async () => ({}) } };
+    for (const [options, what] of [
+        [{ maxDepth: -1 }, 'options.maxDepth'],
+        [{ maxDepth: 'deep' }, 'options.maxDepth'],
+        [{ compact: 1 }, 'options.compact'],
+        [{ timeoutMs: Infinity }, 'options.timeoutMs'],
+        [{ refPrefix: 'a b' }, 'options.refPrefix'],
+        [{ maxNameChars: 0 }, 'options.maxNameChars'],
+    ]) {
+        await assert.rejects(buildWebAiSnapshot(page, options), err => err.errorCode === 'snapshot.invalid-input' && err.evidence.what === what);
+        assert.throws(() => buildWebAiSnapshotFromAxTree(null, options), err => err.errorCode === 'snapshot.invalid-input');
+    }
+    await rejectsWith(buildWebAiSnapshot(page, 'fast'), 'snapshot.invalid-input');
+    assert.throws(() => buildWebAiSnapshotFromAxTree({ nodes: [] }, { rootSelector: 'main' }), err => err.errorCode === 'snapshot.invalid-input');
+});
+
+test('the Playwright session is reused across snapshots of a page', async () => {
+    const page = await openFixture('grok.html');
+    try {
+        const ctx = page.context();
+        const original = ctx.newCDPSession.bind(ctx);
+        let opened = 0;
+        ctx.newCDPSession = async p => { opened += 1; return original(p); };
+        await buildWebAiSnapshot(page);
+        await buildWebAiSnapshot(page);
+        assert.ok(opened <= 1, `opened ${opened} sessions`);
+        ctx.newCDPSession = original;
+    } finally {
+        await page.close();
+    }
+});
+
+test('fixtures are real pages in this repository', () => {
+    assert.ok(join(pagesDir, 'chatgpt.html').endsWith('fixtures/pages/chatgpt.html'));
+});
