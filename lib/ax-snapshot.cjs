@@ -367,7 +367,7 @@ function extractInteractiveRefs(snapshotOrTree, prefix = '@e') {
     const s = snapshotOrTree;
     if (s && typeof s === 'object' && s.refs && typeof s.refs === 'object' && !s.role) return { ...s.refs };
     if (s === null || s === undefined) return {};
-    const snapshot = buildWebAiSnapshotFromAxTree(s, { refPrefix: String(prefix), allRefs: true, maxDepth: 100000, includeDomHash: false });
+    const snapshot = buildWebAiSnapshotFromAxTree(s, { refPrefix: String(prefix), allRefs: true, refsOnly: true, includeDomHash: false });
     return snapshot.refs;
 }
 

@@ -2,9 +2,9 @@
 const native = require('./native.cjs');
 const { webAiError } = require('./errors.cjs');
 
-/** Registry hashes and ids are strings; a falsy value means "not known". */
+/** Registry hashes and ids are strings; a falsy value means "not known" (undefined for the addon). */
 function str(v) {
-    return v ? String(v) : null;
+    return v ? String(v) : undefined;
 }
 
 function fields(registry) {

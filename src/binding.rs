@@ -22,7 +22,7 @@ fn to_napi(e: WebAiError) -> Error {
 }
 
 fn parse_json(text: &str, what: &str) -> std::result::Result<Value, WebAiError> {
-    serde_json::from_str(text).map_err(|e| WebAiError::invalid_input(what, format!("{what} is not valid JSON: {e}")))
+    crate::json_text::from_str_lossy(text).map_err(|e| WebAiError::invalid_input(what, format!("{what} is not valid JSON: {e}")))
 }
 
 #[napi]

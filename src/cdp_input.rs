@@ -63,22 +63,8 @@ pub fn parse_full_ax_tree(json: &str) -> Result<AxTree> {
 }
 
 fn parse_lenient(json: &str) -> Result<AxTree> {
-    let value: Value = match serde_json::from_str(json) {
-        Ok(v) => v,
-        Err(_) if json.contains("\\ud") || json.contains("\\uD") => {
-            // JSON.stringify writes lone surrogates as \udXXX escapes, which serde
-            // rejects; they become U+FFFD like any other invalid text.
-            serde_json::from_str(&replace_lone_surrogate_escapes(json)).map_err(|e| {
-                WebAiError::invalid_input("axTree", format!("the accessibility tree is not valid JSON: {e}"))
-            })?
-        }
-        Err(e) => {
-            return Err(WebAiError::invalid_input(
-                "axTree",
-                format!("the accessibility tree is not valid JSON: {e}"),
-            ))
-        }
-    };
+    let value: Value = crate::json_text::from_str_lossy(json)
+        .map_err(|e| WebAiError::invalid_input("axTree", format!("the accessibility tree is not valid JSON: {e}")))?;
     from_value(value)
 }
 
@@ -279,47 +265,6 @@ fn build_tree(raw: Vec<RawNode>, skipped_non_objects: usize) -> AxTree {
         Some(is_child.iter().position(|c| !c).unwrap_or(0) as u32)
     };
     tree
-}
-
-/// Replace `\uD800`–`\uDFFF` escapes that do not form a pair with `\uFFFD`.
-fn replace_lone_surrogate_escapes(json: &str) -> String {
-    fn hex_at(b: &[u8], i: usize) -> Option<u32> {
-        let s = std::str::from_utf8(b.get(i..i + 4)?).ok()?;
-        u32::from_str_radix(s, 16).ok()
-    }
-    let b = json.as_bytes();
-    let mut out = String::with_capacity(json.len());
-    let mut i = 0;
-    let mut last = 0;
-    while i + 1 < b.len() {
-        if b[i] == b'\\' {
-            if b[i + 1] == b'u' {
-                if let Some(cp) = hex_at(b, i + 2) {
-                    if (0xD800..0xDC00).contains(&cp) {
-                        let paired = b.get(i + 6) == Some(&b'\\')
-                            && b.get(i + 7) == Some(&b'u')
-                            && hex_at(b, i + 8).is_some_and(|lo| (0xDC00..0xE000).contains(&lo));
-                        if paired {
-                            i += 12;
-                            continue;
-                        }
-                    }
-                    if (0xD800..0xE000).contains(&cp) {
-                        out.push_str(&json[last..i]);
-                        out.push_str("\\uFFFD");
-                        i += 6;
-                        last = i;
-                        continue;
-                    }
-                }
-            }
-            i += 2;
-            continue;
-        }
-        i += 1;
-    }
-    out.push_str(&json[last..]);
-    out
 }
 
 #[cfg(test)]

@@ -197,6 +197,14 @@ impl<'de: 'a, 'a> Deserialize<'de> for ListOf<'a> {
 /// Read the projected rows. The JS driver wrote them, so a row that is not an
 /// array of the expected width means a broken driver: `snapshot.invalid-input`.
 pub fn parse_rows(json: &str) -> Result<AxTree> {
+    match crate::json_text::repaired(json) {
+        // Names with lone surrogates (rare) are read from a repaired copy.
+        Some(fixed) if serde_json::from_str::<serde::de::IgnoredAny>(json).is_err() => parse_rows_text(&fixed),
+        _ => parse_rows_text(json),
+    }
+}
+
+fn parse_rows_text(json: &str) -> Result<AxTree> {
     let rows: Vec<Option<Row>> = serde_json::from_str(json).map_err(|e| {
         WebAiError::invalid_input("axTree", format!("the projected accessibility tree is malformed: {e}"))
     })?;

@@ -17,6 +17,7 @@ pub mod error;
 pub mod fast_hash;
 pub mod hash;
 pub mod js_regex;
+pub mod json_text;
 pub mod js_string;
 pub mod legacy_input;
 pub mod options;

@@ -8,6 +8,8 @@ pub const DEFAULT_SNAPSHOT_MAX_DEPTH: u32 = 6;
 pub const DEFAULT_MAX_NAME_CHARS: u32 = 900;
 pub const DEFAULT_DOM_HASH_MAX_CHARS: u32 = 32768;
 pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
+/// `maxDepth` values above this are treated as this.
+pub const MAX_DEPTH_LIMIT: u32 = 100;
 /// Above this many ref'd elements only tier 1 gets refs unless `allRefs`.
 pub const REF_BUDGET: usize = 100;
 
@@ -111,7 +113,9 @@ impl SnapshotOptions {
             provider: get_string(m, "provider")?,
             compact: get_bool(m, "compact", d.compact)?,
             interactive_only: get_bool(m, "interactiveOnly", d.interactive_only)?,
-            max_depth: get_uint(m, "maxDepth", d.max_depth, 0, 100_000)?,
+            // Text indentation grows with depth, so output size grows with its
+            // square; deeper levels are cut (their refs still listed).
+            max_depth: get_uint(m, "maxDepth", d.max_depth, 0, MAX_DEPTH_LIMIT)?,
             root_selector,
             ref_prefix,
             redact_text: get_bool(m, "redactText", d.redact_text)?,

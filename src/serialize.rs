@@ -36,6 +36,8 @@ pub struct Serialized {
     pub node_count: usize,
 }
 
+const SIGNATURE_PATH_STEPS: usize = 256;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Element,
@@ -379,7 +381,9 @@ fn assign_refs(
                 role: v.role.to_string(),
                 name: v.name.to_string(),
                 occurrence_index: *occ,
-                signature_hash: element_signature_hash(&v.role, &v.name, depth, &path),
+                // Only the last steps of the path: enough to tell siblings apart,
+                // and bounded so that refs deep in a malformed tree stay linear.
+                signature_hash: element_signature_hash(&v.role, &v.name, depth, &path[path.len().saturating_sub(SIGNATURE_PATH_STEPS)..]),
                 backend_node_id: v.backend_node_id,
                 frame_id: v.frame_id.map(str::to_string),
             });
