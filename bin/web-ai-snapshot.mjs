@@ -1,0 +1,221 @@
+#!/usr/bin/env node
+// web-ai-snapshot: compact accessibility snapshots with refs, from the shell.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+    buildWebAiSnapshot, summarizeSnapshotForDoctor, observeProviderTargets, editorContractForVendor, hashDoctorField, WebAiError,
+} from '../lib/index.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const VENDORS = ['chatgpt', 'gemini', 'grok'];
+
+const MAIN_HELP = `Usage: web-ai-snapshot <command> [options]
+
+Commands:
+  snapshot [URL|FILE]   Print a compact accessibility snapshot with @eN refs
+  doctor                Content-safe report: snapshot summary and vendor targets
+
+Run \`web-ai-snapshot <command> --help\` for the options of a command.
+Exit codes: 0 ok, 1 runtime failure, 2 usage error.`;
+
+const SNAPSHOT_HELP = `Usage: web-ai-snapshot snapshot [URL|FILE] [options]
+
+Opens URL or FILE in a local headless Chromium (CHROME_PATH, then the usual
+install paths) and prints its snapshot. With neither, it snapshots a page
+bundled with the package (the --vendor look-alike) with the network off.
+
+Options:
+  --vendor <chatgpt|gemini|grok>  provider of the page (default: chatgpt)
+  --interactive / --no-interactive  drop uninteresting nodes (default: on)
+  --compact / --no-compact        merge text, inline lone text (default: on)
+  --max-depth <n>                 printed levels (default: 6; refs below are kept)
+  --root-selector <css>           only the subtree of the first match
+  --all-refs                      refs for list/grid items even past 100 refs
+  --refs-only                     only the lines that carry refs
+  --timeout <ms>                  capture deadline (default: 10000)
+  --json                          print the whole WebAiSnapshot as JSON
+  -h, --help                      this help
+
+Example output:
+  - textbox "Message ChatGPT" [ref=@e10]
+  - button "Send prompt" [ref=@e12]`;
+
+const DOCTOR_HELP = `Usage: web-ai-snapshot doctor --vendor <chatgpt|gemini|grok> --snapshot interactive [URL|FILE] [--json]
+
+Snapshots the page (the bundled look-alike of --vendor by default) and reports
+a content-safe summary: hashes and counts of the snapshot, and the vendor's
+semantic targets with nameHash/nameChars instead of names. It never prints
+snapshot text or a raw accessible name. A failed snapshot is reported as a
+snapshot-failed warning.
+
+Options:
+  --vendor <name>          chatgpt | gemini | grok (default: chatgpt)
+  --snapshot interactive   include the snapshot sections (the only mode)
+  --timeout <ms>           capture deadline (default: 10000)
+  --json                   print the report as JSON
+  -h, --help               this help`;
+
+class UsageError extends Error {}
+
+function parse(argv, spec) {
+    const out = { _: [] };
+    for (let i = 0; i < argv.length; i += 1) {
+        const a = argv[i];
+        if (a === '-h' || a === '--help') { out.help = true; continue; }
+        if (!a.startsWith('--')) { out._.push(a); continue; }
+        const [flag, inline] = a.slice(2).split(/=(.*)/s, 2);
+        const kind = spec[flag];
+        if (!kind) throw new UsageError(`unknown option --${flag}`);
+        if (kind === 'bool') {
+            if (inline !== undefined) throw new UsageError(`--${flag} takes no value`);
+            out[flag] = true;
+        } else {
+            const v = inline ?? argv[++i];
+            if (v === undefined || v.startsWith('--')) throw new UsageError(`--${flag} needs a value`);
+            out[flag] = v;
+        }
+    }
+    return out;
+}
+
+function positiveInt(v, flag, { min = 0 } = {}) {
+    if (v === undefined) return undefined;
+    if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${flag} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+    return Number(v);
+}
+
+function vendorOf(args) {
+    const v = args.vendor ?? 'chatgpt';
+    if (!VENDORS.includes(v)) throw new UsageError(`--vendor must be one of ${VENDORS.join(', ')}, got ${JSON.stringify(v)}`);
+    return v;
+}
+
+/** Open the target in a fresh local Chromium; the bundled page when none is given. */
+async function openTarget(target, vendor) {
+    const { launchChromium, blockNetwork } = await import('../scripts/browser.mjs');
+    let url;
+    let offline = false;
+    if (!target) {
+        url = pathToFileURL(join(root, 'fixtures', 'pages', `${vendor}.html`)).href;
+        offline = true;
+    } else if (/^[a-z][a-z0-9+.-]*:/i.test(target) && !/^[a-z]:\\/i.test(target)) {
+        url = target;
+    } else {
+        if (!existsSync(target)) throw new UsageError(`no such file: ${target}`);
+        url = pathToFileURL(resolve(target)).href;
+        offline = true;
+    }
+    const browser = await launchChromium();
+    try {
+        const page = await browser.newPage();
+        if (offline) await blockNetwork(page);
+        await page.goto(url, { waitUntil: 'load', timeout: 30000 });
+        return { browser, page };
+    } catch (err) {
+        await browser.close().catch(() => {});
+        throw err;
+    }
+}
+
+async function snapshotCommand(argv) {
+    const args = parse(argv, {
+        vendor: 'value', interactive: 'bool', 'no-interactive': 'bool', compact: 'bool', 'no-compact': 'bool', 'max-depth': 'value',
+        'root-selector': 'value', 'all-refs': 'bool', 'refs-only': 'bool', json: 'bool', timeout: 'value', cdp: 'value', target: 'value', 'url-includes': 'value',
+    });
+    if (args.help) return console.log(SNAPSHOT_HELP);
+    if (args._.length > 1) throw new UsageError(`snapshot takes one URL or FILE, got ${args._.length}`);
+    if (args.cdp || args.target || args['url-includes']) {
+        throw new UsageError('--cdp/--target/--url-includes (connecting to a running browser) are not available in this build');
+    }
+    const vendor = vendorOf(args);
+    const options = {
+        provider: vendor,
+        interactiveOnly: !args['no-interactive'],
+        compact: !args['no-compact'],
+        maxDepth: positiveInt(args['max-depth'], 'max-depth'),
+        rootSelector: args['root-selector'],
+        allRefs: Boolean(args['all-refs']),
+        refsOnly: Boolean(args['refs-only']),
+        timeoutMs: positiveInt(args.timeout, 'timeout', { min: 1 }),
+    };
+    const { browser, page } = await openTarget(args._[0], vendor);
+    try {
+        const snapshot = await buildWebAiSnapshot(page, options);
+        if (args.json) {
+            console.log(JSON.stringify(snapshot, null, 2));
+        } else {
+            console.log(snapshot.text);
+            for (const note of snapshot.notes) console.error(`# ${note}`);
+        }
+    } finally {
+        await browser.close().catch(() => {});
+    }
+}
+
+function contentSafeCandidate(c) {
+    if (c.source !== 'snapshot-ref') return c;
+    const { name, ...rest } = c;
+    return { ...rest, nameHash: name ? hashDoctorField(name) : null, nameChars: name ? name.length : 0 };
+}
+
+async function doctorCommand(argv) {
+    const args = parse(argv, { vendor: 'value', snapshot: 'value', json: 'bool', timeout: 'value', cdp: 'value' });
+    if (args.help) return console.log(DOCTOR_HELP);
+    const vendor = vendorOf(args);
+    if (args.snapshot !== undefined && args.snapshot !== 'interactive') throw new UsageError(`--snapshot supports only "interactive", got ${JSON.stringify(args.snapshot)}`);
+    if (args.cdp) throw new UsageError('--cdp (connecting to a running browser) is not available in this build');
+    if (args._.length > 1) throw new UsageError(`doctor takes at most one URL or FILE, got ${args._.length}`);
+    const report = { vendor, snapshot: null, semanticTargets: null, warnings: [] };
+    let opened = null;
+    try {
+        opened = await openTarget(args._[0], vendor);
+        if (args.snapshot === 'interactive') {
+            try {
+                const snapshot = await buildWebAiSnapshot(opened.page, { provider: vendor, timeoutMs: positiveInt(args.timeout, 'timeout', { min: 1 }) });
+                report.snapshot = summarizeSnapshotForDoctor(snapshot);
+                const targets = await observeProviderTargets(opened.page, { provider: vendor, featureMap: editorContractForVendor(vendor), snapshot });
+                report.semanticTargets = Object.fromEntries(Object.entries(targets).map(([k, list]) => [k, list.map(contentSafeCandidate)]));
+            } catch (err) {
+                if (err instanceof UsageError) throw err;
+                report.warnings.push({ code: 'snapshot-failed', errorCode: err.errorCode || 'internal.unhandled', message: err.message });
+            }
+        }
+    } finally {
+        if (opened) await opened.browser.close().catch(() => {});
+    }
+    if (args.json) return console.log(JSON.stringify(report, null, 2));
+    console.log(`vendor: ${vendor}`);
+    if (report.snapshot) {
+        const s = report.snapshot;
+        console.log(`snapshot: ${s.interactiveCount} refs, ~${s.tokenEstimate} tokens, axHash ${s.axHash}, domHash ${s.domHash}`);
+        for (const r of s.topRefs) console.log(`  ${r.ref} ${r.role} name ${r.nameHash ?? '-'} (${r.nameChars} chars)`);
+    }
+    for (const [feature, list] of Object.entries(report.semanticTargets || {})) {
+        const best = list[0];
+        const shown = !best ? 'not found' : best.source === 'css' ? `css ${best.selector} ×${best.count}` : `${best.ref} ${best.role} (confidence ${best.confidence})`;
+        console.log(`target ${feature}: ${shown}`);
+    }
+    for (const w of report.warnings) console.log(`warning ${w.code}: ${w.errorCode}`);
+}
+
+async function main(argv) {
+    const [command, ...rest] = argv;
+    if (!command || command === '-h' || command === '--help') return console.log(MAIN_HELP);
+    if (command === 'snapshot') return snapshotCommand(rest);
+    if (command === 'doctor') return doctorCommand(rest);
+    throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${MAIN_HELP}`);
+}
+
+main(process.argv.slice(2)).then(
+    () => process.exit(0),
+    err => {
+        if (err instanceof UsageError) {
+            console.error(`usage: ${err.message}`);
+            process.exit(2);
+        }
+        const code = err instanceof WebAiError ? err.errorCode : 'internal.unhandled';
+        console.error(`${code}: ${err && err.message ? err.message.split('\n')[0] : err}`);
+        process.exit(1);
+    },
+);
