@@ -15,7 +15,6 @@ use serde_json::{json, Value};
 use crate::cdp_input::parse_full_ax_tree;
 use crate::cdp_rows::{parse_rows, projection_spec};
 use crate::tree::AxTree;
-use crate::dom_hash::dom_hash_of_html;
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::options::SnapshotOptions;
 use crate::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
@@ -62,13 +61,19 @@ const FIND_ROOT: u32 = 3;
 const DESCRIBE_ROOT: u32 = 4;
 const RELEASE_ROOT: u32 = 5;
 
-/// Runs in the page: the title, URL and outerHTML the DOM hash is taken of,
-/// with the selectors tried in order exactly like `domHashAround`.
-fn page_facts_expression(selectors: &[&str], include_html: bool) -> String {
+/// Runs in the page: the title, URL and the normalised, truncated outerHTML the
+/// DOM hash is taken of, with the selectors tried in order like `domHashAround`.
+/// Normalising in the page with the very regexes of `dom-hash.mjs` returns at
+/// most `max_chars` characters instead of the whole outerHTML (megabytes on
+/// some pages), and is byte-identical by construction; Rust hashes the result.
+fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32) -> String {
     format!(
-        "(() => {{ const sels = {sels}; let html = null; if ({inc}) {{ for (const s of sels) {{ try {{ const n = document.querySelector(s); if (n) {{ html = n.outerHTML || null; break; }} }} catch (e) {{}} }} }} return {{ url: location.href, title: document.title, html }}; }})()",
+        "(() => {{ const sels = {sels}; let html = null; if ({inc}) {{ for (const s of sels) {{ try {{ const n = document.querySelector(s); if (n) {{ html = n.outerHTML || null; break; }} }} catch (e) {{}} }} }} \
+         const normalized = html === null ? null : String(html).replace(/<!--[\\s\\S]*?-->/g, '').replace(/<(\\w+)\\s[^>]*>/g, '<$1>').replace(/>([^<]+)</g, '><').replace(/\\s+/g, ' ').trim().slice(0, {max}); \
+         return {{ url: location.href, title: document.title, normalizedHtml: normalized }}; }})()",
         sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into()),
-        inc = include_html
+        inc = include_html,
+        max = max_chars
     )
 }
 
@@ -83,6 +88,7 @@ pub struct CaptureSession {
     /// The tree is read as soon as its reply arrives, while the page still
     /// answers the other calls of the batch.
     ax_tree: Option<Result<AxTree>>,
+    facts: Option<PageFacts>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +110,7 @@ impl CaptureSession {
             root_object_id: None,
             stage: Stage::NotStarted,
             ax_tree: None,
+            facts: None,
         }
     }
 
@@ -132,18 +139,19 @@ impl CaptureSession {
             Some(s) => vec![s.as_str()],
             None => vec!["body"],
         };
-        // The tree first: the renderer answers in order, so the small calls
-        // after it overlap with reading the tree instead of delaying it.
+        // Page facts first: the renderer answers in order, so the outerHTML
+        // (megabytes on some pages) travels and is hashed while the renderer
+        // is still building the tree, instead of after it.
         let mut cmds = vec![
-            CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(AX_TREE, "Accessibility.getFullAXTree", json!({})) },
             CdpCommand::new(
                 PAGE_FACTS,
                 "Runtime.evaluate",
                 json!({
-                    "expression": page_facts_expression(&dom_selectors, self.opts.include_dom_hash),
+                    "expression": page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars),
                     "returnByValue": true,
                 }),
             ),
+            CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(AX_TREE, "Accessibility.getFullAXTree", json!({})) },
         ];
         if let Some(sel) = &self.opts.root_selector {
             cmds.push(CdpCommand::new(
@@ -160,6 +168,11 @@ impl CaptureSession {
     }
 
     pub fn receive(&mut self, id: u32, reply: CdpReply) {
+        if id == PAGE_FACTS {
+            self.facts = Some(self.read_page_facts(&reply));
+            self.replies.insert(id, CdpReply::Ok(String::new()));
+            return;
+        }
         if id == AX_TREE {
             if let CdpReply::Ok(text) = &reply {
                 self.ax_tree = Some(parse_ax_reply(text));
@@ -255,12 +268,16 @@ impl CaptureSession {
         v.pointer("/result/objectId").and_then(Value::as_str).map(str::to_string).ok_or_else(|| self.root_not_found())
     }
 
-    fn page_facts(&self) -> PageFacts {
+    fn read_page_facts(&self, reply: &CdpReply) -> PageFacts {
         let mut facts = PageFacts::default();
-        let value = match self.ok_json(PAGE_FACTS) {
+        let parsed = match reply {
+            CdpReply::Ok(text) => crate::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("reply is not JSON: {e}")),
+            CdpReply::Err(msg) => Err(msg.clone()),
+        };
+        let value = match parsed {
             Ok(v) => v,
             Err(e) => {
-                facts.notes.push(format!("page URL, title and DOM hash are unavailable: {}", e.message));
+                facts.notes.push(format!("page URL, title and DOM hash are unavailable: {e}"));
                 return facts;
             }
         };
@@ -271,11 +288,7 @@ impl CaptureSession {
         facts.url = obj.get("url").and_then(Value::as_str).map(str::to_string);
         facts.title = obj.get("title").and_then(Value::as_str).map(str::to_string);
         if self.opts.include_dom_hash {
-            facts.dom_hash = obj
-                .get("html")
-                .and_then(Value::as_str)
-                .filter(|h| !h.is_empty())
-                .map(|h| dom_hash_of_html(h, self.opts.dom_hash_max_chars as usize));
+            facts.dom_hash = obj.get("normalizedHtml").and_then(Value::as_str).map(|h| crate::hash::hash16(h.as_bytes()));
         }
         facts
     }
@@ -287,7 +300,7 @@ impl CaptureSession {
             Some(t) => t?,
             None => return Err(Self::failed(Self::method_of(AX_TREE), "no reply")),
         };
-        let mut facts = self.page_facts();
+        let mut facts = self.facts.take().unwrap_or_default();
         let subtree = match self.root_backend_id {
             Some(id) => match tree.find_by_backend_id(id) {
                 Some(idx) => Some(idx),

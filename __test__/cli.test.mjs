@@ -1,0 +1,98 @@
+// The CLI end to end, spawned as a process like a user would run it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { root, pagesDir } from './helpers.mjs';
+
+const bin = join(root, 'bin', 'web-ai-snapshot.mjs');
+
+function cli(...argv) {
+    return new Promise(resolve => {
+        const child = spawn(process.execPath, [bin, ...argv], { cwd: root });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', d => { stdout += d; });
+        child.stderr.on('data', d => { stderr += d; });
+        child.on('close', status => resolve({ status, stdout, stderr }));
+    });
+}
+
+test('snapshot with no URL prints the bundled page with refs', async () => {
+    const r = await cli('snapshot');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^- document "ChatGPT":\n/);
+    assert.match(r.stdout, /textbox "Message ChatGPT" \[ref=@e\d+\]/);
+});
+
+test('snapshot FILE --json prints a whole WebAiSnapshot; options pass through', async () => {
+    const r = await cli('snapshot', join(pagesDir, 'forms.html'), '--json', '--refs-only', '--vendor', 'grok');
+    assert.equal(r.status, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.equal(s.provider, 'grok');
+    assert.equal(s.title, 'Checkout');
+    assert.ok(s.text.split('\n').every(l => l.includes('[ref=@e')));
+    assert.equal(Object.keys(s.refs).length, 22);
+    const deep = await cli('snapshot', join(pagesDir, 'forms.html'), '--max-depth', '1', '--root-selector', 'form');
+    assert.equal(deep.status, 0, deep.stderr);
+    assert.match(deep.stdout, /^- document "Checkout":\n {2}- form:\n {4}- textbox "Email"/);
+    assert.match(deep.stderr, /# maxDepth 1/);
+});
+
+test('usage errors exit 2, runtime failures exit 1 with errorCode: message', async () => {
+    for (const argv of [['snapshot', '--max-depth', 'deep'], ['snapshot', '--bogus'], ['frobnicate'], ['snapshot', '--vendor', 'bard'], ['doctor', '--snapshot', 'full'], ['snapshot', 'no-such-file.html']]) {
+        const r = await cli(...argv);
+        assert.equal(r.status, 2, `${argv.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, /^usage: /);
+    }
+    const r = await cli('snapshot', '--root-selector', '#missing');
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^snapshot\.root-not-found: rootSelector matched nothing: #missing/);
+});
+
+test('--help works for every command', async () => {
+    for (const argv of [['--help'], ['snapshot', '--help'], ['doctor', '--help']]) {
+        const r = await cli(...argv);
+        assert.equal(r.status, 0);
+        assert.match(r.stdout, /Usage: web-ai-snapshot/);
+    }
+});
+
+test('doctor never prints snapshot text or a raw name (canary)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doctor-'));
+    const page = join(dir, 'canary.html');
+    const CANARY = 'Canary7f3aSecret';
+    writeFileSync(page, `<!doctype html><title>${CANARY} title</title><main><h1>${CANARY} heading</h1>
+        <div contenteditable="true" role="textbox" aria-label="Message ${CANARY}"></div>
+        <button aria-label="Send ${CANARY}">go</button><p>${CANARY} paragraph</p></main>`);
+    try {
+        for (const extra of [['--json'], []]) {
+            const r = await cli('doctor', '--vendor', 'chatgpt', '--snapshot', 'interactive', page, ...extra);
+            assert.equal(r.status, 0, r.stderr);
+            assert.ok(!r.stdout.includes(CANARY) && !r.stderr.includes(CANARY), 'a raw name leaked');
+            assert.ok(!r.stdout.includes('- document'), 'snapshot text leaked');
+            if (extra.length) {
+                const report = JSON.parse(r.stdout);
+                assert.equal(report.snapshot.contentSafe, true);
+                assert.ok(report.snapshot.topRefs.every(t => /^sha256:[0-9a-f]{12}$/.test(t.nameHash) && t.nameChars > 0));
+                const composer = report.semanticTargets.composer.find(c => c.source === 'snapshot-ref');
+                assert.equal(composer.nameChars, `Message ${CANARY}`.length);
+                assert.equal('name' in composer, false);
+                assert.deepEqual(report.warnings, []);
+            }
+        }
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test('doctor reports a failed snapshot as a warning instead of crashing', async () => {
+    const r = await cli('doctor', '--vendor', 'gemini', '--snapshot', 'interactive', '--timeout', '1', '--json');
+    assert.equal(r.status, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.warnings[0].code, 'snapshot-failed');
+    assert.equal(report.warnings[0].errorCode, 'snapshot.timeout');
+    assert.equal(report.snapshot, null);
+});

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// The benchmark (`npm run bench`). For each real page of ../shared/pages and
+// generated pages of ~1k/10k/40k accessibility nodes, loaded in Chromium with
+// the network blocked, it measures side by side, interleaved, in one process:
+//   floor  — a bare Accessibility.getFullAXTree over the same CDP session;
+//   pw     — Playwright's page.ariaSnapshot({ mode: 'ai' });
+//   ours   — the capture buildWebAiSnapshot(page) runs, over that same
+//            session, and our own processing inside it;
+// and compares tokens (o200k) and the named tier-1 controls of Chrome's tree
+// that appear in our refs. Results go to bench/results.json and the README.
+//
+//   node bench/run.mjs [--runs N] [--only SUBSTRING] [--no-readme]
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { launchChromium, openFile } from '../scripts/browser.mjs';
+import ax from '../lib/ax-snapshot.cjs';
+import { generatePage } from './generate.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
+const RUNS = Number(opt('--runs', 7));
+const ONLY = opt('--only', '');
+const WARMUP = 2;
+const TIER1 = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab']);
+
+const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+function pages() {
+    const shared = resolve(root, '..', 'shared', 'pages');
+    const list = readdirSync(shared).filter(f => f.endsWith('.html')).sort().map(f => ({ name: f.replace(/\.html$/, ''), path: join(shared, f), real: true }));
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-bench-'));
+    for (const n of [1000, 10000, 40000]) {
+        const path = join(dir, `generated-${n / 1000}k.html`);
+        writeFileSync(path, generatePage(n));
+        list.push({ name: `generated-${n / 1000}k`, path, real: false });
+    }
+    return { list: list.filter(p => p.name.includes(ONLY)), dir };
+}
+
+async function measurePage(browser, p) {
+    const page = await openFile(browser, p.path);
+    try {
+        const session = await ax.cdpSessionFor(page);
+        const methods = {
+            floor: async () => { await session.send('Accessibility.getFullAXTree', {}); },
+            pw: async () => page.ariaSnapshot({ mode: 'ai' }),
+            ours: async () => {
+                const timings = {};
+                const s = await ax.captureOverCdp((m, params) => session.send(m, params), '{}', timings);
+                return { s, own: (timings.project || 0) + (timings.receive || 0) + (timings.advance || 0) };
+            },
+        };
+        const times = { floor: [], pw: [], ours: [], own: [] };
+        const order = ['floor', 'pw', 'ours'];
+        let pwText = '';
+        let ours = null;
+        for (let i = 0; i < WARMUP + RUNS; i += 1) {
+            // Rotate the order so that no method always runs on a warmer page.
+            for (let k = 0; k < order.length; k += 1) {
+                const name = order[(i + k) % order.length];
+                const t = performance.now();
+                const r = await methods[name]();
+                const ms = performance.now() - t;
+                if (name === 'pw') pwText = r;
+                if (name === 'ours') ours = r.s;
+                if (i < WARMUP) continue;
+                times[name].push(ms);
+                if (name === 'ours') times.own.push(r.own);
+            }
+        }
+        const tree = await session.send('Accessibility.getFullAXTree', {});
+        const named = tree.nodes.filter(n => !n.ignored && TIER1.has(n.role?.value) && String(n.name?.value || '').trim() && n.backendDOMNodeId);
+        const ids = new Set(Object.values(ours.refs).map(r => r.backendNodeId));
+        const covered = named.filter(n => ids.has(n.backendDOMNodeId)).length;
+        return {
+            page: p.name,
+            real: p.real,
+            axNodes: tree.nodes.length,
+            floorMs: round(median(times.floor)),
+            playwrightMs: round(median(times.pw)),
+            oursMs: round(median(times.ours)),
+            ownMs: round(median(times.own)),
+            oursVsFloor: round(median(times.ours) / median(times.floor), 2),
+            oursTokens: encode(ours.text).length,
+            playwrightTokens: encode(pwText).length,
+            refs: Object.keys(ours.refs).length,
+            namedTier1: named.length,
+            namedTier1WithRefs: covered,
+            missing: named.filter(n => !ids.has(n.backendDOMNodeId)).slice(0, 5).map(n => `${n.role.value} "${String(n.name.value).slice(0, 40)}"`),
+        };
+    } finally {
+        await page.close();
+    }
+}
+
+function table(results) {
+    const head = '| page | AX nodes | floor ms | Playwright ai ms | ours ms | ours / floor | our processing ms | our tokens | Playwright tokens | tokens ratio | named tier-1 with refs |';
+    const sep = '|' + ' --- |'.repeat(11);
+    const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.floorMs} | ${r.playwrightMs} | ${r.oursMs} | ${r.oursVsFloor} | ${r.ownMs} | ${r.oursTokens} | ${r.playwrightTokens} | ${round(r.oursTokens / r.playwrightTokens, 2)} | ${r.namedTier1WithRefs}/${r.namedTier1} |`);
+    const real = results.filter(r => r.real);
+    const sum = k => real.reduce((a, r) => a + r[k], 0);
+    const totals = real.length
+        ? `\nReal pages, total: our tokens ${sum('oursTokens')} vs Playwright ${sum('playwrightTokens')} (ratio ${round(sum('oursTokens') / sum('playwrightTokens'), 3)}); named tier-1 controls with refs ${sum('namedTier1WithRefs')}/${sum('namedTier1')}.`
+        : '';
+    return [head, sep, ...rows].join('\n') + '\n' + totals;
+}
+
+const { list, dir } = pages();
+const browser = await launchChromium();
+const results = [];
+try {
+    for (const p of list) {
+        const r = await measurePage(browser, p);
+        results.push(r);
+        console.error(`${r.page}: ours ${r.oursMs} ms (own ${r.ownMs}) floor ${r.floorMs} pw ${r.playwrightMs}; tokens ${r.oursTokens}/${r.playwrightTokens}; tier-1 ${r.namedTier1WithRefs}/${r.namedTier1}`);
+    }
+} finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+}
+
+const meta = {
+    command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
+    date: new Date().toISOString(),
+    chromium: (await (async () => { const b = await launchChromium(); const v = b.version(); await b.close(); return v; })()),
+    node: process.version,
+    runs: RUNS,
+    warmup: WARMUP,
+};
+writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ meta, results }, null, 1)}\n`);
+const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package after the browser answered (projection, Rust parse and serialization, JSON back to JS).\n\n${table(results)}\n`;
+console.log(md);
+if (!args.includes('--no-readme') && !ONLY) {
+    const readmePath = join(root, 'README.md');
+    const readme = readFileSync(readmePath, 'utf8');
+    const block = `<!-- bench:start -->\n${md}<!-- bench:end -->`;
+    const next = readme.includes('<!-- bench:start -->')
+        ? readme.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, block)
+        : `${readme.trimEnd()}\n\n## Benchmark results\n\n${block}\n`;
+    writeFileSync(readmePath, next);
+}
