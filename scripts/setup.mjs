@@ -29,7 +29,7 @@ function ensureNodeModules() {
     const needed = ['playwright-core', '@napi-rs/cli', 'typescript', 'gpt-tokenizer'];
     if (needed.every(p => existsSync(join(root, 'node_modules', p, 'package.json')))) return;
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    run(npm, [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund']);
+    run(npm, ['install', '--no-audit', '--no-fund']);
 }
 
 async function ensureChromium() {
