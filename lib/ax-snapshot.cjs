@@ -135,7 +135,10 @@ function project(result, spec) {
  * reply over as it arrives so the addon reads the tree while the page still
  * answers the rest of the batch.
  */
-async function captureOverCdp(send, optsJson, timings = null) {
+async function captureOverCdp(send, optsJson, timings = null, frameSend = null) {
+    // `frameSend(frameId)`, when given, resolves a send for an out-of-process
+    // frame's own session; commands about a frame use it when the page's
+    // session cannot answer them.
     // `timings`, when given, collects how long our own work took (ms), apart
     // from waiting for the browser: the benchmark reports it.
     const clock = timings ? () => performance.now() : () => 0;
@@ -149,11 +152,21 @@ async function captureOverCdp(send, optsJson, timings = null) {
             try {
                 result = remaining <= 0 ? TIMED_OUT : await withDeadline(send(cmd.method, cmd.params), remaining);
             } catch (err) {
-                session.receive(cmd.id, null, messageOf(err));
-                return;
+                const viaFrame = cmd.frameId && frameSend ? await frameSend(cmd.frameId).catch(() => null) : null;
+                if (!viaFrame) {
+                    session.receive(cmd.id, null, messageOf(err));
+                    return;
+                }
+                try {
+                    result = await withDeadline(viaFrame(cmd.method, cmd.params), Math.max(1, session.remainingMs()));
+                } catch (err2) {
+                    session.receive(cmd.id, null, messageOf(err2));
+                    return;
+                }
             }
             if (result === TIMED_OUT) {
-                late = late || cmd.method;
+                if (cmd.optional) session.receive(cmd.id, null, `no answer within timeoutMs`);
+                else late = late || cmd.method;
                 return;
             }
             const t0 = clock();
@@ -193,6 +206,42 @@ function cdpSessionFor(page) {
     return s;
 }
 
+const frameSessions = new WeakMap();
+
+/**
+ * The CDP session of an out-of-process iframe, found by its frame id. Playwright
+ * opens sessions only for such frames (same-process frames are answered by
+ * the page's session and never get here).
+ */
+async function frameSessionSend(page, frameId) {
+    let byId = frameSessions.get(page);
+    if (!byId) {
+        byId = new Map();
+        frameSessions.set(page, byId);
+    }
+    if (!byId.has(frameId)) {
+        for (const frame of page.frames()) {
+            if (frame === page.mainFrame()) continue;
+            let s;
+            try {
+                s = await page.context().newCDPSession(frame);
+            } catch {
+                continue; // a same-process frame has no session of its own
+            }
+            const tree = await s.send('Page.getFrameTree').catch(() => null);
+            const id = tree && tree.frameTree && tree.frameTree.frame.id;
+            if (id && !byId.has(id)) byId.set(id, s);
+            else await s.detach().catch(() => {});
+        }
+    }
+    const s = byId.get(frameId);
+    if (!s) return null;
+    return (method, params) => s.send(method, params).catch(err => {
+        byId.delete(frameId);
+        throw err;
+    });
+}
+
 function isPlaywrightPage(page) {
     return page && typeof page.context === 'function' && typeof page.url === 'function';
 }
@@ -218,7 +267,7 @@ async function viaPlaywright(page, optsJson, options) {
         throw webAiError('snapshot.unavailable', `no way to read the page's accessibility tree: ${messageOf(err)}`, { reason: messageOf(err) });
     }
     try {
-        return await captureOverCdp((method, params) => session.send(method, params), optsJson);
+        return await captureOverCdp((method, params) => session.send(method, params), optsJson, null, frameId => frameSessionSend(page, frameId));
     } catch (err) {
         sessions.delete(page);
         throw err;

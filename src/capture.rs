@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use crate::cdp_input::parse_full_ax_tree;
 use crate::cdp_rows::{parse_rows, projection_spec};
+use crate::frames::{child_frames, stitch, FrameCapture, FrameInfo};
 use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::options::SnapshotOptions;
@@ -27,17 +28,28 @@ pub struct CdpCommand {
     /// For transports that hold parsed results (the JS driver): copy only these
     /// fields into the reply text. Transports with raw JSON send it unchanged.
     pub project: Option<Value>,
+    /// The frame this command is about: a transport that cannot answer it on
+    /// the page's session (an out-of-process frame) may use that frame's own.
+    pub frame_id: Option<String>,
+    /// A failure or timeout of this command is a note, not a failed capture.
+    pub optional: bool,
 }
 
 impl CdpCommand {
     fn new(id: u32, method: &'static str, params: Value) -> CdpCommand {
-        CdpCommand { id, method, params, project: None }
+        CdpCommand { id, method, params, project: None, frame_id: None, optional: false }
     }
 
     pub fn to_json(&self) -> Value {
         let mut v = json!({ "id": self.id, "method": self.method, "params": self.params });
         if let Some(p) = &self.project {
             v["project"] = p.clone();
+        }
+        if let Some(f) = &self.frame_id {
+            v["frameId"] = Value::String(f.clone());
+        }
+        if self.optional {
+            v["optional"] = Value::Bool(true);
         }
         v
     }
@@ -60,6 +72,11 @@ const PAGE_FACTS: u32 = 2;
 const FIND_ROOT: u32 = 3;
 const DESCRIBE_ROOT: u32 = 4;
 const RELEASE_ROOT: u32 = 5;
+const FRAME_TREE: u32 = 6;
+/// Child frame `i` uses ids `FRAME_BASE + 2i` (its tree) and `FRAME_BASE + 2i + 1` (its owner).
+const FRAME_BASE: u32 = 1000;
+/// Frames read per capture; more are listed in a note.
+const MAX_FRAMES: usize = 200;
 
 /// Runs in the page: the title, URL and the normalised, truncated outerHTML the
 /// DOM hash is taken of, with the selectors tried in order like `domHashAround`.
@@ -89,6 +106,9 @@ pub struct CaptureSession {
     /// answers the other calls of the batch.
     ax_tree: Option<Result<AxTree>>,
     facts: Option<PageFacts>,
+    frames: Vec<FrameInfo>,
+    frame_trees: Vec<Option<Result<AxTree>>>,
+    frame_notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +116,7 @@ enum Stage {
     NotStarted,
     First,
     Describe,
+    Frames,
     Finished,
 }
 
@@ -111,6 +132,9 @@ impl CaptureSession {
             stage: Stage::NotStarted,
             ax_tree: None,
             facts: None,
+            frames: Vec::new(),
+            frame_trees: Vec::new(),
+            frame_notes: Vec::new(),
         }
     }
 
@@ -152,6 +176,7 @@ impl CaptureSession {
                 }),
             ),
             CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(AX_TREE, "Accessibility.getFullAXTree", json!({})) },
+            CdpCommand { optional: true, ..CdpCommand::new(FRAME_TREE, "Page.getFrameTree", json!({})) },
         ];
         if let Some(sel) = &self.opts.root_selector {
             cmds.push(CdpCommand::new(
@@ -173,6 +198,17 @@ impl CaptureSession {
             self.replies.insert(id, CdpReply::Ok(String::new()));
             return;
         }
+        if id >= FRAME_BASE && (id - FRAME_BASE) % 2 == 0 {
+            let k = ((id - FRAME_BASE) / 2) as usize;
+            if let Some(slot) = self.frame_trees.get_mut(k) {
+                *slot = Some(match &reply {
+                    CdpReply::Ok(text) => parse_ax_reply(text),
+                    CdpReply::Err(msg) => Err(WebAiError::new(ErrorCode::CaptureFailed, msg.clone())),
+                });
+            }
+            self.replies.insert(id, CdpReply::Ok(String::new()));
+            return;
+        }
         if id == AX_TREE {
             if let CdpReply::Ok(text) = &reply {
                 self.ax_tree = Some(parse_ax_reply(text));
@@ -189,8 +225,69 @@ impl CaptureSession {
             AX_TREE => "Accessibility.getFullAXTree",
             PAGE_FACTS | FIND_ROOT => "Runtime.evaluate",
             DESCRIBE_ROOT => "DOM.describeNode",
+            FRAME_TREE => "Page.getFrameTree",
+            id if id >= FRAME_BASE && (id - FRAME_BASE) % 2 == 0 => "Accessibility.getFullAXTree",
+            id if id >= FRAME_BASE => "DOM.getFrameOwner",
             _ => "Runtime.releaseObject",
         }
+    }
+
+    /// After the page's own calls: every child frame's tree and owner, all at once.
+    fn frames_or_finish(&mut self) -> Result<Step> {
+        let frames = match self.replies.get(&FRAME_TREE) {
+            Some(CdpReply::Ok(text)) => match serde_json::from_str::<Value>(text) {
+                Ok(v) => child_frames(&v),
+                Err(_) => Vec::new(),
+            },
+            Some(CdpReply::Err(msg)) => {
+                self.frame_notes.push(format!("frames were not read: {msg}"));
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        if frames.is_empty() {
+            return self.finish();
+        }
+        let mut frames = frames;
+        if frames.len() > MAX_FRAMES {
+            self.frame_notes.push(format!("{} frames: only the first {MAX_FRAMES} are included", frames.len()));
+            frames.truncate(MAX_FRAMES);
+        }
+        let mut cmds = Vec::with_capacity(frames.len() * 2);
+        for (k, f) in frames.iter().enumerate() {
+            let id = FRAME_BASE + 2 * k as u32;
+            cmds.push(CdpCommand {
+                project: Some(projection_spec()),
+                frame_id: Some(f.id.clone()),
+                optional: true,
+                ..CdpCommand::new(id, "Accessibility.getFullAXTree", json!({ "frameId": f.id }))
+            });
+            cmds.push(CdpCommand { optional: true, ..CdpCommand::new(id + 1, "DOM.getFrameOwner", json!({ "frameId": f.id })) });
+        }
+        self.frame_trees = frames.iter().map(|_| None).collect();
+        self.frames = frames;
+        self.stage = Stage::Frames;
+        self.waiting = cmds.iter().map(|c| c.id).collect();
+        Ok(Step::Send(cmds))
+    }
+
+    fn frame_captures(&mut self) -> Vec<FrameCapture> {
+        let frames = std::mem::take(&mut self.frames);
+        let trees = std::mem::take(&mut self.frame_trees);
+        let mut out = Vec::new();
+        for (k, (info, tree)) in frames.into_iter().zip(trees).enumerate() {
+            let owner_id = FRAME_BASE + 2 * k as u32 + 1;
+            let owner = match self.replies.get(&owner_id) {
+                Some(CdpReply::Ok(text)) => serde_json::from_str::<Value>(text).ok().and_then(|v| v.get("backendNodeId").and_then(Value::as_i64)),
+                _ => None,
+            };
+            match tree {
+                Some(Ok(tree)) => out.push(FrameCapture { info, tree, owner_backend_id: owner }),
+                Some(Err(e)) => self.frame_notes.push(format!("frame {} could not be read: {}", info.url, e.message)),
+                None => self.frame_notes.push(format!("frame {} did not answer", info.url)),
+            }
+        }
+        out
     }
 
     /// After all replies of the last batch: the next batch, or the snapshot.
@@ -219,9 +316,10 @@ impl CaptureSession {
                 if self.root_backend_id.is_none() {
                     return Err(self.root_not_found());
                 }
-                self.finish()
+                self.frames_or_finish()
             }
-            Stage::First => self.finish(),
+            Stage::First => self.frames_or_finish(),
+            Stage::Frames => self.finish(),
             Stage::Finished => Err(WebAiError::new(ErrorCode::CaptureFailed, "the capture already finished")),
         }
     }
@@ -296,11 +394,12 @@ impl CaptureSession {
     fn finish(&mut self) -> Result<Step> {
         self.stage = Stage::Finished;
         self.ok_text(AX_TREE)?;
-        let tree = match self.ax_tree.take() {
+        let mut tree = match self.ax_tree.take() {
             Some(t) => t?,
             None => return Err(Self::failed(Self::method_of(AX_TREE), "no reply")),
         };
         let mut facts = self.facts.take().unwrap_or_default();
+        // The rootSelector element is in the page's own document: look before frames join.
         let subtree = match self.root_backend_id {
             Some(id) => match tree.find_by_backend_id(id) {
                 Some(idx) => Some(idx),
@@ -315,6 +414,12 @@ impl CaptureSession {
             },
             None => None,
         };
+        let captures = self.frame_captures();
+        if !captures.is_empty() {
+            let main_frame = tree.root.and_then(|r| tree.node(r)).and_then(|n| n.frame_id.clone());
+            stitch(&mut tree, main_frame.as_deref(), captures, &mut facts.notes);
+        }
+        facts.notes.append(&mut self.frame_notes);
         let capture_ms = self.started.elapsed().as_secs_f64() * 1000.0;
         Ok(Step::Done(Box::new(build_snapshot(&tree, subtree, facts, &self.opts, capture_ms))))
     }

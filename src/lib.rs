@@ -15,6 +15,7 @@ pub mod doctor;
 pub mod dom_hash;
 pub mod error;
 pub mod fast_hash;
+pub mod frames;
 pub mod hash;
 pub mod js_regex;
 pub mod json_text;

@@ -1,0 +1,68 @@
+// Frames: same-process iframes nested three deep, stitched under their iframe
+// lines, refs numbered on across frames, and frames that vanish mid-capture.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildWebAiSnapshot, WebAiError } from '../lib/index.mjs';
+import { closeBrowser, openFixture } from './helpers.mjs';
+
+after(closeBrowser);
+
+test('same-process frames, three deep, are stitched under their iframe with the frame boundary visible', async () => {
+    const page = await openFixture('frames.html');
+    try {
+        const s = await buildWebAiSnapshot(page, { maxDepth: 20 });
+        const lines = s.text.split('\n');
+        const at = (needle) => lines.findIndex(l => l.includes(needle));
+        assert.ok(at('iframe "Payment form"') < at('document "Card details"'));
+        assert.ok(at('document "Card details"') < at('textbox "Card number"'));
+        assert.ok(at('document "Level 2"') < at('link "Level two link"'));
+        assert.ok(at('document "Level 3"') < at('button "Deepest button"'));
+        const indent = l => lines[at(l)].match(/^ */)[0].length;
+        assert.ok(indent('button "Deepest button"') > indent('link "Level two link"'));
+        assert.deepEqual(Object.values(s.refs).map(r => r.name), ['Top button', 'Card number', 'Pay', 'Level two link', 'Deepest button', 'After frames']);
+        assert.deepEqual(Object.keys(s.refs), ['@e1', '@e2', '@e3', '@e4', '@e5', '@e6']);
+        const frameIds = Object.values(s.refs).map(r => r.frameId);
+        assert.equal(frameIds[0], frameIds[5], 'top-level refs share the main frame');
+        assert.equal(new Set(frameIds).size, 4, 'each frame level has its own frameId');
+        assert.ok(frameIds.every(f => typeof f === 'string' && f.length > 0));
+        const viaSession = await buildWebAiSnapshot({ cdp: await page.context().newCDPSession(page) }, { maxDepth: 20 });
+        assert.equal(viaSession.text, s.text, 'the raw CDP path stitches the same way');
+    } finally {
+        await page.close();
+    }
+});
+
+test('a frame removed mid-capture gives a note, not a failed snapshot', async () => {
+    const page = await openFixture('frames.html');
+    try {
+        const session = await page.context().newCDPSession(page);
+        const send = async (method, params) => {
+            const result = await session.send(method, params);
+            if (method === 'Page.getFrameTree') {
+                await session.send('Runtime.evaluate', { expression: 'document.querySelector("iframe[title=\\"Payment form\\"]").remove()' });
+            }
+            return result;
+        };
+        const s = await buildWebAiSnapshot({ cdp: { send } });
+        assert.ok(s.text.includes('button "Top button"') && s.text.includes('button "After frames"'));
+        assert.ok(!s.text.includes('Deepest button'));
+        assert.ok(s.notes.some(n => /frame .* (could not be read|could not be placed|did not answer|has no accessible content)/.test(n)), s.notes.join(' | '));
+    } finally {
+        await page.close();
+    }
+});
+
+test('a frame that never answers is a note once timeoutMs runs out; the page itself still has to answer', async () => {
+    const page = await openFixture('frames.html');
+    try {
+        const session = await page.context().newCDPSession(page);
+        const send = (method, params) => (params && params.frameId ? new Promise(() => {}) : session.send(method, params));
+        const s = await buildWebAiSnapshot({ cdp: { send } }, { timeoutMs: 1500 });
+        assert.ok(s.text.includes('button "Top button"'));
+        assert.ok(s.notes.some(n => n.includes('could not be read') || n.includes('did not answer')), s.notes.join(' | '));
+        const stuck = (method, params) => (method === 'Accessibility.getFullAXTree' && !params.frameId ? new Promise(() => {}) : session.send(method, params));
+        await assert.rejects(buildWebAiSnapshot({ cdp: { send: stuck } }, { timeoutMs: 300 }), err => err instanceof WebAiError && err.errorCode === 'snapshot.timeout');
+    } finally {
+        await page.close();
+    }
+});
