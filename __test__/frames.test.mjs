@@ -66,3 +66,59 @@ test('a frame that never answers is a note once timeoutMs runs out; the page its
         await page.close();
     }
 });
+
+import http from 'node:http';
+import { browser as sharedBrowser } from './helpers.mjs';
+
+function serve(host, body) {
+    return new Promise((resolve, reject) => {
+        const server = http.createServer((req, res) => {
+            res.setHeader('content-type', 'text/html; charset=utf-8');
+            res.end(body(req));
+        });
+        server.on('error', reject);
+        server.listen(0, host, () => resolve(server));
+    });
+}
+
+test('a cross-site (out-of-process) iframe is read through its own session; same-site and nested frames too', async () => {
+    // Two hosts, so that Chromium isolates the child in its own process.
+    const child = await serve('127.0.0.1', () => '<!doctype html><title>Card form</title><label>Card <input name=card></label><button>Pay now</button>'
+        + '<iframe title="Inside payment" srcdoc="<button>Nested in cross-site</button>"></iframe>');
+    const top = await serve('127.0.0.1', () => `<!doctype html><title>Shop</title><button>Top</button>`
+        + `<iframe title="Payment" src="http://localhost:${child.address().port}/"></iframe>`
+        + '<iframe title="Same site" srcdoc="<button>Same-site button</button>"></iframe><button>End</button>');
+    const b = await sharedBrowser();
+    const page = await b.newPage();
+    try {
+        await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
+        const session = await page.context().newCDPSession(page);
+        const targets = await session.send('Target.getTargets');
+        assert.ok(targets.targetInfos.some(t => t.type === 'iframe' && t.url.startsWith('http://localhost:')), 'the child really is out of process');
+        const s = await buildWebAiSnapshot(page, { maxDepth: 20 });
+        assert.deepEqual(Object.values(s.refs).map(r => r.name), ['Top', 'Card', 'Pay now', 'Nested in cross-site', 'Same-site button', 'End']);
+        assert.match(s.text, /iframe "Payment":\n\s+- document "Card form":/);
+        assert.equal(new Set(Object.values(s.refs).map(r => r.frameId)).size, 4);
+        assert.deepEqual(s.notes, []);
+        // A bare CDP session cannot reach another process: a note, not a failure.
+        const bare = await buildWebAiSnapshot({ cdp: session }, { maxDepth: 20 });
+        assert.deepEqual(Object.values(bare.refs).map(r => r.name), ['Top', 'Same-site button', 'End']);
+        assert.ok(bare.notes.some(n => n.includes('http://localhost:') && n.includes('out-of-process')), bare.notes.join(' | '));
+    } finally {
+        await page.close();
+        top.close();
+        child.close();
+    }
+});
+
+test('shadow DOM content (open, closed, slotted, nested) appears where the page shows it', async () => {
+    const page = await openFixture('shadow.html');
+    try {
+        const s = await buildWebAiSnapshot(page);
+        assert.deepEqual(Object.values(s.refs).map(r => `${r.role}:${r.name}`),
+            ['searchbox:Query', 'button:Search', 'button:Closed root button', 'link:Slotted link', 'button:Card action', 'button:Nested shadow button']);
+        assert.match(s.text, /region "Card":\n\s+- text: Slotted title\n\s+- link "Slotted link"/);
+    } finally {
+        await page.close();
+    }
+});

@@ -137,8 +137,8 @@ function project(result, spec) {
  */
 async function captureOverCdp(send, optsJson, timings = null, frameSend = null) {
     // `frameSend(frameId)`, when given, resolves a send for an out-of-process
-    // frame's own session; commands about a frame use it when the page's
-    // session cannot answer them.
+    // frame's own session; commands the plan addresses to such a frame
+    // (`cmd.session`) go through it.
     // `timings`, when given, collects how long our own work took (ms), apart
     // from waiting for the browser: the benchmark reports it.
     const clock = timings ? () => performance.now() : () => 0;
@@ -150,19 +150,16 @@ async function captureOverCdp(send, optsJson, timings = null, frameSend = null) 
         await Promise.all(batch.map(async cmd => {
             let result;
             try {
-                result = remaining <= 0 ? TIMED_OUT : await withDeadline(send(cmd.method, cmd.params), remaining);
+                let target = send;
+                if (cmd.session) {
+                    target = frameSend ? await withDeadline(frameSend(cmd.session), remaining) : null;
+                    if (target === TIMED_OUT) target = null;
+                    if (!target) throw new Error('an out-of-process frame is reachable only through a Playwright page (its own CDP session)');
+                }
+                result = remaining <= 0 ? TIMED_OUT : await withDeadline(target(cmd.method, cmd.params), session.remainingMs());
             } catch (err) {
-                const viaFrame = cmd.frameId && frameSend ? await frameSend(cmd.frameId).catch(() => null) : null;
-                if (!viaFrame) {
-                    session.receive(cmd.id, null, messageOf(err));
-                    return;
-                }
-                try {
-                    result = await withDeadline(viaFrame(cmd.method, cmd.params), Math.max(1, session.remainingMs()));
-                } catch (err2) {
-                    session.receive(cmd.id, null, messageOf(err2));
-                    return;
-                }
+                session.receive(cmd.id, null, messageOf(err));
+                return;
             }
             if (result === TIMED_OUT) {
                 if (cmd.optional) session.receive(cmd.id, null, `no answer within timeoutMs`);

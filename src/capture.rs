@@ -33,11 +33,14 @@ pub struct CdpCommand {
     pub frame_id: Option<String>,
     /// A failure or timeout of this command is a note, not a failed capture.
     pub optional: bool,
+    /// Send through the session of this out-of-process frame (its frame id),
+    /// not the page's session.
+    pub session: Option<String>,
 }
 
 impl CdpCommand {
     fn new(id: u32, method: &'static str, params: Value) -> CdpCommand {
-        CdpCommand { id, method, params, project: None, frame_id: None, optional: false }
+        CdpCommand { id, method, params, project: None, frame_id: None, optional: false, session: None }
     }
 
     pub fn to_json(&self) -> Value {
@@ -50,6 +53,9 @@ impl CdpCommand {
         }
         if self.optional {
             v["optional"] = Value::Bool(true);
+        }
+        if let Some(sess) = &self.session {
+            v["session"] = Value::String(sess.clone());
         }
         v
     }
@@ -73,7 +79,9 @@ const FIND_ROOT: u32 = 3;
 const DESCRIBE_ROOT: u32 = 4;
 const RELEASE_ROOT: u32 = 5;
 const FRAME_TREE: u32 = 6;
-/// Child frame `i` uses ids `FRAME_BASE + 2i` (its tree) and `FRAME_BASE + 2i + 1` (its owner).
+const TARGETS: u32 = 7;
+/// Frame job `k` uses ids `FRAME_BASE + 3k` (its tree), `+ 1` (its owner) and,
+/// for an out-of-process frame, `+ 2` (its own frame tree).
 const FRAME_BASE: u32 = 1000;
 /// Frames read per capture; more are listed in a note.
 const MAX_FRAMES: usize = 200;
@@ -106,9 +114,19 @@ pub struct CaptureSession {
     /// answers the other calls of the batch.
     ax_tree: Option<Result<AxTree>>,
     facts: Option<PageFacts>,
-    frames: Vec<FrameInfo>,
+    frames: Vec<FrameJob>,
     frame_trees: Vec<Option<Result<AxTree>>>,
     frame_notes: Vec<String>,
+    frame_round: u8,
+}
+
+/// A frame to read, and where its commands go.
+struct FrameJob {
+    info: FrameInfo,
+    /// The out-of-process frame whose session answers for this frame (None: the page's).
+    session: Option<String>,
+    /// This frame is itself the root of an out-of-process frame.
+    oopif_root: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +153,7 @@ impl CaptureSession {
             frames: Vec::new(),
             frame_trees: Vec::new(),
             frame_notes: Vec::new(),
+            frame_round: 0,
         }
     }
 
@@ -177,6 +196,8 @@ impl CaptureSession {
             ),
             CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(AX_TREE, "Accessibility.getFullAXTree", json!({})) },
             CdpCommand { optional: true, ..CdpCommand::new(FRAME_TREE, "Page.getFrameTree", json!({})) },
+            // Out-of-process (cross-site) frames are not in the page's frame tree.
+            CdpCommand { optional: true, ..CdpCommand::new(TARGETS, "Target.getTargets", json!({})) },
         ];
         if let Some(sel) = &self.opts.root_selector {
             cmds.push(CdpCommand::new(
@@ -198,8 +219,8 @@ impl CaptureSession {
             self.replies.insert(id, CdpReply::Ok(String::new()));
             return;
         }
-        if id >= FRAME_BASE && (id - FRAME_BASE) % 2 == 0 {
-            let k = ((id - FRAME_BASE) / 2) as usize;
+        if id >= FRAME_BASE && (id - FRAME_BASE) % 3 == 0 {
+            let k = ((id - FRAME_BASE) / 3) as usize;
             if let Some(slot) = self.frame_trees.get_mut(k) {
                 *slot = Some(match &reply {
                     CdpReply::Ok(text) => parse_ax_reply(text),
@@ -226,65 +247,136 @@ impl CaptureSession {
             PAGE_FACTS | FIND_ROOT => "Runtime.evaluate",
             DESCRIBE_ROOT => "DOM.describeNode",
             FRAME_TREE => "Page.getFrameTree",
-            id if id >= FRAME_BASE && (id - FRAME_BASE) % 2 == 0 => "Accessibility.getFullAXTree",
-            id if id >= FRAME_BASE => "DOM.getFrameOwner",
+            TARGETS => "Target.getTargets",
+            id if id >= FRAME_BASE && (id - FRAME_BASE) % 3 == 0 => "Accessibility.getFullAXTree",
+            id if id >= FRAME_BASE && (id - FRAME_BASE) % 3 == 1 => "DOM.getFrameOwner",
+            id if id >= FRAME_BASE => "Page.getFrameTree",
             _ => "Runtime.releaseObject",
         }
     }
 
-    /// After the page's own calls: every child frame's tree and owner, all at once.
-    fn frames_or_finish(&mut self) -> Result<Step> {
-        let frames = match self.replies.get(&FRAME_TREE) {
-            Some(CdpReply::Ok(text)) => match serde_json::from_str::<Value>(text) {
-                Ok(v) => child_frames(&v),
-                Err(_) => Vec::new(),
-            },
-            Some(CdpReply::Err(msg)) => {
-                self.frame_notes.push(format!("frames were not read: {msg}"));
-                Vec::new()
-            }
-            None => Vec::new(),
-        };
-        if frames.is_empty() {
+    fn reply_json(&self, id: u32) -> Option<Value> {
+        match self.replies.get(&id) {
+            Some(CdpReply::Ok(text)) => crate::json_text::from_str_lossy(text).ok(),
+            _ => None,
+        }
+    }
+
+    /// Commands for new frame jobs; all frames of a round are read at once.
+    fn frame_batch(&mut self, jobs: Vec<FrameJob>) -> Result<Step> {
+        let room = MAX_FRAMES.saturating_sub(self.frames.len());
+        let mut jobs = jobs;
+        if jobs.len() > room {
+            self.frame_notes.push(format!("{} more frames are not included (at most {MAX_FRAMES})", jobs.len() - room));
+            jobs.truncate(room);
+        }
+        if jobs.is_empty() {
             return self.finish();
         }
-        let mut frames = frames;
-        if frames.len() > MAX_FRAMES {
-            self.frame_notes.push(format!("{} frames: only the first {MAX_FRAMES} are included", frames.len()));
-            frames.truncate(MAX_FRAMES);
-        }
-        let mut cmds = Vec::with_capacity(frames.len() * 2);
-        for (k, f) in frames.iter().enumerate() {
-            let id = FRAME_BASE + 2 * k as u32;
+        let mut cmds = Vec::with_capacity(jobs.len() * 3);
+        for job in jobs {
+            let k = self.frames.len() as u32;
+            let id = FRAME_BASE + 3 * k;
+            let frame_id = job.info.id.clone();
             cmds.push(CdpCommand {
                 project: Some(projection_spec()),
-                frame_id: Some(f.id.clone()),
+                frame_id: Some(frame_id.clone()),
                 optional: true,
-                ..CdpCommand::new(id, "Accessibility.getFullAXTree", json!({ "frameId": f.id }))
+                session: job.session.clone(),
+                ..CdpCommand::new(id, "Accessibility.getFullAXTree", json!({ "frameId": frame_id }))
             });
-            cmds.push(CdpCommand { optional: true, ..CdpCommand::new(id + 1, "DOM.getFrameOwner", json!({ "frameId": f.id })) });
+            // The owner element lives in the parent's document: ask the parent's session.
+            let owner_session = if job.oopif_root { None } else { job.session.clone() };
+            cmds.push(CdpCommand {
+                optional: true,
+                session: owner_session,
+                ..CdpCommand::new(id + 1, "DOM.getFrameOwner", json!({ "frameId": frame_id }))
+            });
+            if job.oopif_root {
+                cmds.push(CdpCommand {
+                    optional: true,
+                    session: job.session.clone(),
+                    ..CdpCommand::new(id + 2, "Page.getFrameTree", json!({}))
+                });
+            }
+            self.frames.push(job);
+            self.frame_trees.push(None);
         }
-        self.frame_trees = frames.iter().map(|_| None).collect();
-        self.frames = frames;
         self.stage = Stage::Frames;
+        self.frame_round += 1;
         self.waiting = cmds.iter().map(|c| c.id).collect();
         Ok(Step::Send(cmds))
+    }
+
+    /// After the page's own calls: its same-process frames and the
+    /// out-of-process frames whose parent is one of them.
+    fn frames_or_finish(&mut self) -> Result<Step> {
+        let tree = self.reply_json(FRAME_TREE);
+        if let Some(CdpReply::Err(msg)) = self.replies.get(&FRAME_TREE) {
+            self.frame_notes.push(format!("frames were not read: {msg}"));
+        }
+        let main_id = tree.as_ref().and_then(|t| t.pointer("/frameTree/frame/id")).and_then(Value::as_str).map(str::to_string);
+        let same_process = tree.as_ref().map(child_frames).unwrap_or_default();
+        let mut known: Vec<String> = main_id.into_iter().chain(same_process.iter().map(|f| f.id.clone())).collect();
+        let mut jobs: Vec<FrameJob> = same_process.into_iter().map(|info| FrameJob { info, session: None, oopif_root: false }).collect();
+        if let Some(targets) = self.reply_json(TARGETS) {
+            for t in targets.get("targetInfos").and_then(Value::as_array).into_iter().flatten() {
+                let is_frame = t.get("type").and_then(Value::as_str) == Some("iframe");
+                let parent = t.get("parentFrameId").and_then(Value::as_str);
+                let id = t.get("targetId").and_then(Value::as_str);
+                if let (true, Some(parent), Some(id)) = (is_frame, parent, id) {
+                    if known.iter().any(|k| k == parent) && !known.iter().any(|k| k == id) {
+                        known.push(id.to_string());
+                        jobs.push(FrameJob {
+                            info: FrameInfo {
+                                id: id.to_string(),
+                                parent_id: Some(parent.to_string()),
+                                url: t.get("url").and_then(Value::as_str).unwrap_or_default().to_string(),
+                            },
+                            session: Some(id.to_string()),
+                            oopif_root: true,
+                        });
+                    }
+                }
+            }
+        }
+        self.frame_batch(jobs)
+    }
+
+    /// After the first frame round: the same-process frames inside each
+    /// out-of-process frame, read through that frame's session.
+    fn nested_frames_or_finish(&mut self) -> Result<Step> {
+        if self.frame_round >= 2 {
+            return self.finish();
+        }
+        let mut jobs = Vec::new();
+        for k in 0..self.frames.len() {
+            if !self.frames[k].oopif_root {
+                continue;
+            }
+            let root = self.frames[k].info.id.clone();
+            if let Some(tree) = self.reply_json(FRAME_BASE + 3 * k as u32 + 2) {
+                for info in child_frames(&tree) {
+                    jobs.push(FrameJob { info, session: Some(root.clone()), oopif_root: false });
+                }
+            }
+        }
+        if jobs.is_empty() {
+            return self.finish();
+        }
+        self.frame_batch(jobs)
     }
 
     fn frame_captures(&mut self) -> Vec<FrameCapture> {
         let frames = std::mem::take(&mut self.frames);
         let trees = std::mem::take(&mut self.frame_trees);
         let mut out = Vec::new();
-        for (k, (info, tree)) in frames.into_iter().zip(trees).enumerate() {
-            let owner_id = FRAME_BASE + 2 * k as u32 + 1;
-            let owner = match self.replies.get(&owner_id) {
-                Some(CdpReply::Ok(text)) => serde_json::from_str::<Value>(text).ok().and_then(|v| v.get("backendNodeId").and_then(Value::as_i64)),
-                _ => None,
-            };
+        for (k, (job, tree)) in frames.into_iter().zip(trees).enumerate() {
+            let owner = self.reply_json(FRAME_BASE + 3 * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64));
             match tree {
-                Some(Ok(tree)) => out.push(FrameCapture { info, tree, owner_backend_id: owner }),
-                Some(Err(e)) => self.frame_notes.push(format!("frame {} could not be read: {}", info.url, e.message)),
-                None => self.frame_notes.push(format!("frame {} did not answer", info.url)),
+                Some(Ok(tree)) => out.push(FrameCapture { info: job.info, tree, owner_backend_id: owner }),
+                Some(Err(e)) => self.frame_notes.push(format!("frame {} could not be read: {}", job.info.url, e.message)),
+                None => self.frame_notes.push(format!("frame {} did not answer", job.info.url)),
             }
         }
         out
@@ -319,7 +411,7 @@ impl CaptureSession {
                 self.frames_or_finish()
             }
             Stage::First => self.frames_or_finish(),
-            Stage::Frames => self.finish(),
+            Stage::Frames => self.nested_frames_or_finish(),
             Stage::Finished => Err(WebAiError::new(ErrorCode::CaptureFailed, "the capture already finished")),
         }
     }
