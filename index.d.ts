@@ -23,6 +23,12 @@ export declare class CaptureSession {
 }
 export type JsCaptureSession = CaptureSession
 
+/**
+ * Connect to a DevTools endpoint (`http://host:port` or `ws://…`) from Rust,
+ * snapshot the chosen tab off the JS thread, and detach.
+ */
+export declare function captureNative(endpoint: string, targetId: string | undefined | null, urlIncludes: string | undefined | null, optionsJson: string): Promise<string>
+
 export declare function contractData(): string
 
 /** The `domHashAround` hash of an element's outerHTML. */
@@ -52,6 +58,13 @@ export declare function hashDoctorField(value: string): string
  * Output: `[[feature, [[refIndex, confidence]]]]`.
  */
 export declare function matchTargets(targetsJson: string, refsJson: string, jsTest: (arg0: number, arg1: string) => boolean): string
+
+/**
+ * The benchmark's native floor: connect and attach like `captureNative`, then
+ * one bare `Accessibility.getFullAXTree` whose answer is not parsed.
+ * Resolves `[totalMs, connectMs, bytes]`.
+ */
+export declare function nativeBareTree(endpoint: string, targetId: string | undefined | null, urlIncludes: string | undefined | null, timeoutMs: number): Promise<number[]>
 
 export declare function normalizeDomForHash(html: string): string
 

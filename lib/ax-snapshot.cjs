@@ -1,6 +1,6 @@
 'use strict';
 const native = require('./native.cjs');
-const { WebAiError, webAiError, callNative } = require('./errors.cjs');
+const { WebAiError, webAiError, callNative, fromNative } = require('./errors.cjs');
 const { domHashAround } = require('./dom-hash.cjs');
 
 const DEFAULT_SNAPSHOT_MAX_DEPTH = 6;
@@ -369,12 +369,14 @@ async function buildWebAiSnapshot(page, options = {}) {
         const cdp = page.cdp;
         return captureOverCdp((method, params) => cdp.send(method, params), optsJson);
     }
-    if (hasLegacyAccessibility(page)) return viaLegacy(page, opts);
     if (page && typeof page.cdpEndpoint === 'string') {
-        throw webAiError('snapshot.unavailable',
-            'connecting to a DevTools endpoint (cdpEndpoint) is not available in this build; pass a Playwright page or { cdp: session }',
-            { cdpEndpoint: page.cdpEndpoint });
+        const { cdpEndpoint, targetId = null, urlIncludes = null } = page;
+        // The Rust core connects by itself, off the JS thread.
+        const json = await native.captureNative(cdpEndpoint, targetId == null ? null : String(targetId), urlIncludes == null ? null : String(urlIncludes), optsJson)
+            .catch(err => { throw fromNative(err); });
+        return JSON.parse(json);
     }
+    if (hasLegacyAccessibility(page)) return viaLegacy(page, opts);
     throw webAiError('snapshot.unavailable',
         'no way to read the page\'s accessibility tree: pass a Playwright page, { cdp: { send } }, or a page with accessibility.snapshot()',
         { received: page === null ? 'null' : typeof page });

@@ -343,3 +343,65 @@ pub fn summarize_for_doctor(snapshot_json: String, max_refs: f64) -> Result<Stri
     let max = if max_refs.is_finite() && max_refs > 0.0 { max_refs as usize } else { 0 };
     Ok(crate::doctor::summarize(&v, max).to_string())
 }
+
+pub struct NativeCapture {
+    endpoint: crate::native::Endpoint,
+    options_json: String,
+}
+
+impl Task for NativeCapture {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<String> {
+        let opts = SnapshotOptions::from_json(&self.options_json).map_err(to_napi)?;
+        crate::native::capture_endpoint(&self.endpoint, opts).map(|s| s.to_json()).map_err(to_napi)
+    }
+
+    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
+        Ok(output)
+    }
+}
+
+/// Connect to a DevTools endpoint (`http://host:port` or `ws://…`) from Rust,
+/// snapshot the chosen tab off the JS thread, and detach.
+#[napi(ts_return_type = "Promise<string>")]
+pub fn capture_native(endpoint: String, target_id: Option<String>, url_includes: Option<String>, options_json: String) -> AsyncTask<NativeCapture> {
+    AsyncTask::new(NativeCapture {
+        endpoint: crate::native::Endpoint { url: endpoint, target_id, url_includes },
+        options_json,
+    })
+}
+
+pub struct NativeFloor {
+    endpoint: crate::native::Endpoint,
+    timeout_ms: u32,
+}
+
+impl Task for NativeFloor {
+    type Output = Vec<f64>;
+    type JsValue = Vec<f64>;
+
+    fn compute(&mut self) -> Result<Vec<f64>> {
+        let started = std::time::Instant::now();
+        let deadline = started + std::time::Duration::from_millis(self.timeout_ms as u64);
+        let mut conn = crate::native::NativeConnection::open(&self.endpoint, deadline).map_err(to_napi)?;
+        let connected = started.elapsed().as_secs_f64() * 1000.0;
+        let bytes = conn.raw_tree(deadline).map_err(to_napi)?;
+        let total = started.elapsed().as_secs_f64() * 1000.0;
+        conn.close();
+        Ok(vec![total, connected, bytes as f64])
+    }
+
+    fn resolve(&mut self, _env: Env, output: Vec<f64>) -> Result<Vec<f64>> {
+        Ok(output)
+    }
+}
+
+/// The benchmark's native floor: connect and attach like `captureNative`, then
+/// one bare `Accessibility.getFullAXTree` whose answer is not parsed.
+/// Resolves `[totalMs, connectMs, bytes]`.
+#[napi(ts_return_type = "Promise<number[]>")]
+pub fn native_bare_tree(endpoint: String, target_id: Option<String>, url_includes: Option<String>, timeout_ms: u32) -> AsyncTask<NativeFloor> {
+    AsyncTask::new(NativeFloor { endpoint: crate::native::Endpoint { url: endpoint, target_id, url_includes }, timeout_ms })
+}

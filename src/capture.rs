@@ -66,6 +66,8 @@ impl CdpCommand {
 pub enum CdpReply {
     Ok(String),
     Err(String),
+    /// No answer before the deadline.
+    TimedOut,
 }
 
 pub enum Step {
@@ -214,6 +216,13 @@ impl CaptureSession {
     }
 
     pub fn receive(&mut self, id: u32, reply: CdpReply) {
+        // A frame or an optional call that ran out of time is only a note.
+        let reply = match reply {
+            CdpReply::TimedOut if id == PAGE_FACTS || id == FRAME_TREE || id == TARGETS || id >= FRAME_BASE => {
+                CdpReply::Err("no answer within timeoutMs".into())
+            }
+            other => other,
+        };
         if id == PAGE_FACTS {
             self.facts = Some(self.read_page_facts(&reply));
             self.replies.insert(id, CdpReply::Ok(String::new()));
@@ -225,6 +234,7 @@ impl CaptureSession {
                 *slot = Some(match &reply {
                     CdpReply::Ok(text) => parse_ax_reply(text),
                     CdpReply::Err(msg) => Err(WebAiError::new(ErrorCode::CaptureFailed, msg.clone())),
+                    CdpReply::TimedOut => Err(WebAiError::new(ErrorCode::Timeout, "no answer within timeoutMs")),
                 });
             }
             self.replies.insert(id, CdpReply::Ok(String::new()));
@@ -431,6 +441,7 @@ impl CaptureSession {
         match self.replies.get(&id) {
             Some(CdpReply::Ok(text)) => Ok(text),
             Some(CdpReply::Err(msg)) => Err(Self::failed(Self::method_of(id), msg)),
+            Some(CdpReply::TimedOut) => Err(self.timeout_error(Self::method_of(id))),
             None => Err(Self::failed(Self::method_of(id), "no reply")),
         }
     }
@@ -463,6 +474,7 @@ impl CaptureSession {
         let parsed = match reply {
             CdpReply::Ok(text) => crate::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("reply is not JSON: {e}")),
             CdpReply::Err(msg) => Err(msg.clone()),
+            CdpReply::TimedOut => Err("no answer within timeoutMs".to_string()),
         };
         let value = match parsed {
             Ok(v) => v,

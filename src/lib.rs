@@ -21,6 +21,7 @@ pub mod js_regex;
 pub mod json_text;
 pub mod js_string;
 pub mod legacy_input;
+pub mod native;
 pub mod options;
 pub mod registry;
 pub mod roles;
@@ -28,6 +29,7 @@ pub mod serialize;
 pub mod snapshot;
 pub mod targets;
 pub mod tree;
+pub mod websocket;
 
 #[cfg(feature = "napi")]
 mod binding;
