@@ -33,6 +33,8 @@ struct Incoming<'a> {
     #[serde(borrow)]
     result: Option<&'a RawValue>,
     error: Option<Value>,
+    method: Option<&'a str>,
+    params: Option<Value>,
 }
 
 fn unreachable(endpoint: &str, why: impl std::fmt::Display) -> WebAiError {
@@ -148,6 +150,20 @@ impl NativeConnection {
             };
             let Ok(text) = std::str::from_utf8(&msg) else { continue };
             let Ok(incoming) = serde_json::from_str::<Incoming>(text) else { continue };
+            if incoming.method == Some("Target.detachedFromTarget") {
+                // The tab (or a frame we read through) went away: its calls will never be answered.
+                let gone = incoming.params.as_ref().and_then(|p| p.get("sessionId")).and_then(Value::as_str).map(str::to_string);
+                if gone.as_deref() == Some(self.page_session.as_str()) {
+                    for id in want {
+                        got.entry(*id).or_insert_with(|| Err("the tab was closed during the capture".to_string()));
+                    }
+                    break;
+                }
+                if let Some(g) = gone {
+                    self.frame_sessions.retain(|_, s| *s != g);
+                }
+                continue;
+            }
             let Some(id) = incoming.id.filter(|id| want.contains(id)) else { continue };
             let reply = match (incoming.result, incoming.error) {
                 (_, Some(err)) => Err(err.get("message").and_then(Value::as_str).unwrap_or("CDP error").to_string()),
@@ -195,26 +211,36 @@ impl CdpTransport for NativeConnection {
         let deadline = Instant::now() + Duration::from_millis(deadline_ms);
         let mut sent: Vec<(u32, u64)> = Vec::with_capacity(commands.len());
         let mut out = Vec::with_capacity(commands.len());
+        // Attach to out-of-process frames first: waiting for an attach reads the
+        // connection, and must not swallow replies to commands already in flight.
+        let mut failed_attach: HashMap<String, String> = HashMap::new();
         for c in commands {
-            let session = match &c.session {
-                None => Some(self.page_session.clone()),
-                Some(frame) => match self.frame_sessions.get(frame) {
-                    Some(s) => Some(s.clone()),
+            if let Some(frame) = &c.session {
+                if !self.frame_sessions.contains_key(frame) && !failed_attach.contains_key(frame) {
                     // An out-of-process frame's target id is its frame id.
-                    None => match self.attach(frame, deadline) {
+                    match self.attach(frame, deadline) {
                         Ok(s) => {
-                            self.frame_sessions.insert(frame.clone(), s.clone());
-                            Some(s)
+                            self.frame_sessions.insert(frame.clone(), s);
                         }
                         Err(e) => {
-                            out.push((c.id, CdpReply::Err(e.message)));
-                            None
+                            failed_attach.insert(frame.clone(), e.message);
                         }
-                    },
+                    }
+                }
+            }
+        }
+        for c in commands {
+            let session = match &c.session {
+                None => self.page_session.clone(),
+                Some(frame) => match (self.frame_sessions.get(frame), failed_attach.get(frame)) {
+                    (Some(s), _) => s.clone(),
+                    (None, why) => {
+                        out.push((c.id, CdpReply::Err(why.cloned().unwrap_or_else(|| "the frame's session is gone".into()))));
+                        continue;
+                    }
                 },
             };
-            let Some(session) = session else { continue };
-            match self.send(c.method, &c.params, Some(&session), deadline) {
+            match self.send(c.method, &c.params, Some(session.as_str()), deadline) {
                 Ok(id) => sent.push((c.id, id)),
                 Err(e) => out.push((c.id, CdpReply::Err(e.to_string()))),
             }

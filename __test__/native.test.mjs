@@ -1,0 +1,134 @@
+// The Rust core connecting to a DevTools endpoint by itself.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { buildWebAiSnapshot, WebAiError } from '../lib/index.mjs';
+import { findChromium, CHROMIUM_FLAGS } from '../scripts/browser.mjs';
+import { pagesDir } from './helpers.mjs';
+
+let browser;
+let endpoint;
+
+function freePort() {
+    return new Promise(resolve => {
+        const s = net.createServer();
+        s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    });
+}
+
+function serve(body) {
+    return new Promise(resolve => {
+        const server = http.createServer((req, res) => { res.setHeader('content-type', 'text/html; charset=utf-8'); res.end(body()); });
+        server.listen(0, '127.0.0.1', () => resolve(server));
+    });
+}
+
+before(async () => {
+    const port = await freePort();
+    browser = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
+    endpoint = `http://127.0.0.1:${port}`;
+});
+
+after(async () => { await browser?.close(); });
+
+async function rejectsWith(promise, codes) {
+    await assert.rejects(promise, err => {
+        assert.ok(err instanceof WebAiError, String(err && err.stack));
+        assert.ok([].concat(codes).includes(err.errorCode), `${err.errorCode}: ${err.message}`);
+        return true;
+    });
+}
+
+test('the native path gives the same text as the Playwright path: frames three deep and a cross-site frame', async () => {
+    const child = await serve(() => '<!doctype html><title>Card form</title><button>Pay now</button><iframe title="inner" srcdoc="<button>Inner of cross-site</button>"></iframe>');
+    const top = await serve(() => `<!doctype html><title>Shop</title><button>Top</button><iframe title="Payment" src="http://localhost:${child.address().port}/"></iframe><iframe title="Same" srcdoc="<button>Same site</button>"></iframe>`);
+    const pages = [];
+    try {
+        for (const url of [pathToFileURL(join(pagesDir, 'frames.html')).href, `http://127.0.0.1:${top.address().port}/`]) {
+            const page = await browser.newPage();
+            pages.push(page);
+            await page.goto(url, { waitUntil: 'load' });
+            const viaPlaywright = await buildWebAiSnapshot(page, { maxDepth: 20 });
+            const viaNative = await buildWebAiSnapshot({ cdpEndpoint: endpoint, urlIncludes: new URL(url).pathname === '/' ? new URL(url).host : 'frames.html' }, { maxDepth: 20 });
+            assert.equal(viaNative.text, viaPlaywright.text, url);
+            assert.deepEqual(viaNative.notes, viaPlaywright.notes);
+            assert.deepEqual(Object.values(viaNative.refs).map(r => r.frameId), Object.values(viaPlaywright.refs).map(r => r.frameId));
+            assert.equal(viaNative.url, url);
+        }
+        const crossSite = await buildWebAiSnapshot({ cdpEndpoint: endpoint, urlIncludes: `127.0.0.1:${top.address().port}` }, { maxDepth: 20 });
+        assert.ok(crossSite.text.includes('button "Inner of cross-site"'), crossSite.text);
+    } finally {
+        for (const p of pages) await p.close();
+        child.close();
+        top.close();
+    }
+});
+
+test('tabs are chosen by target id, by URL substring, or as the single page; otherwise cdp.target-mismatch', async () => {
+    const a = await browser.newPage();
+    const b = await browser.newPage();
+    try {
+        await a.goto(pathToFileURL(join(pagesDir, 'forms.html')).href);
+        await b.goto(pathToFileURL(join(pagesDir, 'widgets.html')).href);
+        const info = await (await a.context().newCDPSession(a)).send('Target.getTargetInfo');
+        assert.equal((await buildWebAiSnapshot({ cdpEndpoint: endpoint, targetId: info.targetInfo.targetId })).title, 'Checkout');
+        assert.equal((await buildWebAiSnapshot({ cdpEndpoint: endpoint, urlIncludes: 'widgets' })).title, 'Widgets');
+        await rejectsWith(buildWebAiSnapshot({ cdpEndpoint: endpoint }), 'cdp.target-mismatch');
+        await rejectsWith(buildWebAiSnapshot({ cdpEndpoint: endpoint, urlIncludes: 'no-such-tab' }), 'cdp.target-mismatch');
+        await rejectsWith(buildWebAiSnapshot({ cdpEndpoint: endpoint, targetId: 'ABCDEF' }), 'cdp.target-mismatch');
+        await buildWebAiSnapshot({ cdpEndpoint: endpoint }).catch(err => {
+            assert.equal(err.retryHint, 'tab-switch');
+            assert.ok(err.evidence.tabs.length >= 2);
+        });
+    } finally {
+        await a.close();
+        await b.close();
+    }
+});
+
+test('the browser and its tabs are left as they were', async () => {
+    const page = await browser.newPage();
+    try {
+        await page.goto(pathToFileURL(join(pagesDir, 'grok.html')).href);
+        const s = await page.context().newCDPSession(page);
+        const before = (await s.send('Target.getTargets')).targetInfos.filter(t => t.type === 'page').map(t => t.targetId).sort();
+        for (let i = 0; i < 3; i += 1) await buildWebAiSnapshot({ cdpEndpoint: endpoint, urlIncludes: 'grok.html' });
+        const afterIds = (await s.send('Target.getTargets')).targetInfos.filter(t => t.type === 'page').map(t => t.targetId).sort();
+        assert.deepEqual(afterIds, before);
+        assert.equal(await page.title(), 'Grok');
+    } finally {
+        await page.close();
+    }
+});
+
+test('an unreachable endpoint is cdp.unreachable within the deadline; a bad endpoint is invalid-input', async () => {
+    const dead = await freePort();
+    for (const url of [`http://127.0.0.1:${dead}`, `ws://127.0.0.1:${dead}/devtools/browser/x`]) {
+        const started = Date.now();
+        await rejectsWith(buildWebAiSnapshot({ cdpEndpoint: url }, { timeoutMs: 2000 }), 'cdp.unreachable');
+        assert.ok(Date.now() - started < 4000);
+    }
+    // A server that accepts and never answers.
+    const silent = net.createServer(() => {});
+    await new Promise(r => silent.listen(0, '127.0.0.1', r));
+    const started = Date.now();
+    await rejectsWith(buildWebAiSnapshot({ cdpEndpoint: `http://127.0.0.1:${silent.address().port}` }, { timeoutMs: 700 }), 'cdp.unreachable');
+    assert.ok(Date.now() - started < 3000, 'the deadline was kept');
+    silent.close();
+    await rejectsWith(buildWebAiSnapshot({ cdpEndpoint: 'ftp://nowhere' }), 'snapshot.invalid-input');
+});
+
+test('a tab closed mid-capture fails cleanly, without a hang', async () => {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(join(pagesDir, 'forms.html')).href);
+    await page.evaluate(() => setTimeout(() => { const t = Date.now(); while (Date.now() - t < 800); }, 0));
+    const started = Date.now();
+    const capture = buildWebAiSnapshot({ cdpEndpoint: endpoint, urlIncludes: 'forms.html' }, { timeoutMs: 5000 });
+    setTimeout(() => page.close().catch(() => {}), 150);
+    await rejectsWith(capture, ['snapshot.capture-failed', 'cdp.target-mismatch']);
+    assert.ok(Date.now() - started < 4000, 'a closed tab fails fast instead of waiting for timeoutMs');
+});
