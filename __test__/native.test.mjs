@@ -132,3 +132,35 @@ test('a tab closed mid-capture fails cleanly, without a hang', async () => {
     await rejectsWith(capture, ['snapshot.capture-failed', 'cdp.target-mismatch']);
     assert.ok(Date.now() - started < 4000, 'a closed tab fails fast instead of waiting for timeoutMs');
 });
+
+test('the CLI snapshots and doctors a running browser\'s tab with --cdp', async () => {
+    const { root } = await import('./helpers.mjs');
+    const { spawn } = await import('node:child_process');
+    const page = await browser.newPage();
+    try {
+        await page.goto(pathToFileURL(join(pagesDir, 'gemini.html')).href);
+        const cli = (...argv) => new Promise(resolve => {
+            const child = spawn(process.execPath, [join(root, 'bin', 'web-ai-snapshot.mjs'), ...argv]);
+            let stdout = '';
+            let stderr = '';
+            child.stdout.on('data', d => { stdout += d; });
+            child.stderr.on('data', d => { stderr += d; });
+            child.on('close', status => resolve({ status, stdout, stderr }));
+        });
+        const r = await cli('snapshot', '--cdp', endpoint, '--url-includes', 'gemini.html');
+        assert.equal(r.status, 0, r.stderr);
+        assert.match(r.stdout, /^- document "Gemini":/);
+        const d = await cli('doctor', '--vendor', 'gemini', '--snapshot', 'interactive', '--cdp', endpoint, '--url-includes', 'gemini.html', '--json');
+        assert.equal(d.status, 0, d.stderr);
+        const report = JSON.parse(d.stdout);
+        assert.equal(report.snapshot.interactiveCount, 9);
+        assert.ok(!d.stdout.includes('Enter a prompt here'));
+        const dead = await cli('snapshot', '--cdp', 'http://127.0.0.1:9', '--timeout', '1000');
+        assert.equal(dead.status, 1);
+        assert.match(dead.stderr, /^cdp\.unreachable: /);
+        const usage = await cli('snapshot', '--cdp', endpoint, 'https://example.com');
+        assert.equal(usage.status, 2);
+    } finally {
+        await page.close();
+    }
+});

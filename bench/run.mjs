@@ -6,6 +6,9 @@
 //   pw     — Playwright's page.ariaSnapshot({ mode: 'ai' });
 //   ours   — the capture buildWebAiSnapshot(page) runs, over that same
 //            session, and our own processing inside it;
+//   native — buildWebAiSnapshot({ cdpEndpoint }): the Rust core connecting
+//            by itself, beside its own floor: connect, attach and one bare
+//            getFullAXTree over a websocket, its JSON not parsed;
 // and compares tokens (o200k) and the named tier-1 controls of Chrome's tree
 // that appear in our refs. Results go to bench/results.json and the README.
 //
@@ -15,7 +18,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { launchChromium, openFile } from '../scripts/browser.mjs';
+import net from 'node:net';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, findChromium, openFile } from '../scripts/browser.mjs';
+import native from '../native.cjs';
 import ax from '../lib/ax-snapshot.cjs';
 import { generatePage } from './generate.mjs';
 
@@ -42,11 +48,15 @@ function pages() {
     return { list: list.filter(p => p.name.includes(ONLY)), dir };
 }
 
-async function measurePage(browser, p) {
+async function measurePage(browser, endpoint, p) {
     const page = await openFile(browser, p.path);
     try {
         const session = await ax.cdpSessionFor(page);
+        const { targetInfo } = await session.send('Target.getTargetInfo');
+        const nativeOpts = JSON.stringify({ timeoutMs: 60000 });
         const methods = {
+            nativeFloor: async () => native.nativeBareTree(endpoint, targetInfo.targetId, null, 60000),
+            native: async () => native.captureNative(endpoint, targetInfo.targetId, null, nativeOpts),
             floor: async () => { await session.send('Accessibility.getFullAXTree', {}); },
             pw: async () => page.ariaSnapshot({ mode: 'ai' }),
             ours: async () => {
@@ -55,8 +65,8 @@ async function measurePage(browser, p) {
                 return { s, own: (timings.project || 0) + (timings.receive || 0) + (timings.advance || 0) };
             },
         };
-        const times = { floor: [], pw: [], ours: [], own: [] };
-        const order = ['floor', 'pw', 'ours'];
+        const times = { floor: [], pw: [], ours: [], own: [], native: [], nativeFloor: [] };
+        const order = ['floor', 'pw', 'ours', 'nativeFloor', 'native'];
         let pwText = '';
         let ours = null;
         for (let i = 0; i < WARMUP + RUNS; i += 1) {
@@ -86,6 +96,9 @@ async function measurePage(browser, p) {
             oursMs: round(median(times.ours)),
             ownMs: round(median(times.own)),
             oursVsFloor: round(median(times.ours) / median(times.floor), 2),
+            nativeMs: round(median(times.native)),
+            nativeFloorMs: round(median(times.nativeFloor)),
+            nativeVsFloor: round(median(times.native) / median(times.nativeFloor), 2),
             oursTokens: encode(ours.text).length,
             playwrightTokens: encode(pwText).length,
             refs: Object.keys(ours.refs).length,
@@ -99,9 +112,9 @@ async function measurePage(browser, p) {
 }
 
 function table(results) {
-    const head = '| page | AX nodes | floor ms | Playwright ai ms | ours ms | ours / floor | our processing ms | our tokens | Playwright tokens | tokens ratio | named tier-1 with refs |';
-    const sep = '|' + ' --- |'.repeat(11);
-    const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.floorMs} | ${r.playwrightMs} | ${r.oursMs} | ${r.oursVsFloor} | ${r.ownMs} | ${r.oursTokens} | ${r.playwrightTokens} | ${round(r.oursTokens / r.playwrightTokens, 2)} | ${r.namedTier1WithRefs}/${r.namedTier1} |`);
+    const head = '| page | AX nodes | floor ms | Playwright ai ms | ours ms | ours / floor | our processing ms | native floor ms | native ms | native / floor | our tokens | Playwright tokens | tokens ratio | named tier-1 with refs |';
+    const sep = '|' + ' --- |'.repeat(14);
+    const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.floorMs} | ${r.playwrightMs} | ${r.oursMs} | ${r.oursVsFloor} | ${r.ownMs} | ${r.nativeFloorMs} | ${r.nativeMs} | ${r.nativeVsFloor} | ${r.oursTokens} | ${r.playwrightTokens} | ${round(r.oursTokens / r.playwrightTokens, 2)} | ${r.namedTier1WithRefs}/${r.namedTier1} |`);
     const real = results.filter(r => r.real);
     const sum = k => real.reduce((a, r) => a + r[k], 0);
     const totals = real.length
@@ -111,13 +124,15 @@ function table(results) {
 }
 
 const { list, dir } = pages();
-const browser = await launchChromium();
+const port = await new Promise(resolve => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
+const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
+const endpoint = `http://127.0.0.1:${port}`;
 const results = [];
 try {
     for (const p of list) {
-        const r = await measurePage(browser, p);
+        const r = await measurePage(browser, endpoint, p);
         results.push(r);
-        console.error(`${r.page}: ours ${r.oursMs} ms (own ${r.ownMs}) floor ${r.floorMs} pw ${r.playwrightMs}; tokens ${r.oursTokens}/${r.playwrightTokens}; tier-1 ${r.namedTier1WithRefs}/${r.namedTier1}`);
+        console.error(`${r.page}: ours ${r.oursMs} ms (own ${r.ownMs}) floor ${r.floorMs} pw ${r.playwrightMs}; native ${r.nativeMs} floor ${r.nativeFloorMs}; tokens ${r.oursTokens}/${r.playwrightTokens}; tier-1 ${r.namedTier1WithRefs}/${r.namedTier1}`);
     }
 } finally {
     await browser.close();
@@ -127,13 +142,13 @@ try {
 const meta = {
     command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
     date: new Date().toISOString(),
-    chromium: (await (async () => { const b = await launchChromium(); const v = b.version(); await b.close(); return v; })()),
+    chromium: await (async () => { const b = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_FLAGS }); const v = b.version(); await b.close(); return v; })(),
     node: process.version,
     runs: RUNS,
     warmup: WARMUP,
 };
 writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ meta, results }, null, 1)}\n`);
-const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package after the browser answered (projection, Rust parse and serialization, JSON back to JS).\n\n${table(results)}\n`;
+const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package after the browser answered (projection, Rust parse and serialization, JSON back to JS). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed.\n\n${table(results)}\n`;
 console.log(md);
 if (!args.includes('--no-readme') && !ONLY) {
     const readmePath = join(root, 'README.md');

@@ -20,6 +20,7 @@ Run \`web-ai-snapshot <command> --help\` for the options of a command.
 Exit codes: 0 ok, 1 runtime failure, 2 usage error.`;
 
 const SNAPSHOT_HELP = `Usage: web-ai-snapshot snapshot [URL|FILE] [options]
+       web-ai-snapshot snapshot --cdp ENDPOINT [--target ID | --url-includes S] [options]
 
 Opens URL or FILE in a local headless Chromium (CHROME_PATH, then the usual
 install paths) and prints its snapshot. With neither, it snapshots a page
@@ -34,6 +35,9 @@ Options:
   --all-refs                      refs for list/grid items even past 100 refs
   --refs-only                     only the lines that carry refs
   --timeout <ms>                  capture deadline (default: 10000)
+  --cdp <endpoint>                snapshot a tab of a running browser instead
+                                  (http://host:port or ws://…; the browser is left as it was)
+  --target <id> | --url-includes <s>  which tab (default: the only one)
   --json                          print the whole WebAiSnapshot as JSON
   -h, --help                      this help
 
@@ -41,7 +45,7 @@ Example output:
   - textbox "Message ChatGPT" [ref=@e10]
   - button "Send prompt" [ref=@e12]`;
 
-const DOCTOR_HELP = `Usage: web-ai-snapshot doctor --vendor <chatgpt|gemini|grok> --snapshot interactive [URL|FILE] [--json]
+const DOCTOR_HELP = `Usage: web-ai-snapshot doctor --vendor <chatgpt|gemini|grok> --snapshot interactive [URL|FILE] [--cdp ENDPOINT] [--json]
 
 Snapshots the page (the bundled look-alike of --vendor by default) and reports
 a content-safe summary: hashes and counts of the snapshot, and the vendor's
@@ -53,6 +57,7 @@ Options:
   --vendor <name>          chatgpt | gemini | grok (default: chatgpt)
   --snapshot interactive   include the snapshot sections (the only mode)
   --timeout <ms>           capture deadline (default: 10000)
+  --cdp <endpoint>         a running browser's tab instead (with --target or --url-includes)
   --json                   print the report as JSON
   -h, --help               this help`;
 
@@ -125,9 +130,6 @@ async function snapshotCommand(argv) {
     });
     if (args.help) return console.log(SNAPSHOT_HELP);
     if (args._.length > 1) throw new UsageError(`snapshot takes one URL or FILE, got ${args._.length}`);
-    if (args.cdp || args.target || args['url-includes']) {
-        throw new UsageError('--cdp/--target/--url-includes (connecting to a running browser) are not available in this build');
-    }
     const vendor = vendorOf(args);
     const options = {
         provider: vendor,
@@ -139,7 +141,7 @@ async function snapshotCommand(argv) {
         refsOnly: Boolean(args['refs-only']),
         timeoutMs: positiveInt(args.timeout, 'timeout', { min: 1 }),
     };
-    const { browser, page } = await openTarget(args._[0], vendor);
+    const { browser, page } = await openSource(args, vendor);
     try {
         const snapshot = await buildWebAiSnapshot(page, options);
         if (args.json) {
@@ -149,8 +151,23 @@ async function snapshotCommand(argv) {
             for (const note of snapshot.notes) console.error(`# ${note}`);
         }
     } finally {
-        await browser.close().catch(() => {});
+        if (browser) await browser.close().catch(() => {});
     }
+}
+
+/**
+ * Where the snapshot comes from: a running browser's tab (--cdp, chosen by
+ * --target or --url-includes, left as it was) or a local Chromium we start.
+ */
+async function openSource(args, vendor) {
+    if (args.target && args['url-includes']) throw new UsageError('--target and --url-includes are alternatives; give one');
+    if (!args.cdp) {
+        if (args.target || args['url-includes']) throw new UsageError('--target and --url-includes need --cdp');
+        return openTarget(args._[0], vendor);
+    }
+    if (args._.length) throw new UsageError('with --cdp the tab is chosen by --target or --url-includes, not by a URL');
+    if (!/^(https?|wss?):\/\//.test(args.cdp)) throw new UsageError(`--cdp must be http://host:port or a ws:// URL, got ${JSON.stringify(args.cdp)}`);
+    return { browser: null, page: { cdpEndpoint: args.cdp, targetId: args.target ?? null, urlIncludes: args['url-includes'] ?? null } };
 }
 
 function contentSafeCandidate(c) {
@@ -160,21 +177,22 @@ function contentSafeCandidate(c) {
 }
 
 async function doctorCommand(argv) {
-    const args = parse(argv, { vendor: 'value', snapshot: 'value', json: 'bool', timeout: 'value', cdp: 'value' });
+    const args = parse(argv, { vendor: 'value', snapshot: 'value', json: 'bool', timeout: 'value', cdp: 'value', target: 'value', 'url-includes': 'value' });
     if (args.help) return console.log(DOCTOR_HELP);
     const vendor = vendorOf(args);
     if (args.snapshot !== undefined && args.snapshot !== 'interactive') throw new UsageError(`--snapshot supports only "interactive", got ${JSON.stringify(args.snapshot)}`);
-    if (args.cdp) throw new UsageError('--cdp (connecting to a running browser) is not available in this build');
     if (args._.length > 1) throw new UsageError(`doctor takes at most one URL or FILE, got ${args._.length}`);
     const report = { vendor, snapshot: null, semanticTargets: null, warnings: [] };
     let opened = null;
     try {
-        opened = await openTarget(args._[0], vendor);
+        opened = await openSource(args, vendor);
         if (args.snapshot === 'interactive') {
             try {
                 const snapshot = await buildWebAiSnapshot(opened.page, { provider: vendor, timeoutMs: positiveInt(args.timeout, 'timeout', { min: 1 }) });
                 report.snapshot = summarizeSnapshotForDoctor(snapshot);
-                const targets = await observeProviderTargets(opened.page, { provider: vendor, featureMap: editorContractForVendor(vendor), snapshot });
+                // Over --cdp there is no page object to count CSS fallbacks on: refs only.
+                const countOn = opened.browser ? opened.page : null;
+                const targets = await observeProviderTargets(countOn, { provider: vendor, featureMap: editorContractForVendor(vendor), snapshot });
                 report.semanticTargets = Object.fromEntries(Object.entries(targets).map(([k, list]) => [k, list.map(contentSafeCandidate)]));
             } catch (err) {
                 if (err instanceof UsageError) throw err;
@@ -182,7 +200,7 @@ async function doctorCommand(argv) {
             }
         }
     } finally {
-        if (opened) await opened.browser.close().catch(() => {});
+        if (opened && opened.browser) await opened.browser.close().catch(() => {});
     }
     if (args.json) return console.log(JSON.stringify(report, null, 2));
     console.log(`vendor: ${vendor}`);
