@@ -21,6 +21,13 @@ fn main() {
         }
     };
     let opts = SnapshotOptions::default();
+    // What any client that builds a serde_json::Value of each reply pays first
+    // (chromiumoxide's message type does), for comparison.
+    for _ in 0..3 {
+        let t = Instant::now();
+        let v: serde_json::Result<serde_json::Value> = serde_json::from_str(&json);
+        println!("as serde_json::Value: {:?} (ok: {})", t.elapsed(), v.is_ok());
+    }
     for _ in 0..5 {
         let t = Instant::now();
         // Projected rows (what the JS driver sends) or a raw CDP result.
