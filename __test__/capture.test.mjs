@@ -146,7 +146,7 @@ test('a closed tab is snapshot.capture-failed with the CDP method in evidence', 
 });
 
 test('without any way to read the tree it is snapshot.unavailable', async () => {
-    for (const p of [null, undefined, {}, { cdp: {} }, { accessibility: {} }, { cdpEndpoint: 'http://127.0.0.1:9' }]) {
+    for (const p of [null, undefined, {}, { cdp: {} }, { accessibility: {} }, { cdpEndpoint: 42 }]) {
         await rejectsWith(buildWebAiSnapshot(p), 'snapshot.unavailable');
     }
     // A Playwright-like page without CDP (Firefox, WebKit).
