@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Result, WebAiError};
-use crate::tree::{AxNode, AxTree, States, Tristate};
+use crate::tree::{AxNode, AxTree, PropValue};
 
 #[derive(Deserialize)]
 struct RawResult {
@@ -161,37 +161,12 @@ fn value_text(v: &Option<RawValue>) -> Option<String> {
     }
 }
 
-fn tristate(v: &Value) -> Option<Tristate> {
-    match v {
-        Value::Bool(true) => Some(Tristate::True),
-        Value::Bool(false) => Some(Tristate::False),
-        Value::String(s) if s == "true" => Some(Tristate::True),
-        Value::String(s) if s == "false" => Some(Tristate::False),
-        Value::String(s) if s == "mixed" => Some(Tristate::Mixed),
-        _ => None,
-    }
-}
-
-fn truthy(v: &Value) -> bool {
-    matches!(v, Value::Bool(true)) || matches!(v, Value::String(s) if s == "true")
-}
-
 fn read_properties(props: &[RawProperty], node: &mut AxNode) {
-    let mut states = States::default();
     for p in props {
-        let Some(v) = p.value.as_ref().and_then(|v| v.value.as_ref()) else { continue };
-        match p.name.as_str() {
-            "focusable" => node.focusable = truthy(v),
-            "checked" => states.checked = tristate(v),
-            "pressed" => states.pressed = tristate(v),
-            "expanded" => states.expanded = tristate(v).map(|t| t == Tristate::True),
-            "disabled" => states.disabled = truthy(v),
-            "selected" => states.selected = truthy(v),
-            "level" => states.level = v.as_f64().filter(|l| *l >= 0.0 && *l < 1e6).map(|l| l as u32),
-            _ => {}
+        if let Some(v) = p.value.as_ref().and_then(|v| v.value.as_ref()) {
+            node.apply_property(&p.name, PropValue::from_json(v));
         }
     }
-    node.states = states;
 }
 
 fn build_tree(raw: Vec<RawNode>, skipped_non_objects: usize) -> AxTree {

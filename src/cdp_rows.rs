@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{Result, WebAiError};
-use crate::tree::{AxNode, AxTree, States, Tristate};
+use crate::tree::{AxNode, AxTree, PropValue};
 
 /// Properties the serializer reads; every other property is left in the browser's answer.
 pub const PROPERTIES: [&str; 7] = ["focusable", "checked", "pressed", "expanded", "disabled", "selected", "level"];
@@ -113,18 +113,13 @@ impl Prim<'_> {
         }
     }
 
-    fn truthy(&self) -> bool {
-        matches!(self, Prim::Bool(true)) || matches!(self, Prim::Str(s) if s == "true")
-    }
-
-    fn tristate(&self) -> Option<Tristate> {
+    fn as_prop(&self) -> PropValue<'_> {
         match self {
-            Prim::Bool(true) => Some(Tristate::True),
-            Prim::Bool(false) => Some(Tristate::False),
-            Prim::Str(s) if s == "true" => Some(Tristate::True),
-            Prim::Str(s) if s == "false" => Some(Tristate::False),
-            Prim::Str(s) if s == "mixed" => Some(Tristate::Mixed),
-            _ => None,
+            Prim::Str(s) => PropValue::Str(s),
+            Prim::Bool(b) => PropValue::Bool(*b),
+            Prim::Int(i) => PropValue::Num(*i as f64),
+            Prim::Float(f) => PropValue::Num(*f),
+            Prim::Null | Prim::Other => PropValue::Other,
         }
     }
 }
@@ -235,7 +230,7 @@ fn parse_rows_text(json: &str) -> Result<AxTree> {
             },
             name: row.3.text().unwrap_or_default(),
             value: row.4.text(),
-            ignored: row.1.truthy(),
+            ignored: row.1.as_prop().truthy(),
             backend_node_id: match row.6 {
                 Prim::Int(i) => Some(i),
                 _ => None,
@@ -243,27 +238,11 @@ fn parse_rows_text(json: &str) -> Result<AxTree> {
             frame_id: row.7.text(),
             ..AxNode::default()
         };
-        let mut states = States::default();
         for pair in row.8 .0.chunks(2) {
-            let (Some(Prim::Str(k)), Some(v)) = (pair.first(), pair.get(1)) else { continue };
-            match k.as_ref() {
-                "focusable" => node.focusable = v.truthy(),
-                "checked" => states.checked = v.tristate(),
-                "pressed" => states.pressed = v.tristate(),
-                "expanded" => states.expanded = v.tristate().map(|t| t == Tristate::True),
-                "disabled" => states.disabled = v.truthy(),
-                "selected" => states.selected = v.truthy(),
-                "level" => {
-                    states.level = match v {
-                        Prim::Int(i) if (0..1_000_000).contains(i) => Some(*i as u32),
-                        Prim::Float(f) if (0.0..1e6).contains(f) => Some(*f as u32),
-                        _ => None,
-                    }
-                }
-                _ => {}
+            if let (Some(Prim::Str(k)), Some(v)) = (pair.first(), pair.get(1)) {
+                node.apply_property(k, v.as_prop());
             }
         }
-        node.states = states;
         tree.nodes.push(node);
         kept_rows.push(row);
     }
@@ -306,7 +285,7 @@ mod tests {
                        ["2",false,"checkbox","Agree",null,[],7,"F",["checked","mixed","focusable",true,"level",2]]]"#;
         let t = parse_rows(json).unwrap();
         assert_eq!(t.root, Some(0));
-        assert_eq!(t.nodes[1].states.checked, Some(Tristate::Mixed));
+        assert_eq!(t.nodes[1].states.checked, Some(crate::tree::Tristate::Mixed));
         assert!(t.nodes[1].focusable);
         assert_eq!(t.nodes[1].backend_node_id, Some(7));
         assert_eq!(t.nodes[0].children, vec![1]);

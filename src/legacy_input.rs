@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Result, WebAiError};
-use crate::tree::{AxNode, AxTree, States, Tristate};
+use crate::tree::{AxNode, AxTree, PropValue, States, Tristate};
 
 /// True when a parsed input looks like a legacy tree rather than CDP nodes.
 pub fn is_legacy(value: &Value) -> bool {
@@ -31,14 +31,7 @@ pub fn from_value(value: Value) -> Result<AxTree> {
 }
 
 fn tristate(v: Option<&Value>) -> Option<Tristate> {
-    match v? {
-        Value::Bool(true) => Some(Tristate::True),
-        Value::Bool(false) => Some(Tristate::False),
-        Value::String(s) if s == "mixed" => Some(Tristate::Mixed),
-        Value::String(s) if s == "true" => Some(Tristate::True),
-        Value::String(s) if s == "false" => Some(Tristate::False),
-        _ => None,
-    }
+    v.map(PropValue::from_json).and_then(PropValue::tristate)
 }
 
 fn text(v: Option<&Value>) -> Option<String> {

@@ -10,6 +10,63 @@ pub enum Tristate {
     Mixed,
 }
 
+/// A property value as any reader sees it (CDP JSON, projected rows, legacy trees).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PropValue<'a> {
+    Bool(bool),
+    Str(&'a str),
+    Num(f64),
+    Other,
+}
+
+impl PropValue<'_> {
+    pub fn from_json(v: &serde_json::Value) -> PropValue<'_> {
+        match v {
+            serde_json::Value::Bool(b) => PropValue::Bool(*b),
+            serde_json::Value::String(s) => PropValue::Str(s),
+            serde_json::Value::Number(n) => n.as_f64().map_or(PropValue::Other, PropValue::Num),
+            _ => PropValue::Other,
+        }
+    }
+
+    pub fn truthy(self) -> bool {
+        matches!(self, PropValue::Bool(true) | PropValue::Str("true"))
+    }
+
+    pub fn tristate(self) -> Option<Tristate> {
+        match self {
+            PropValue::Bool(true) | PropValue::Str("true") => Some(Tristate::True),
+            PropValue::Bool(false) | PropValue::Str("false") => Some(Tristate::False),
+            PropValue::Str("mixed") => Some(Tristate::Mixed),
+            _ => None,
+        }
+    }
+
+    pub fn level(self) -> Option<u32> {
+        match self {
+            PropValue::Num(f) if (0.0..1e6).contains(&f) => Some(f as u32),
+            _ => None,
+        }
+    }
+}
+
+impl AxNode {
+    /// Apply one CDP `AXProperty` (the ones the serializer reads; others are ignored).
+    pub fn apply_property(&mut self, name: &str, v: PropValue<'_>) {
+        let s = &mut self.states;
+        match name {
+            "focusable" => self.focusable = v.truthy(),
+            "checked" => s.checked = v.tristate(),
+            "pressed" => s.pressed = v.tristate(),
+            "expanded" => s.expanded = v.tristate().map(|t| t == Tristate::True),
+            "disabled" => s.disabled = v.truthy(),
+            "selected" => s.selected = v.truthy(),
+            "level" => s.level = v.level(),
+            _ => {}
+        }
+    }
+}
+
 impl Tristate {
     pub fn as_str(self) -> &'static str {
         match self {
