@@ -159,10 +159,6 @@ impl CaptureSession {
         }
     }
 
-    pub fn options(&self) -> &SnapshotOptions {
-        &self.opts
-    }
-
     /// Milliseconds left before `timeoutMs`; transports bound each call by it.
     pub fn remaining_ms(&self) -> u64 {
         (self.opts.timeout_ms as u64).saturating_sub(self.started.elapsed().as_millis() as u64)

@@ -152,14 +152,6 @@ pub fn is_never_ref_role(role: &str) -> bool {
     )
 }
 
-/// Roles kept in `interactiveOnly` snapshots even without a name or content.
-pub fn is_landmark_or_heading(role: &str) -> bool {
-    matches!(
-        role,
-        "heading" | "main" | "navigation" | "banner" | "contentinfo" | "region" | "complementary" | "search" | "form"
-    )
-}
-
 /// The printable form of a role: lowercase, anything odd turned into `-`.
 pub fn sanitize_role(role: &str) -> std::borrow::Cow<'_, str> {
     if role.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_') && !role.is_empty() {

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use crate::fast_hash::FastMap;
 
 use crate::hash::{element_signature_hash, hash_doctor_field};
-use crate::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow, truncate_display};
+use crate::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow};
 use crate::options::{SnapshotOptions, REF_BUDGET};
 use crate::roles;
 use crate::tree::{AxTree, States, Tristate};
@@ -565,9 +565,4 @@ fn print(
         ));
     }
     (text, count)
-}
-
-/// `truncateName` for callers outside the serializer (legacy `extractInteractiveRefs`).
-pub fn display_name(raw: &str, max: usize) -> String {
-    truncate_display(&collapse_whitespace(raw), max)
 }
