@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { launchChromium, openFile } from '../scripts/browser.mjs';
+import { launchChromium, openFile } from '../lib/chromium.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const pagesDir = join(root, 'fixtures', 'pages');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { buildWebAiSnapshot, WebAiError } from '../lib/index.mjs';
-import { findChromium, CHROMIUM_FLAGS } from '../scripts/browser.mjs';
+import { findChromium, CHROMIUM_FLAGS } from '../lib/chromium.mjs';
 import { pagesDir } from './helpers.mjs';
 
 let browser;
@@ -43,17 +43,18 @@ async function rejectsWith(promise, codes) {
     });
 }
 
-test('the native path gives the same text as the Playwright path: frames three deep and a cross-site frame', async () => {
+test('the native path gives the same text as the Playwright path: frames three deep, shadow DOM, a cross-site frame', async () => {
     const child = await serve(() => '<!doctype html><title>Card form</title><button>Pay now</button><iframe title="inner" srcdoc="<button>Inner of cross-site</button>"></iframe>');
     const top = await serve(() => `<!doctype html><title>Shop</title><button>Top</button><iframe title="Payment" src="http://localhost:${child.address().port}/"></iframe><iframe title="Same" srcdoc="<button>Same site</button>"></iframe>`);
     const pages = [];
     try {
-        for (const url of [pathToFileURL(join(pagesDir, 'frames.html')).href, `http://127.0.0.1:${top.address().port}/`]) {
+        for (const url of [pathToFileURL(join(pagesDir, 'frames.html')).href, pathToFileURL(join(pagesDir, 'shadow.html')).href, `http://127.0.0.1:${top.address().port}/`]) {
             const page = await browser.newPage();
             pages.push(page);
             await page.goto(url, { waitUntil: 'load' });
             const viaPlaywright = await buildWebAiSnapshot(page, { maxDepth: 20 });
-            const viaNative = await buildWebAiSnapshot({ cdpEndpoint: endpoint, urlIncludes: new URL(url).pathname === '/' ? new URL(url).host : 'frames.html' }, { maxDepth: 20 });
+            const tab = new URL(url).pathname === '/' ? new URL(url).host : new URL(url).pathname.split('/').pop();
+            const viaNative = await buildWebAiSnapshot({ cdpEndpoint: endpoint, urlIncludes: tab }, { maxDepth: 20 });
             assert.equal(viaNative.text, viaPlaywright.text, url);
             assert.deepEqual(viaNative.notes, viaPlaywright.notes);
             assert.deepEqual(Object.values(viaNative.refs).map(r => r.frameId), Object.values(viaPlaywright.refs).map(r => r.frameId));

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import net from 'node:net';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_FLAGS, findChromium, openFile } from '../scripts/browser.mjs';
+import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
 import native from '../native.cjs';
 import ax from '../lib/ax-snapshot.cjs';
 import { generatePage } from './generate.mjs';

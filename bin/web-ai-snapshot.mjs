@@ -98,7 +98,7 @@ function vendorOf(args) {
 
 /** Open the target in a fresh local Chromium; the bundled page when none is given. */
 async function openTarget(target, vendor) {
-    const { launchChromium, blockNetwork } = await import('../scripts/browser.mjs');
+    const { launchChromium, blockNetwork } = await import('../lib/chromium.mjs');
     let url;
     let offline = false;
     if (!target) {

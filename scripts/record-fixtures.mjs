@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, openFile } from './browser.mjs';
+import { launchChromium, openFile } from '../lib/chromium.mjs';
 import ax from '../lib/ax-snapshot.cjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -33,7 +33,7 @@ function ensureNodeModules() {
 }
 
 async function ensureChromium() {
-    const { findChromium } = await import('./browser.mjs');
+    const { findChromium } = await import('../lib/chromium.mjs');
     try {
         findChromium();
         return;

@@ -1,5 +1,6 @@
-// Local Chromium for tests, fixtures and the benchmark: found on this machine,
-// launched headless with a fresh profile, and kept off the network.
+// A local Chromium for the CLI, tests, fixtures and the benchmark: found on this machine
+// (CHROME_PATH first), launched headless by playwright-core with a fresh profile
+// that is removed on close, and kept off the network for local files.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -39,7 +40,12 @@ export function findChromium() {
 }
 
 export async function launchChromium() {
-    const { chromium } = await import('playwright-core');
+    let chromium;
+    try {
+        ({ chromium } = await import('playwright-core'));
+    } catch {
+        throw new Error('launching a local Chromium needs playwright-core (npm install playwright-core), or use --cdp with a running browser');
+    }
     // Playwright gives every launch a fresh temporary profile and removes it on close.
     return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_FLAGS });
 }
