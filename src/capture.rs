@@ -224,7 +224,7 @@ impl CaptureSession {
             self.replies.insert(id, CdpReply::Ok(String::new()));
             return;
         }
-        if id >= FRAME_BASE && (id - FRAME_BASE) % 3 == 0 {
+        if id >= FRAME_BASE && (id - FRAME_BASE).is_multiple_of(3) {
             let k = ((id - FRAME_BASE) / 3) as usize;
             if let Some(slot) = self.frame_trees.get_mut(k) {
                 *slot = Some(match &reply {
@@ -254,7 +254,7 @@ impl CaptureSession {
             DESCRIBE_ROOT => "DOM.describeNode",
             FRAME_TREE => "Page.getFrameTree",
             TARGETS => "Target.getTargets",
-            id if id >= FRAME_BASE && (id - FRAME_BASE) % 3 == 0 => "Accessibility.getFullAXTree",
+            id if id >= FRAME_BASE && (id - FRAME_BASE).is_multiple_of(3) => "Accessibility.getFullAXTree",
             id if id >= FRAME_BASE && (id - FRAME_BASE) % 3 == 1 => "DOM.getFrameOwner",
             id if id >= FRAME_BASE => "Page.getFrameTree",
             _ => "Runtime.releaseObject",

@@ -406,9 +406,8 @@ fn shown(text: &str, opts: &SnapshotOptions) -> String {
 
 fn state_attrs(v: &VNode<'_>, opts: &SnapshotOptions, out: &mut Vec<String>) {
     let s = &v.states;
-    match s.checked {
-        Some(t @ (Tristate::True | Tristate::Mixed)) => out.push(format!("checked={}", t.as_str())),
-        _ => {}
+    if let Some(t @ (Tristate::True | Tristate::Mixed)) = s.checked {
+        out.push(format!("checked={}", t.as_str()));
     }
     if s.disabled {
         out.push("disabled=true".into());

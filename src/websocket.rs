@@ -230,7 +230,7 @@ impl WebSocket {
             }
             self.buf.drain(..header + len);
             match opcode {
-                0x0 | 0x1 | 0x2 => {
+                0x0..=0x2 => {
                     message.append(&mut payload);
                     if fin {
                         return Ok(message);
