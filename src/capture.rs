@@ -110,7 +110,6 @@ pub struct CaptureSession {
     replies: HashMap<u32, CdpReply>,
     waiting: Vec<u32>,
     root_backend_id: Option<i64>,
-    root_object_id: Option<String>,
     stage: Stage,
     /// The tree is read as soon as its reply arrives, while the page still
     /// answers the other calls of the batch.
@@ -148,7 +147,6 @@ impl CaptureSession {
             replies: HashMap::new(),
             waiting: Vec::new(),
             root_backend_id: None,
-            root_object_id: None,
             stage: Stage::NotStarted,
             ax_tree: None,
             facts: None,
@@ -400,7 +398,6 @@ impl CaptureSession {
             Stage::NotStarted => Ok(Step::Send(self.start())),
             Stage::First if self.opts.root_selector.is_some() => {
                 let object_id = self.root_object()?;
-                self.root_object_id = Some(object_id.clone());
                 self.stage = Stage::Describe;
                 self.waiting = vec![DESCRIBE_ROOT, RELEASE_ROOT];
                 Ok(Step::Send(vec![
