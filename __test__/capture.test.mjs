@@ -62,7 +62,8 @@ test('recorded CDP replies replay to the recorded snapshot', async () => {
         const rec = recording(name);
         const s = await buildWebAiSnapshot({ cdp: replaySession(rec) }, rec.options);
         assert.equal(s.text, rec.expected.text, name);
-        assert.deepEqual(Object.values(s.refs).map(r => [r.ref, r.role, r.name, r.occurrenceIndex, r.backendNodeId]), rec.expected.refs, name);
+        assert.deepEqual(Object.values(s.refs).map(r => [r.ref, r.role, r.name, r.occurrenceIndex, r.backendNodeId,
+            r.selector, r.framePath, r.shadowPath, r.shadowClosed, r.clickable]), rec.expected.refs, name);
         assert.deepEqual(s.notes, rec.expected.notes, name);
     }
 });

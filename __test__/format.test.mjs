@@ -152,7 +152,8 @@ test('maxDepth counts printed levels and never loses a ref', () => {
 test('refsOnly prints only ref lines, flat, keeping inline text of nameless controls', () => {
     const s = fromTree(doc([{ role: 'main', children: [{ role: 'button', name: 'A' }, { role: 'generic', focusable: true, children: [text('tile')] }, text('prose')] }]),
         { refsOnly: true });
-    assert.equal(s.text, '- button "A" [ref=@e1]\n- generic [ref=@e2]: tile');
+    // A tab stop without a widget role is marked as the clickable thing it is.
+    assert.equal(s.text, '- button "A" [ref=@e1]\n- generic [ref=@e2 clickable]: tile');
 });
 
 test('refs are in document order, unique, stable, and carry occurrenceIndex', () => {
@@ -177,7 +178,11 @@ test('ElementRef and WebAiSnapshot have every field of the contract', () => {
     assert.equal(s.stats.interactiveCount, Object.keys(s.refs).length);
     assert.equal(s.stats.tokenEstimate, Math.ceil(s.text.length / 4));
     const r = s.refs['@e1'];
-    assert.deepEqual(Object.keys(r).sort(), ['backendNodeId', 'frameId', 'framePath', 'name', 'occurrenceIndex', 'ref', 'role', 'selector', 'shadowPath', 'signatureHash'].sort());
+    assert.deepEqual(Object.keys(r).sort(), ['backendNodeId', 'clickable', 'frameId', 'framePath', 'name', 'occurrenceIndex', 'ref', 'role', 'selector',
+        'shadowClosed', 'shadowPath', 'signatureHash'].sort());
+    // A recorded tree has no DOM: no selector, nothing to mark.
+    assert.equal(r.selector, null);
+    assert.equal(r.clickable, false);
     assert.equal(typeof r.backendNodeId, 'number');
     assert.equal(typeof r.frameId, 'string');
     assert.match(r.signatureHash, /^sha256:[0-9a-f]{16}$/);

@@ -185,7 +185,18 @@ async function captureOverCdp(send, optsJson, timings = null, frameSend = null) 
         const t2 = clock();
         const step = JSON.parse(callNative(() => session.advance()));
         if (timings) timings.advance = (timings.advance || 0) + (clock() - t2);
-        if (step.snapshot) return step.snapshot;
+        if (step.snapshot) {
+            // Fire-and-forget (DOM.disable): nothing waits on it, failures do not matter.
+            for (const cmd of step.cleanup || []) {
+                Promise.resolve()
+                    .then(async () => {
+                        const target = cmd.session ? (frameSend ? await frameSend(cmd.session) : null) : send;
+                        if (target) await target(cmd.method, cmd.params);
+                    })
+                    .catch(() => undefined);
+            }
+            return step.snapshot;
+        }
         batch = step.commands;
     }
 }

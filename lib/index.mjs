@@ -18,6 +18,7 @@ export const {
     resolveRef,
     invalidateRefsOnDomChange,
     isRegistryStale,
+    locatorForRef,
     observeProviderTargets,
     rankTargetCandidates,
     CHATGPT_COMPOSER_SELECTORS,

@@ -79,4 +79,17 @@ function invalidateRefsOnDomChange(registry, ctx = {}) {
     return true;
 }
 
-module.exports = { createRefRegistry, resolveRef, invalidateRefsOnDomChange, isRegistryStale };
+/**
+ * The Playwright locator of a ref: through `frameLocator` for each frame of
+ * `framePath`, then each shadow host of `shadowPath`, then `selector`.
+ * Null for a ref no selector reaches (inside a closed shadow root).
+ */
+function locatorForRef(page, entry) {
+    if (!entry || typeof entry.selector !== 'string' || !entry.selector) return null;
+    let scope = page;
+    for (const frame of entry.framePath || []) scope = scope.frameLocator(frame);
+    for (const host of entry.shadowPath || []) scope = scope.locator(host);
+    return scope.locator(entry.selector);
+}
+
+module.exports = { createRefRegistry, resolveRef, invalidateRefsOnDomChange, isRegistryStale, locatorForRef };

@@ -11,3 +11,5 @@ export declare function createRefRegistry(snapshot: WebAiSnapshot | null | undef
 export declare function resolveRef(page: unknown, registry: RefRegistry | null | undefined, ref: string, options?: Freshness & { allowStale?: boolean }): Promise<ElementRef>;
 export declare function invalidateRefsOnDomChange(registry: RefRegistry | null | undefined, hashes?: { domHash?: string | null; axHash?: string | null }): boolean;
 export declare function isRegistryStale(registry: RefRegistry | null | undefined, ctx?: Freshness): boolean;
+/** Playwright locator for a ref (`frameLocator` per `framePath`, then `shadowPath`, then `selector`); null inside closed shadow roots. */
+export declare function locatorForRef(page: any, ref: ElementRef | null | undefined): any | null;

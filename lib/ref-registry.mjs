@@ -6,5 +6,6 @@ export const {
     resolveRef,
     invalidateRefsOnDomChange,
     isRegistryStale,
+    locatorForRef,
 } = cjs;
 export default cjs;

@@ -9,12 +9,19 @@ export interface ElementRef {
     name: string;
     /** Index among refs with the same role and name: `getByRole(role, { name }).nth(occurrenceIndex)`. */
     occurrenceIndex: number;
+    /** CSS selector unique where it is evaluated (after `framePath` and `shadowPath`); null inside a closed shadow root. */
     selector: string | null;
+    /** Selectors of the iframe elements from the top document down (Playwright `frameLocator`). */
     framePath: string[];
+    /** Selectors of the shadow hosts crossed, outermost first, each unique below the previous one. */
     shadowPath: string[];
     signatureHash: string;
     backendNodeId: number | null;
     frameId: string | null;
+    /** Inside a closed (or user-agent) shadow root: no selector reaches it; `backendNodeId` does. */
+    shadowClosed: boolean;
+    /** Ref'd because the DOM makes it clickable (listener, `cursor: pointer`, tabindex, contenteditable), not for its role. */
+    clickable: boolean;
 }
 
 export interface SnapshotStats {

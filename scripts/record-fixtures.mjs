@@ -41,7 +41,8 @@ try {
             const replies = [];
             const send = async (method, params) => {
                 const result = await session.send(method, params);
-                replies.push({ method, params, result });
+                // DOM.disable is the capture's fire-and-forget cleanup: its answer is never read.
+                if (method !== 'DOM.disable') replies.push({ method, params, result });
                 return result;
             };
             const snapshot = await ax.captureOverCdp(send, JSON.stringify(options));
@@ -56,7 +57,8 @@ try {
                     text: snapshot.text,
                     notes: snapshot.notes,
                     title: snapshot.title,
-                    refs: Object.values(snapshot.refs).map(r => [r.ref, r.role, r.name, r.occurrenceIndex, r.backendNodeId]),
+                    refs: Object.values(snapshot.refs).map(r => [r.ref, r.role, r.name, r.occurrenceIndex, r.backendNodeId,
+                        r.selector, r.framePath, r.shadowPath, r.shadowClosed, r.clickable]),
                 },
             };
             writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify(recording, null, 1)}\n`);

@@ -93,7 +93,7 @@ pub fn snapshot_from_tree(kind: String, input_json: String, options_json: String
         let tree = tree_from(&kind, &input_json)?;
         let facts = facts_from(facts_json.clone())?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
-        Ok(build_snapshot(&tree, None, facts, &opts, ms).to_json())
+        Ok(build_snapshot(&tree, None, facts, &opts, ms, &[]).to_json())
     };
     run().map_err(to_napi)
 }
@@ -139,7 +139,10 @@ impl JsCaptureSession {
     pub fn advance(&mut self) -> Result<String> {
         match self.inner.advance().map_err(to_napi)? {
             Step::Send(cmds) => Ok(json!({ "commands": cmds.iter().map(|c| c.to_json()).collect::<Vec<_>>() }).to_string()),
-            Step::Done(snapshot) => Ok(format!("{{\"snapshot\":{}}}", snapshot.to_json())),
+            Step::Done(snapshot) => {
+                let cleanup: Vec<_> = self.inner.cleanup().iter().map(|c| c.to_json()).collect();
+                Ok(format!("{{\"snapshot\":{},\"cleanup\":{}}}", snapshot.to_json(), serde_json::Value::Array(cleanup)))
+            }
         }
     }
 

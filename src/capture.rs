@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use crate::cdp_input::parse_full_ax_tree;
 use crate::cdp_rows::{parse_rows, projection_spec};
+use crate::dom::{click_hints_from_snapshot, DomTree};
 use crate::frames::{child_frames, stitch, FrameCapture, FrameInfo};
 use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
@@ -82,9 +83,14 @@ const DESCRIBE_ROOT: u32 = 4;
 const RELEASE_ROOT: u32 = 5;
 const FRAME_TREE: u32 = 6;
 const TARGETS: u32 = 7;
-/// Frame job `k` uses ids `FRAME_BASE + 3k` (its tree), `+ 1` (its owner) and,
-/// for an out-of-process frame, `+ 2` (its own frame tree).
+const DOM_DOCUMENT: u32 = 8;
+const DOM_SNAPSHOT: u32 = 9;
+const CLEANUP_BASE: u32 = 900;
+/// Frame job `k` uses ids `FRAME_BASE + 5k` (its tree), `+ 1` (its owner) and,
+/// for an out-of-process frame, `+ 2` (its own frame tree), `+ 3` and `+ 4`
+/// (its DOM and DOM snapshot).
 const FRAME_BASE: u32 = 1000;
+const FRAME_STRIDE: u32 = 5;
 /// Frames read per capture; more are listed in a note.
 const MAX_FRAMES: usize = 200;
 
@@ -104,6 +110,9 @@ fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32)
     )
 }
 
+/// A `DOM.getDocument` answer read into a tree, or why it could not be.
+type DomReply = std::result::Result<DomTree, String>;
+
 pub struct CaptureSession {
     opts: SnapshotOptions,
     started: Instant,
@@ -119,6 +128,10 @@ pub struct CaptureSession {
     frame_trees: Vec<Option<Result<AxTree>>>,
     frame_notes: Vec<String>,
     frame_round: u8,
+    /// The DOM pass: the page's tree and each out-of-process frame's (by job).
+    dom: Option<DomReply>,
+    dom_hints: Vec<i64>,
+    frame_doms: Vec<(Option<DomReply>, Vec<i64>)>,
 }
 
 /// A frame to read, and where its commands go.
@@ -154,6 +167,9 @@ impl CaptureSession {
             frame_trees: Vec::new(),
             frame_notes: Vec::new(),
             frame_round: 0,
+            dom: None,
+            dom_hints: Vec::new(),
+            frame_doms: Vec::new(),
         }
     }
 
@@ -194,6 +210,10 @@ impl CaptureSession {
             CdpCommand { optional: true, ..CdpCommand::new(FRAME_TREE, "Page.getFrameTree", json!({})) },
             // Out-of-process (cross-site) frames are not in the page's frame tree.
             CdpCommand { optional: true, ..CdpCommand::new(TARGETS, "Target.getTargets", json!({})) },
+            // The DOM pass rides along: the renderer answers it while the
+            // accessibility tree is being built.
+            CdpCommand { optional: true, ..CdpCommand::new(DOM_DOCUMENT, "DOM.getDocument", dom_document_params()) },
+            CdpCommand { optional: true, ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) },
         ];
         if let Some(sel) = &self.opts.root_selector {
             cmds.push(CdpCommand::new(
@@ -212,7 +232,7 @@ impl CaptureSession {
     pub fn receive(&mut self, id: u32, reply: CdpReply) {
         // A frame or an optional call that ran out of time is only a note.
         let reply = match reply {
-            CdpReply::TimedOut if id == PAGE_FACTS || id == FRAME_TREE || id == TARGETS || id >= FRAME_BASE => {
+            CdpReply::TimedOut if matches!(id, PAGE_FACTS | FRAME_TREE | TARGETS | DOM_DOCUMENT | DOM_SNAPSHOT) || id >= FRAME_BASE => {
                 CdpReply::Err("no answer within timeoutMs".into())
             }
             other => other,
@@ -222,8 +242,12 @@ impl CaptureSession {
             self.replies.insert(id, CdpReply::Ok(String::new()));
             return;
         }
-        if id >= FRAME_BASE && (id - FRAME_BASE).is_multiple_of(3) {
-            let k = ((id - FRAME_BASE) / 3) as usize;
+        if id == DOM_DOCUMENT || id == DOM_SNAPSHOT || (id >= FRAME_BASE && (id - FRAME_BASE) % FRAME_STRIDE >= 3) {
+            self.receive_dom(id, reply);
+            return;
+        }
+        if id >= FRAME_BASE && (id - FRAME_BASE).is_multiple_of(FRAME_STRIDE) {
+            let k = ((id - FRAME_BASE) / FRAME_STRIDE) as usize;
             if let Some(slot) = self.frame_trees.get_mut(k) {
                 *slot = Some(match &reply {
                     CdpReply::Ok(text) => parse_ax_reply(text),
@@ -252,9 +276,15 @@ impl CaptureSession {
             DESCRIBE_ROOT => "DOM.describeNode",
             FRAME_TREE => "Page.getFrameTree",
             TARGETS => "Target.getTargets",
-            id if id >= FRAME_BASE && (id - FRAME_BASE).is_multiple_of(3) => "Accessibility.getFullAXTree",
-            id if id >= FRAME_BASE && (id - FRAME_BASE) % 3 == 1 => "DOM.getFrameOwner",
-            id if id >= FRAME_BASE => "Page.getFrameTree",
+            DOM_DOCUMENT => "DOM.getDocument",
+            DOM_SNAPSHOT => "DOMSnapshot.captureSnapshot",
+            id if id >= FRAME_BASE => match (id - FRAME_BASE) % FRAME_STRIDE {
+                0 => "Accessibility.getFullAXTree",
+                1 => "DOM.getFrameOwner",
+                2 => "Page.getFrameTree",
+                3 => "DOM.getDocument",
+                _ => "DOMSnapshot.captureSnapshot",
+            },
             _ => "Runtime.releaseObject",
         }
     }
@@ -280,7 +310,7 @@ impl CaptureSession {
         let mut cmds = Vec::with_capacity(jobs.len() * 3);
         for job in jobs {
             let k = self.frames.len() as u32;
-            let id = FRAME_BASE + 3 * k;
+            let id = FRAME_BASE + FRAME_STRIDE * k;
             let frame_id = job.info.id.clone();
             cmds.push(CdpCommand {
                 project: Some(projection_spec()),
@@ -302,9 +332,21 @@ impl CaptureSession {
                     session: job.session.clone(),
                     ..CdpCommand::new(id + 2, "Page.getFrameTree", json!({}))
                 });
+                // Another process: its DOM is not in the page's.
+                cmds.push(CdpCommand {
+                    optional: true,
+                    session: job.session.clone(),
+                    ..CdpCommand::new(id + 3, "DOM.getDocument", dom_document_params())
+                });
+                cmds.push(CdpCommand {
+                    optional: true,
+                    session: job.session.clone(),
+                    ..CdpCommand::new(id + 4, "DOMSnapshot.captureSnapshot", dom_snapshot_params())
+                });
             }
             self.frames.push(job);
             self.frame_trees.push(None);
+            self.frame_doms.push((None, Vec::new()));
         }
         self.stage = Stage::Frames;
         self.frame_round += 1;
@@ -359,7 +401,7 @@ impl CaptureSession {
                 continue;
             }
             let root = self.frames[k].info.id.clone();
-            if let Some(tree) = self.reply_json(FRAME_BASE + 3 * k as u32 + 2) {
+            if let Some(tree) = self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 2) {
                 for info in child_frames(&tree) {
                     jobs.push(FrameJob { info, session: Some(root.clone()), oopif_root: false });
                 }
@@ -376,7 +418,7 @@ impl CaptureSession {
         let trees = std::mem::take(&mut self.frame_trees);
         let mut out = Vec::new();
         for (k, (job, tree)) in frames.into_iter().zip(trees).enumerate() {
-            let owner = self.reply_json(FRAME_BASE + 3 * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64));
+            let owner = self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64));
             match tree {
                 Some(Ok(tree)) => out.push(FrameCapture { info: job.info, tree, owner_backend_id: owner }),
                 Some(Err(e)) => self.frame_notes.push(format!("frame {} could not be read: {}", job.info.url, e.message)),
@@ -511,6 +553,7 @@ impl CaptureSession {
             },
             None => None,
         };
+        let dom = self.dom_trees(&tree, &mut facts.notes);
         let captures = self.frame_captures();
         if !captures.is_empty() {
             let main_frame = tree.root.and_then(|r| tree.node(r)).and_then(|n| n.frame_id.clone());
@@ -518,8 +561,85 @@ impl CaptureSession {
         }
         facts.notes.append(&mut self.frame_notes);
         let capture_ms = self.started.elapsed().as_secs_f64() * 1000.0;
-        Ok(Step::Done(Box::new(build_snapshot(&tree, subtree, facts, &self.opts, capture_ms))))
+        Ok(Step::Done(Box::new(build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom))))
     }
+
+    fn receive_dom(&mut self, id: u32, reply: CdpReply) {
+        let text = match reply {
+            CdpReply::Ok(text) => Ok(text),
+            CdpReply::Err(msg) => Err(msg),
+            CdpReply::TimedOut => Err("no answer within timeoutMs".to_string()),
+        };
+        self.replies.insert(id, CdpReply::Ok(String::new()));
+        let is_document = id == DOM_DOCUMENT || (id >= FRAME_BASE && (id - FRAME_BASE) % FRAME_STRIDE == 3);
+        let (dom_slot, hint_slot) = if id < FRAME_BASE {
+            (&mut self.dom, &mut self.dom_hints)
+        } else {
+            let k = ((id - FRAME_BASE) / FRAME_STRIDE) as usize;
+            match self.frame_doms.get_mut(k) {
+                Some((d, h)) => (d, h),
+                None => return,
+            }
+        };
+        if is_document {
+            *dom_slot = Some(text.and_then(|t| DomTree::from_get_document(&t, None)));
+        } else if let Ok(t) = text {
+            // Without the snapshot, clickability falls back to attributes.
+            if let Ok(ids) = click_hints_from_snapshot(&t) {
+                *hint_slot = ids;
+            }
+        }
+    }
+
+    /// The DOM trees read, each told which frame its root document is.
+    fn dom_trees(&mut self, ax: &AxTree, notes: &mut Vec<String>) -> Vec<DomTree> {
+        let mut out = Vec::new();
+        match self.dom.take() {
+            Some(Ok(mut t)) => {
+                t.root_frame = ax.root.and_then(|r| ax.node(r)).and_then(|n| n.frame_id.clone());
+                t.add_hint_ids(std::mem::take(&mut self.dom_hints));
+                out.push(t);
+            }
+            Some(Err(e)) => notes.push(format!("the DOM was not read, so refs have no selectors or clickable marks: {e}")),
+            None => {}
+        }
+        for (k, job) in self.frames.iter().enumerate() {
+            if !job.oopif_root {
+                continue;
+            }
+            match self.frame_doms.get_mut(k).map(|(d, h)| (d.take(), std::mem::take(h))) {
+                Some((Some(Ok(mut t)), hints)) => {
+                    t.root_frame = Some(job.info.id.clone());
+                    t.add_hint_ids(hints);
+                    out.push(t);
+                }
+                Some((Some(Err(e)), _)) => notes.push(format!("the DOM of frame {} was not read: {e}", job.info.url)),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Fire-and-forget commands for after the capture: `DOM.getDocument`
+    /// turned on DOM events for the session, which would otherwise stream
+    /// every later mutation to it.
+    pub fn cleanup(&self) -> Vec<CdpCommand> {
+        let mut sessions: Vec<Option<String>> = vec![None];
+        sessions.extend(self.frames.iter().filter(|j| j.oopif_root).map(|j| j.session.clone()));
+        sessions
+            .into_iter()
+            .enumerate()
+            .map(|(k, session)| CdpCommand { optional: true, session, ..CdpCommand::new(CLEANUP_BASE + k as u32, "DOM.disable", json!({})) })
+            .collect()
+    }
+}
+
+fn dom_document_params() -> Value {
+    json!({ "depth": -1, "pierce": true })
+}
+
+fn dom_snapshot_params() -> Value {
+    json!({ "computedStyles": ["cursor"], "includePaintOrder": false, "includeDOMRects": false })
 }
 
 /// The tree reply is either the browser's raw JSON or the driver's projected rows.
@@ -552,7 +672,11 @@ pub fn capture_with(transport: &mut impl CdpTransport, opts: SnapshotOptions) ->
         }
         match session.advance()? {
             Step::Send(next) => batch = next,
-            Step::Done(snapshot) => return Ok(*snapshot),
+            Step::Done(snapshot) => {
+                let cleanup = session.cleanup();
+                transport.send_batch(&cleanup, session.remaining_ms().clamp(1, 2000));
+                return Ok(*snapshot);
+            }
         }
     }
 }

@@ -10,13 +10,15 @@
 use std::borrow::Cow;
 use crate::fast_hash::FastMap;
 
+use crate::dom::Hints;
 use crate::hash::{element_signature_hash, hash_doctor_field};
+use crate::selector::Located;
 use crate::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow};
 use crate::options::{SnapshotOptions, REF_BUDGET};
 use crate::roles;
 use crate::tree::{AxTree, States, Tristate};
 
-/// One ref'd element (SPEC §6 `ElementRef`, minus the DOM-pass fields).
+/// One ref'd element (SPEC §6 `ElementRef`); the DOM pass fills `located`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElementRef {
     pub ref_id: String,
@@ -26,7 +28,13 @@ pub struct ElementRef {
     pub signature_hash: String,
     pub backend_node_id: Option<i64>,
     pub frame_id: Option<String>,
+    /// Ref'd for inviting a click (listener, pointer, tabindex, editable), not for its role.
+    pub clickable: bool,
+    pub located: Located,
 }
+
+/// DOM facts about an accessibility node, by its frame and backend id.
+pub type HintFn<'h> = &'h dyn Fn(Option<&str>, i64) -> Hints;
 
 #[derive(Debug, Clone, Default)]
 pub struct Serialized {
@@ -53,9 +61,13 @@ struct VNode<'a> {
     value: Option<Cow<'a, str>>,
     states: States,
     focusable: bool,
+    hints: Hints,
     backend_node_id: Option<i64>,
     frame_id: Option<&'a str>,
     from_list_marker: bool,
+    /// Printed only because the DOM says it is clickable: if it gets no ref
+    /// after all, it is lifted like any nameless container.
+    soft: bool,
     children: Vec<u32>,
     kept: bool,
 }
@@ -69,9 +81,11 @@ impl<'a> VNode<'a> {
             value: None,
             states: States::default(),
             focusable: false,
+            hints: Hints::default(),
             backend_node_id: None,
             frame_id: None,
             from_list_marker: false,
+            soft: false,
             children: Vec::new(),
             kept: true,
         }
@@ -82,13 +96,16 @@ impl<'a> VNode<'a> {
 enum Tier {
     One,
     Two,
+    /// Tier 1 for the budget, ref'd for what the DOM says, not for its role.
+    Clickable,
 }
 
-/// Serialize `tree` (or the subtree at `subtree_root`) with `title` for the document line.
-pub fn serialize(tree: &AxTree, subtree_root: Option<u32>, title: Option<&str>, opts: &SnapshotOptions) -> Serialized {
+/// Serialize `tree` (or the subtree at `subtree_root`) with `title` for the
+/// document line; `hints` (from the DOM pass) mark clickable elements.
+pub fn serialize(tree: &AxTree, subtree_root: Option<u32>, title: Option<&str>, opts: &SnapshotOptions, hints: Option<HintFn<'_>>) -> Serialized {
     let max_name = opts.max_name_chars as usize;
     let mut notes: Vec<String> = Vec::new();
-    let mut view = build_view(tree, subtree_root, title, max_name, &mut notes);
+    let mut view = build_view(tree, subtree_root, title, max_name, hints, &mut notes);
     normalize_text(&mut view, opts.compact, max_name);
     if opts.interactive_only {
         prune(&mut view);
@@ -99,6 +116,7 @@ pub fn serialize(tree: &AxTree, subtree_root: Option<u32>, title: Option<&str>, 
         tree.ancestors(r).iter().any(|&a| tree.node(a).is_some_and(|n| roles::is_interactive_container(roles::aria_role(&n.role))))
     });
     let tiers = classify(&view, in_container);
+    lift_unref_soft(&mut view, &tiers);
     let (refs, ref_of) = assign_refs(&view, &tiers, opts, &mut notes);
     let (text, node_count) = print(&view, &ref_of, &refs, opts, &mut notes);
     if view[0].children.iter().all(|&c| !view[c as usize].kept) {
@@ -112,6 +130,7 @@ fn build_view<'a>(
     subtree_root: Option<u32>,
     title: Option<&str>,
     max_name: usize,
+    hints: Option<HintFn<'_>>,
     notes: &mut Vec<String>,
 ) -> Vec<VNode<'a>> {
     let doc_title = title.or_else(|| tree.title()).unwrap_or_default();
@@ -160,9 +179,12 @@ fn build_view<'a>(
             view[parent as usize].children.push(idx);
             continue;
         }
-        let transparent = node.ignored
-            || roles::is_transparent(&node.role)
-            || (roles::is_nameless_container(role) && !node.focusable && collapse_whitespace(&node.name).is_empty());
+        let node_hints = match (hints, node.backend_node_id) {
+            (Some(h), Some(b)) if !node.ignored => h(frame, b),
+            _ => Hints::default(),
+        };
+        let nameless = roles::is_nameless_container(role) && !node.focusable && collapse_whitespace(&node.name).is_empty();
+        let transparent = node.ignored || roles::is_transparent(&node.role) || (nameless && !node_hints.clickable);
         let marker = in_marker || roles::is_transparent(&node.role);
         let target = if transparent {
             parent
@@ -171,6 +193,8 @@ fn build_view<'a>(
             v.value = node.value.as_deref().map(|s| normalize_name_cow(s, max_name)).filter(|s| !s.is_empty());
             v.states = node.states.clone();
             v.focusable = node.focusable;
+            v.hints = node_hints;
+            v.soft = nameless;
             v.backend_node_id = node.backend_node_id;
             v.frame_id = frame;
             let idx = view.len() as u32;
@@ -304,6 +328,7 @@ fn prune(view: &mut [VNode<'_>]) {
             Kind::Element => {
                 let v = &view[i];
                 (v.focusable && !roles::is_never_ref_role(&v.role))
+                    || v.hints.clickable
                     || roles::is_tier1_role(&v.role)
                     || !v.name.is_empty()
                     || v.value.is_some()
@@ -318,29 +343,77 @@ fn prune(view: &mut [VNode<'_>]) {
     }
 }
 
+/// A control by role, or a tab stop (`tabindex >= 0`; Chrome's `focusable`
+/// also covers `tabindex=-1`, which the DOM pass tells apart).
+fn is_control(v: &VNode<'_>) -> bool {
+    v.kind == Kind::Element
+        && (roles::is_tier1_role(&v.role) || (v.focusable && !v.hints.negative_tabindex && !roles::is_never_ref_role(&v.role)))
+}
+
 fn classify(view: &[VNode<'_>], in_container: bool) -> Vec<Option<Tier>> {
+    // Whether a control sits below each node (children follow their parent,
+    // so a reverse sweep sees them first): a clickable container of controls
+    // is event delegation, not a click target.
+    let mut control_below = vec![false; view.len()];
+    for i in (0..view.len()).rev() {
+        control_below[i] = view[i].children.iter().any(|&c| control_below[c as usize] || is_control(&view[c as usize]));
+    }
     let mut tiers = vec![None; view.len()];
-    // (index, inside an interactive container)
-    let mut stack: Vec<(u32, bool)> = view[0].children.iter().rev().map(|&c| (c, in_container)).collect();
-    while let Some((i, in_container)) = stack.pop() {
+    // (index, inside an interactive container, inside a ref'd element)
+    let mut stack: Vec<(u32, bool, bool)> = view[0].children.iter().rev().map(|&c| (c, in_container, false)).collect();
+    while let Some((i, in_container, inside_ref)) = stack.pop() {
         let v = &view[i as usize];
         if v.kind != Kind::Element {
             continue;
         }
-        let never = roles::is_never_ref_role(&v.role);
-        tiers[i as usize] = if roles::is_tier1_role(&v.role) || (v.focusable && !never) {
+        tiers[i as usize] = if roles::is_tier1_role(&v.role) || (in_container && roles::is_tier2_role(&v.role) && is_control(v)) {
             Some(Tier::One)
         } else if in_container && roles::is_tier2_role(&v.role) {
             Some(Tier::Two)
+        } else if is_control(v) {
+            // A tab stop with a widget role (a listbox, a grid) is a control;
+            // only one without any (a focusable div) is marked clickable.
+            let widget = roles::is_tier2_role(&v.role) || roles::is_interactive_container(&v.role);
+            Some(if widget { Tier::One } else { Tier::Clickable })
+        } else if v.hints.clickable && !inside_ref && !control_below[i as usize] {
+            // The insides of real controls (a span with the button's pointer
+            // cursor) are the control's, not targets of their own.
+            Some(Tier::Clickable)
         } else {
             None
         };
         let inner = in_container || roles::is_interactive_container(&v.role);
+        let inside = inside_ref || tiers[i as usize].is_some();
         for &c in v.children.iter().rev() {
-            stack.push((c, inner));
+            stack.push((c, inner, inside));
         }
     }
     tiers
+}
+
+/// Lift soft nodes that got no ref, splicing their children into the parent.
+/// Children have higher indices than their parent, so a reverse sweep finds
+/// every child's list already final.
+fn lift_unref_soft(view: &mut [VNode<'_>], tiers: &[Option<Tier>]) {
+    let lifted: Vec<bool> = view.iter().enumerate().map(|(i, v)| v.soft && tiers[i].is_none()).collect();
+    if !lifted.iter().any(|&l| l) {
+        return;
+    }
+    for i in (0..view.len()).rev() {
+        if !view[i].children.iter().any(|&c| lifted[c as usize]) {
+            continue;
+        }
+        let children = std::mem::take(&mut view[i].children);
+        let mut out = Vec::with_capacity(children.len());
+        for c in children {
+            if lifted[c as usize] {
+                out.extend(view[c as usize].children.iter().copied());
+            } else {
+                out.push(c);
+            }
+        }
+        view[i].children = out;
+    }
 }
 
 fn assign_refs(
@@ -350,7 +423,7 @@ fn assign_refs(
     notes: &mut Vec<String>,
 ) -> (Vec<ElementRef>, Vec<Option<u32>>) {
     let total = tiers.iter().filter(|t| t.is_some()).count();
-    let tier1 = tiers.iter().filter(|t| **t == Some(Tier::One)).count();
+    let tier1 = tiers.iter().filter(|t| matches!(t, Some(Tier::One | Tier::Clickable))).count();
     let only_tier1 = total > REF_BUDGET && !opts.all_refs && tier1 < total;
     if only_tier1 {
         notes.push(format!(
@@ -369,7 +442,7 @@ fn assign_refs(
         path.push(k);
         let v = &view[i as usize];
         let wanted = match tiers[i as usize] {
-            Some(Tier::One) => true,
+            Some(Tier::One | Tier::Clickable) => true,
             Some(Tier::Two) => !only_tier1,
             None => false,
         };
@@ -386,6 +459,8 @@ fn assign_refs(
                 signature_hash: element_signature_hash(&v.role, &v.name, depth, &path[path.len().saturating_sub(SIGNATURE_PATH_STEPS)..]),
                 backend_node_id: v.backend_node_id,
                 frame_id: v.frame_id.map(str::to_string),
+                clickable: tiers[i as usize] == Some(Tier::Clickable),
+                located: Located::default(),
             });
             *occ += 1;
         }
@@ -433,7 +508,7 @@ fn state_attrs(v: &VNode<'_>, opts: &SnapshotOptions, out: &mut Vec<String>) {
     }
 }
 
-fn element_line(v: &VNode<'_>, ref_id: Option<&str>, opts: &SnapshotOptions) -> String {
+fn element_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions) -> String {
     let mut line = String::with_capacity(16 + v.role.len() + v.name.len());
     line.push_str("- ");
     line.push_str(&v.role);
@@ -442,8 +517,11 @@ fn element_line(v: &VNode<'_>, ref_id: Option<&str>, opts: &SnapshotOptions) -> 
         line.push_str(&json_quote(&shown(&v.name, opts)));
     }
     let mut attrs = Vec::new();
-    if let Some(r) = ref_id {
-        attrs.push(format!("ref={r}"));
+    if let Some(r) = r {
+        attrs.push(format!("ref={}", r.ref_id));
+        if r.clickable {
+            attrs.push("clickable".into());
+        }
     }
     state_attrs(v, opts, &mut attrs);
     if !attrs.is_empty() {
@@ -465,9 +543,9 @@ fn inline_text<'v>(view: &'v [VNode<'_>], v: &VNode<'_>, opts: &SnapshotOptions)
 
 /// The line of a ref'd element listed on its own (refsOnly, depth cut): its
 /// inline text is kept so a nameless control is still recognisable.
-fn standalone_line(view: &[VNode<'_>], i: u32, ref_id: Option<&str>, opts: &SnapshotOptions) -> String {
+fn standalone_line(view: &[VNode<'_>], i: u32, r: Option<&ElementRef>, opts: &SnapshotOptions) -> String {
     let v = &view[i as usize];
-    let mut line = element_line(v, ref_id, opts);
+    let mut line = element_line(v, r, opts);
     if let Some(t) = inline_text(view, v, opts) {
         line.push_str(": ");
         line.push_str(&shown(t, opts));
@@ -492,7 +570,7 @@ fn print(
     opts: &SnapshotOptions,
     notes: &mut Vec<String>,
 ) -> (String, usize) {
-    let ref_id = |i: u32| ref_of[i as usize].map(|r| refs[r as usize].ref_id.as_str());
+    let ref_id = |i: u32| ref_of[i as usize].map(|r| &refs[r as usize]);
     let mut text = String::new();
     let mut count = 0usize;
     if opts.refs_only {

@@ -1,9 +1,11 @@
 //! Assembling a `WebAiSnapshot` (SPEC §6) from a tree, page facts and options.
 
+use crate::dom::DomTree;
 use crate::hash::{estimate_tokens, hash_accessibility_snapshot};
+use crate::selector::Locator;
 use crate::js_string::json_quote;
 use crate::options::SnapshotOptions;
-use crate::serialize::{serialize, ElementRef, Serialized};
+use crate::serialize::{serialize, ElementRef, HintFn, Serialized};
 use crate::tree::AxTree;
 
 /// What the capture learned about the page besides its accessibility tree.
@@ -31,21 +33,47 @@ pub struct WebAiSnapshot {
     pub capture_ms: f64,
 }
 
+/// Build the snapshot; `dom` (the DOM pass, one tree per process) marks
+/// clickable elements and gives every ref its selector, frames and hosts.
 pub fn build_snapshot(
     tree: &AxTree,
     subtree_root: Option<u32>,
     facts: PageFacts,
     opts: &SnapshotOptions,
     capture_ms: f64,
+    dom: &[DomTree],
 ) -> WebAiSnapshot {
     let title = facts.title.clone().filter(|t| !t.is_empty()).or_else(|| tree.title().map(str::to_string));
-    let Serialized { mut text, refs, notes: ser_notes, node_count } = serialize(tree, subtree_root, title.as_deref(), opts);
+    let hints = |frame: Option<&str>, backend: i64| crate::dom::hints_in(dom, frame, backend);
+    let hint_fn: Option<HintFn<'_>> = if dom.is_empty() { None } else { Some(&hints) };
+    let Serialized { mut text, mut refs, notes: ser_notes, node_count } = serialize(tree, subtree_root, title.as_deref(), opts, hint_fn);
     if text.is_empty() {
         text.push_str("- document");
     }
     let mut notes = tree.notes.clone();
     notes.extend(facts.notes);
     notes.extend(ser_notes);
+    if !dom.is_empty() {
+        let mut locator = Locator::new(dom);
+        let mut unlocated = Vec::new();
+        for r in refs.iter_mut() {
+            match r.backend_node_id.and_then(|b| locator.locate(r.frame_id.as_deref(), b)) {
+                Some(located) => r.located = located,
+                None => unlocated.push(r.ref_id.clone()),
+            }
+        }
+        let no_selector: Vec<&str> = refs.iter().filter(|r| r.located.selector.is_none() && !r.located.shadow_closed && !unlocated.contains(&r.ref_id)).map(|r| r.ref_id.as_str()).collect();
+        if !unlocated.is_empty() {
+            notes.push(format!("{} ref(s) are not in the DOM that was read and have no selector: {}", unlocated.len(), list_refs(&unlocated)));
+        }
+        if !no_selector.is_empty() {
+            notes.push(format!("{} ref(s) have no unique CSS selector and resolve by backendNodeId only: {}", no_selector.len(), list_refs(&no_selector)));
+        }
+        let closed: Vec<&str> = refs.iter().filter(|r| r.located.shadow_closed).map(|r| r.ref_id.as_str()).collect();
+        if !closed.is_empty() {
+            notes.push(format!("{} ref(s) are inside closed shadow roots, which no selector reaches; they resolve by backendNodeId: {}", closed.len(), list_refs(&closed)));
+        }
+    }
     WebAiSnapshot {
         snapshot_id: uuid::Uuid::new_v4().to_string(),
         provider: opts.provider.clone(),
@@ -62,8 +90,25 @@ pub fn build_snapshot(
     }
 }
 
+fn list_refs<S: AsRef<str>>(refs: &[S]) -> String {
+    let shown: Vec<&str> = refs.iter().take(10).map(AsRef::as_ref).collect();
+    let more = if refs.len() > 10 { format!(" and {} more", refs.len() - 10) } else { String::new() };
+    format!("{}{more}", shown.join(", "))
+}
+
 fn opt_str(v: &Option<String>) -> String {
     v.as_deref().map_or_else(|| "null".to_string(), json_quote)
+}
+
+fn push_str_array(out: &mut String, items: &[String]) {
+    out.push('[');
+    for (i, s) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&json_quote(s));
+    }
+    out.push(']');
 }
 
 impl ElementRef {
@@ -75,13 +120,20 @@ impl ElementRef {
         out.push_str(",\"name\":");
         out.push_str(&json_quote(&self.name));
         out.push_str(&format!(",\"occurrenceIndex\":{}", self.occurrence_index));
-        out.push_str(",\"selector\":null,\"framePath\":[],\"shadowPath\":[],\"signatureHash\":");
+        out.push_str(",\"selector\":");
+        out.push_str(&opt_str(&self.located.selector));
+        out.push_str(",\"framePath\":");
+        push_str_array(out, &self.located.frame_path);
+        out.push_str(",\"shadowPath\":");
+        push_str_array(out, &self.located.shadow_path);
+        out.push_str(",\"signatureHash\":");
         out.push_str(&json_quote(&self.signature_hash));
         out.push_str(",\"backendNodeId\":");
         out.push_str(&self.backend_node_id.map_or_else(|| "null".to_string(), |b| b.to_string()));
         out.push_str(",\"frameId\":");
         out.push_str(&opt_str(&self.frame_id));
-        out.push('}');
+        out.push_str(if self.located.shadow_closed { ",\"shadowClosed\":true" } else { ",\"shadowClosed\":false" });
+        out.push_str(if self.clickable { ",\"clickable\":true}" } else { ",\"clickable\":false}" });
     }
 }
 

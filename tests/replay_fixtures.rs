@@ -62,7 +62,11 @@ fn every_recording_replays_to_its_recorded_snapshot() {
         let refs: Vec<Value> = snap
             .refs
             .iter()
-            .map(|r| serde_json::json!([r.ref_id, r.role, r.name, r.occurrence_index, r.backend_node_id]))
+            .map(|r| {
+                let l = &r.located;
+                serde_json::json!([r.ref_id, r.role, r.name, r.occurrence_index, r.backend_node_id,
+                    l.selector, l.frame_path, l.shadow_path, l.shadow_closed, r.clickable])
+            })
             .collect();
         assert_eq!(Value::Array(refs), rec["expected"]["refs"], "{name}: refs differ");
         assert_eq!(serde_json::json!(snap.notes), rec["expected"]["notes"], "{name}: notes differ");

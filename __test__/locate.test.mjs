@@ -1,0 +1,83 @@
+// Item 1 of the ref contract: every ref carries its own way back. For every
+// ref of every fixture page and every real page, Playwright's locator built
+// from `framePath`, `shadowPath` and `selector` finds exactly one element,
+// and it is the element the snapshot saw (same backendNodeId).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { browser, closeBrowser, openFile, pagesDir, realPagesDir } from './helpers.mjs';
+import { buildWebAiSnapshot, cdpSessionFor, locatorForRef } from '../lib/index.cjs';
+
+after(closeBrowser);
+
+/** Run `fn` over `items`, `width` at a time. */
+async function pool(items, width, fn) {
+    const queue = [...items];
+    await Promise.all(Array.from({ length: width }, async () => {
+        while (queue.length) await fn(queue.shift());
+    }));
+}
+
+/**
+ * Check each ref; returns the failures as text. Playwright marks the element
+ * it found in the page; the ref's backendNodeId, resolved over CDP in the
+ * same frame, must be that element.
+ */
+async function checkRefs(page, snapshot) {
+    const session = await cdpSessionFor(page);
+    const failures = [];
+    let located = 0;
+    await pool(Object.values(snapshot.refs), 8, async ref => {
+        const where = `${ref.ref} ${ref.role} ${JSON.stringify(ref.name)} [${[...ref.framePath, ...ref.shadowPath, ref.selector].join(' | ')}]`;
+        const { object } = await session.send('DOM.resolveNode', { backendNodeId: ref.backendNodeId });
+        if (ref.shadowClosed) {
+            if (ref.selector !== null) failures.push(`${where}: closed shadow root but a selector`);
+            if (!object.objectId) failures.push(`${where}: not resolvable by backendNodeId`);
+            return;
+        }
+        const loc = locatorForRef(page, ref);
+        if (!loc) { failures.push(`${where}: no selector`); return; }
+        const count = await loc.evaluateAll((els, key) => {
+            (window.__locateProbe ??= new Map()).set(key, els[0]);
+            return els.length;
+        }, ref.ref).catch(err => `error ${err.message.split('\n')[0]}`);
+        if (count !== 1) { failures.push(`${where}: ${count} matches`); return; }
+        const { result } = await session.send('Runtime.callFunctionOn', {
+            objectId: object.objectId,
+            functionDeclaration: 'function (key) { return !!window.__locateProbe && window.__locateProbe.get(key) === this; }',
+            arguments: [{ value: ref.ref }],
+            returnByValue: true,
+        });
+        if (result.value !== true) failures.push(`${where}: matches another element`);
+        else located += 1;
+    });
+    return { failures, located };
+}
+
+const fixturePages = readdirSync(pagesDir).filter(f => f.endsWith('.html')).map(f => join(pagesDir, f));
+const realPages = readdirSync(realPagesDir).filter(f => f.endsWith('.html')).map(f => join(realPagesDir, f));
+
+for (const [label, files] of [['fixture', fixturePages], ['real', realPages]]) {
+    test(`every ref of every ${label} page resolves to exactly its own element`, async () => {
+        const b = await browser();
+        assert.ok(files.length >= 10, `expected the ${label} pages`);
+        const report = [];
+        let total = 0;
+        for (const file of files) {
+            const page = await openFile(b, file);
+            try {
+                const snapshot = await buildWebAiSnapshot(page, { timeoutMs: 30000 });
+                const refs = Object.values(snapshot.refs);
+                const { failures, located } = await checkRefs(page, snapshot);
+                total += located;
+                if (failures.length) report.push(`${file}: ${failures.length}/${refs.length} failed\n  ${failures.slice(0, 8).join('\n  ')}`);
+                if (refs.length > 0) assert.ok(refs.every(r => r.selector !== null || r.shadowClosed), `${file}: a ref without selector`);
+            } finally {
+                await page.close();
+            }
+        }
+        assert.deepEqual(report, [], report.join('\n'));
+        assert.ok(total > (label === 'real' ? 500 : 50), `only ${total} refs were checked`);
+    });
+}

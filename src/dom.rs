@@ -1,0 +1,377 @@
+//! The DOM side of a capture, joined to the accessibility tree by
+//! `backendNodeId`: the real tree (`DOM.getDocument` with `pierce`, so shadow
+//! roots and same-process frame documents are in it) for selectors, and
+//! `DOMSnapshot.captureSnapshot` for what only layout knows (click listeners,
+//! `cursor: pointer`).
+//!
+//! DOMSnapshot alone is not enough: it flattens shadow DOM (slotted nodes
+//! appear under their slot, shadow children under their host), which loses
+//! the tree scopes that CSS selectors are evaluated in.
+
+use crate::fast_hash::FastMap;
+use crate::json_arena::{self, JArena, JVal};
+
+pub const NONE: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShadowKind {
+    Open,
+    Closed,
+    UserAgent,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DKind {
+    Element,
+    Document,
+    ShadowRoot(ShadowKind),
+}
+
+/// Attributes kept for selectors and click hints; others are dropped on read.
+const KEPT_ATTRS: &[&str] = &[
+    "id", "name", "aria-label", "placeholder", "title", "alt", "href", "type", "role",
+    "data-testid", "data-test-id", "data-test", "data-qa", "data-cy",
+    "tabindex", "contenteditable", "onclick",
+];
+
+#[derive(Debug, Clone)]
+pub struct DNode {
+    pub kind: DKind,
+    /// `localName`: lower case for HTML, as written for SVG and MathML.
+    pub tag: String,
+    pub backend: i64,
+    /// The DOM parent: a shadow root's host, a frame document's `iframe`.
+    pub parent: u32,
+    /// Element children in tree order (not shadow roots, not documents).
+    pub children: Vec<u32>,
+    pub shadow_roots: Vec<u32>,
+    pub content_doc: u32,
+    /// The frame an `iframe`/`frame` element hosts.
+    pub frame_id: Option<String>,
+    pub attrs: Vec<(String, String)>,
+}
+
+impl DNode {
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    pub fn is_element(&self) -> bool {
+        self.kind == DKind::Element
+    }
+}
+
+/// One process's DOM: the page's (its main frame and same-process frames) or
+/// an out-of-process frame's. Backend node ids are unique within a process only.
+#[derive(Debug, Default)]
+pub struct DomTree {
+    pub nodes: Vec<DNode>,
+    by_backend: FastMap<i64, u32>,
+    /// The frame documents of `iframe` elements, by frame id.
+    frame_docs: FastMap<String, u32>,
+    /// Frame owner elements by the frame they host (also out-of-process ones,
+    /// whose document is in another tree).
+    pub owners: FastMap<String, u32>,
+    /// The frame of the root document.
+    pub root_frame: Option<String>,
+    /// From DOMSnapshot: listener or `cursor: pointer` root, by backend id.
+    click_hints: FastMap<i64, bool>,
+}
+
+impl DomTree {
+    /// Read a `DOM.getDocument({ depth: -1, pierce: true })` result.
+    pub fn from_get_document(text: &str, root_frame: Option<String>) -> Result<DomTree, String> {
+        let arena = json_arena::parse(text)?;
+        let root = arena.field(0, "root").ok_or("the reply has no root node")?;
+        let mut tree = DomTree { root_frame, ..Default::default() };
+        // (json node, parent in the model, kind override)
+        let mut stack: Vec<(u32, u32)> = vec![(root, NONE)];
+        while let Some((j, parent)) = stack.pop() {
+            let Some(idx) = tree.push_node(&arena, j, parent) else { continue };
+            // Reverse push so that children are numbered in document order.
+            let kids = arena.arr_at(arena.field(j, "children"));
+            let shadows = arena.arr_at(arena.field(j, "shadowRoots"));
+            let doc = arena.field(j, "contentDocument");
+            for &c in kids.iter().rev() {
+                stack.push((c, idx));
+            }
+            for &s in shadows.iter().rev() {
+                stack.push((s, idx));
+            }
+            if let Some(d) = doc {
+                stack.push((d, idx));
+            }
+        }
+        Ok(tree)
+    }
+
+    fn push_node(&mut self, arena: &JArena<'_>, j: u32, parent: u32) -> Option<u32> {
+        let node_type = arena.num_at(arena.field(j, "nodeType"))? as i64;
+        let kind = match node_type {
+            1 => DKind::Element,
+            9 => DKind::Document,
+            11 => match arena.str_at(arena.field(j, "shadowRootType")) {
+                Some("open") => DKind::ShadowRoot(ShadowKind::Open),
+                Some("closed") => DKind::ShadowRoot(ShadowKind::Closed),
+                Some(_) => DKind::ShadowRoot(ShadowKind::UserAgent),
+                // A template's content fragment: inert, never rendered.
+                None => return None,
+            },
+            _ => return None,
+        };
+        let idx = self.nodes.len() as u32;
+        let backend = arena.num_at(arena.field(j, "backendNodeId")).map_or(-1, |n| n as i64);
+        let mut attrs = Vec::new();
+        if kind == DKind::Element {
+            let list = arena.arr_at(arena.field(j, "attributes"));
+            for pair in list.chunks(2) {
+                if let [k, v] = pair {
+                    if let (Some(k), Some(v)) = (arena.str_at(Some(*k)), arena.str_at(Some(*v))) {
+                        if KEPT_ATTRS.contains(&k) {
+                            attrs.push((k.to_string(), v.to_string()));
+                        }
+                    }
+                }
+            }
+        }
+        let frame_id = arena.str_at(arena.field(j, "frameId")).map(str::to_string).filter(|_| kind == DKind::Element);
+        let tag = match arena.get(arena.field(j, "localName").unwrap_or(NONE)) {
+            Some(JVal::Str(s)) if !s.is_empty() => s.to_string(),
+            _ => arena.str_at(arena.field(j, "nodeName")).unwrap_or_default().to_ascii_lowercase(),
+        };
+        self.nodes.push(DNode {
+            kind,
+            tag,
+            backend,
+            parent,
+            children: Vec::new(),
+            shadow_roots: Vec::new(),
+            content_doc: NONE,
+            frame_id: frame_id.clone(),
+            attrs,
+        });
+        if backend >= 0 {
+            self.by_backend.insert(backend, idx);
+        }
+        if let Some(f) = frame_id {
+            self.owners.insert(f, idx);
+        }
+        if let Some(p) = self.nodes.get_mut(parent as usize) {
+            match kind {
+                DKind::Element => p.children.push(idx),
+                DKind::ShadowRoot(_) => p.shadow_roots.push(idx),
+                DKind::Document => {
+                    p.content_doc = idx;
+                    if let Some(f) = p.frame_id.clone() {
+                        self.frame_docs.insert(f, idx);
+                    }
+                }
+            }
+        }
+        Some(idx)
+    }
+
+    pub fn node(&self, idx: u32) -> Option<&DNode> {
+        self.nodes.get(idx as usize)
+    }
+
+    pub fn by_backend(&self, backend: i64) -> Option<u32> {
+        self.by_backend.get(&backend).copied()
+    }
+
+    /// The document node of `frame`, if this tree holds it.
+    pub fn document_of_frame(&self, frame: &str) -> Option<u32> {
+        if self.root_frame.as_deref() == Some(frame) && !self.nodes.is_empty() {
+            return Some(0);
+        }
+        self.frame_docs.get(frame).copied()
+    }
+
+    /// The parent element within the same tree scope (what CSS `>` sees).
+    pub fn scope_parent(&self, idx: u32) -> Option<u32> {
+        let p = self.node(idx)?.parent;
+        self.node(p).filter(|n| n.is_element()).map(|_| p)
+    }
+
+    /// The document or shadow root whose tree holds `idx`.
+    pub fn scope_root(&self, idx: u32) -> u32 {
+        let mut cur = idx;
+        while let Some(n) = self.node(cur) {
+            if !n.is_element() {
+                return cur;
+            }
+            cur = n.parent;
+        }
+        NONE
+    }
+
+    /// The element children of a scope root or element.
+    pub fn element_children(&self, idx: u32) -> &[u32] {
+        self.node(idx).map_or(&[], |n| n.children.as_slice())
+    }
+
+    /// Add DOMSnapshot's click facts (see [`click_hints_from_snapshot`]).
+    pub fn add_hint_ids(&mut self, backend_ids: Vec<i64>) {
+        for b in backend_ids {
+            self.click_hints.insert(b, true);
+        }
+    }
+
+    /// Whether the element of `backend` invites a click without being a
+    /// control: a click listener, the root of a `cursor: pointer` area,
+    /// `onclick`, `tabindex >= 0` or `contenteditable`.
+    pub fn hints(&self, backend: i64) -> Hints {
+        let Some(n) = self.by_backend(backend).and_then(|i| self.node(i)) else { return Hints::default() };
+        let tabindex = n.attr("tabindex").and_then(|t| t.trim().parse::<i64>().ok());
+        let editable = n.attr("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
+        Hints {
+            clickable: self.click_hints.contains_key(&backend)
+                || n.attr("onclick").is_some()
+                || tabindex.is_some_and(|t| t >= 0)
+                || editable,
+            negative_tabindex: tabindex.is_some_and(|t| t < 0),
+        }
+    }
+}
+
+/// The hints for a node of `frame`: from the tree holding that frame's
+/// document, else the first tree that knows the backend id.
+pub fn hints_in(trees: &[DomTree], frame: Option<&str>, backend: i64) -> Hints {
+    let by_frame = frame.and_then(|f| trees.iter().find(|t| t.document_of_frame(f).is_some()));
+    match by_frame.or_else(|| trees.iter().find(|t| t.by_backend(backend).is_some())) {
+        Some(t) => t.hints(backend),
+        None => Hints::default(),
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Hints {
+    pub clickable: bool,
+    /// `tabindex < 0`: focusable by script only, not a tab stop.
+    pub negative_tabindex: bool,
+}
+
+#[derive(serde::Deserialize)]
+struct Snapshot {
+    documents: Vec<SnapDoc>,
+    strings: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct SnapDoc {
+    nodes: SnapNodes,
+    layout: SnapLayout,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapNodes {
+    #[serde(default)]
+    parent_index: Vec<i64>,
+    #[serde(default)]
+    backend_node_id: Vec<i64>,
+    #[serde(default)]
+    node_type: Vec<i64>,
+    is_clickable: Option<RareBool>,
+}
+
+#[derive(serde::Deserialize)]
+struct RareBool {
+    index: Vec<usize>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapLayout {
+    #[serde(default)]
+    node_index: Vec<usize>,
+    #[serde(default)]
+    styles: Vec<Vec<i64>>,
+}
+
+/// Backend ids of elements with a click listener, or where `cursor: pointer`
+/// begins (the element is pointer, its parent is not): the pointer that every
+/// descendant inherits marks one target, not each of its pieces.
+pub fn click_hints_from_snapshot(text: &str) -> Result<Vec<i64>, String> {
+    let snap: Snapshot = crate::json_text::from_str_lossy(text).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
+    let pointer = snap.strings.iter().position(|s| s == "pointer").map(|p| p as i64);
+    let mut out = Vec::new();
+    for doc in &snap.documents {
+        let n = &doc.nodes;
+        let count = n.backend_node_id.len();
+        let is_element = |i: usize| n.node_type.get(i) == Some(&1);
+        if let Some(rb) = &n.is_clickable {
+            out.extend(rb.index.iter().filter(|&&i| is_element(i)).filter_map(|&i| n.backend_node_id.get(i).copied()));
+        }
+        let Some(pointer) = pointer else { continue };
+        let mut is_pointer = vec![false; count];
+        for (k, &i) in doc.layout.node_index.iter().enumerate() {
+            if i < count && doc.layout.styles.get(k).and_then(|s| s.first()) == Some(&pointer) {
+                is_pointer[i] = true;
+            }
+        }
+        for i in 0..count {
+            if !is_pointer[i] || !is_element(i) {
+                continue;
+            }
+            let parent = n.parent_index.get(i).copied().unwrap_or(-1);
+            let parent_pointer = usize::try_from(parent).ok().and_then(|p| is_pointer.get(p).copied()).unwrap_or(false);
+            if !parent_pointer {
+                out.push(n.backend_node_id[i]);
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = r##"{"root":{"nodeType":9,"nodeName":"#document","backendNodeId":1,"children":[
+      {"nodeType":1,"localName":"html","backendNodeId":2,"attributes":[],"children":[
+        {"nodeType":1,"localName":"body","backendNodeId":3,"attributes":["class","x"],"children":[
+          {"nodeType":1,"localName":"my-card","backendNodeId":4,"attributes":["id","c1"],
+            "shadowRoots":[{"nodeType":11,"shadowRootType":"open","backendNodeId":5,"children":[
+              {"nodeType":1,"localName":"button","backendNodeId":6,"attributes":["tabindex","-1"]}]}],
+            "children":[{"nodeType":3,"nodeName":"#text","backendNodeId":7}]},
+          {"nodeType":1,"localName":"iframe","backendNodeId":8,"frameId":"F2","attributes":["title","t"],
+            "contentDocument":{"nodeType":9,"backendNodeId":9,"children":[{"nodeType":1,"localName":"html","backendNodeId":10}]}}
+        ]}]}]}}"##;
+
+    #[test]
+    fn reads_scopes_frames_and_attributes() {
+        let t = DomTree::from_get_document(DOC, Some("F1".into())).unwrap();
+        let button = t.by_backend(6).unwrap();
+        let card = t.by_backend(4).unwrap();
+        assert_eq!(t.scope_parent(button), None, "a shadow root's child has no parent element in its scope");
+        assert_eq!(t.node(t.scope_root(button)).unwrap().kind, DKind::ShadowRoot(ShadowKind::Open));
+        assert_eq!(t.node(t.node(t.scope_root(button)).unwrap().parent).unwrap().backend, 4);
+        assert_eq!(t.node(card).unwrap().attr("id"), Some("c1"));
+        assert_eq!(t.node(t.by_backend(3).unwrap()).unwrap().attrs, vec![], "unused attributes are not kept");
+        assert_eq!(t.document_of_frame("F2"), t.by_backend(9));
+        assert_eq!(t.document_of_frame("F1"), Some(0));
+        assert_eq!(t.owners.get("F2").copied(), t.by_backend(8));
+        assert!(t.hints(6).negative_tabindex);
+        assert!(!t.hints(6).clickable);
+    }
+
+    #[test]
+    fn pointer_roots_and_listeners_from_snapshot() {
+        // body(pointer? no) > div(pointer) > span(pointer, inherited); a(listener)
+        let snap = r#"{"strings":["auto","pointer"],"documents":[{"nodes":{
+            "parentIndex":[-1,0,1,2,1],"backendNodeId":[1,2,3,4,5],"nodeType":[9,1,1,1,1],
+            "isClickable":{"index":[4]}},
+            "layout":{"nodeIndex":[1,2,3,4],"styles":[[0],[1],[1],[0]]}}]}"#;
+        let mut hints = click_hints_from_snapshot(snap).unwrap();
+        hints.sort();
+        assert_eq!(hints, vec![3, 5]);
+    }
+
+    #[test]
+    fn malformed_replies_are_errors() {
+        assert!(DomTree::from_get_document("{}", None).is_err());
+        assert!(DomTree::from_get_document("[", None).is_err());
+        assert!(click_hints_from_snapshot("{\"documents\":1}").is_err());
+    }
+}
