@@ -48,6 +48,8 @@ export interface FreshnessFields {
   currentAxHash?: string
 }
 
+export declare function goneMessage(role: string, name: string, refId: string): string
+
 export declare function hashAccessibilitySnapshot(text: string): string
 
 export declare function hashDoctorField(value: string): string
@@ -96,3 +98,9 @@ export declare function summarizeForDoctor(snapshotJson: string, maxRefs: number
 
 /** Validate options (throws `snapshot.invalid-input`) and return them normalised. */
 export declare function validateOptions(optionsJson: string): void
+
+/**
+ * `{ verdict: 'same' | 'minor' | 'changed', message }` for a ref's element
+ * as the snapshot saw it (`was*`) and as the page reports it now.
+ */
+export declare function verifyIdentity(wasRole: string, wasName: string, nowRole: string, nowName: string): string

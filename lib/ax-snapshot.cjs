@@ -372,7 +372,20 @@ async function viaLegacy(page, options) {
     }
 }
 
+const histories = new WeakMap();
+
+/** The latest snapshot of a page and the one before it (one, not a history), for stale-ref checks. */
+function snapshotHistory(page) {
+    return (page && typeof page === 'object' && histories.get(page)) || { current: null, previous: null };
+}
+
 async function buildWebAiSnapshot(page, options = {}) {
+    const snapshot = await captureSnapshot(page, options);
+    if (page && typeof page === 'object') histories.set(page, { current: snapshot, previous: snapshotHistory(page).current });
+    return snapshot;
+}
+
+async function captureSnapshot(page, options = {}) {
     const optsJson = optionsJson(options);
     const opts = JSON.parse(optsJson);
     if (isPlaywrightPage(page)) return viaPlaywright(page, optsJson, opts);
@@ -455,7 +468,11 @@ module.exports = {
     extractInteractiveRefs,
     summarizeSnapshotForDoctor,
     hashDoctorField,
-    // for the benchmark and adapters that already hold a session
+    snapshotHistory,
+    // for the actions, the benchmark and adapters that already hold a session
     cdpSessionFor,
+    frameSessionSend,
     captureOverCdp,
+    withDeadline,
+    TIMED_OUT,
 };

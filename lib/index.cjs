@@ -5,5 +5,6 @@ module.exports = {
     ...require('./observe-targets.cjs'),
     ...require('./vendor-editor-contract.cjs'),
     ...require('./dom-hash.cjs'),
+    ...require('./actions.cjs'),
     WebAiError: require('./errors.cjs').WebAiError,
 };

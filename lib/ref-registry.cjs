@@ -40,9 +40,53 @@ function isRegistryStale(registry, ctx = {}) {
     return native.registryIsStale(registry ? fields(registry) : null, freshness(ctx || {}));
 }
 
+/** A ref's entry from the page's kept snapshots (current or previous) with the registry's snapshotId. */
+function keptEntry(page, snapshotId, ref) {
+    if (!snapshotId) return null;
+    const { snapshotHistory } = require('./ax-snapshot.cjs');
+    const { current, previous } = snapshotHistory(page);
+    const s = [current, previous].find(x => x && x.snapshotId === snapshotId);
+    return s && Object.prototype.hasOwnProperty.call(s.refs, ref) ? s.refs[ref] : null;
+}
+
+/**
+ * `verify: true`: check the element on the live page. Gone, or another role
+ * or name: `snapshot.ref-stale` whose message says what changed. The same
+ * element with a minor text change (or a stale registry whose element is
+ * verifiably unchanged) resolves with `note`. The result carries `current`,
+ * the role and name the page reports now.
+ */
+async function resolveVerified(page, registry, normalized, options) {
+    const { timeoutMs = 5000 } = options;
+    const refs = registry && registry.refs;
+    let entry = refs && Object.prototype.hasOwnProperty.call(refs, normalized) ? refs[normalized] : undefined;
+    // invalidateRefsOnDomChange clears refs; the kept snapshot still knows what the ref was.
+    entry = entry || keptEntry(page, registry && registry.snapshotId, normalized);
+    if (!entry) {
+        throw webAiError('snapshot.ref-not-found', `ref ${normalized} not found in current snapshot registry`, {
+            ref: normalized,
+            snapshotId: (registry && registry.snapshotId) || null,
+        });
+    }
+    const { verifyRefLive } = require('./actions.cjs');
+    const { withDeadline, TIMED_OUT } = require('./ax-snapshot.cjs');
+    const live = await withDeadline(verifyRefLive(page, entry), timeoutMs);
+    if (live === TIMED_OUT) {
+        throw webAiError('snapshot.timeout', `verifying ${normalized} exceeded ${timeoutMs} ms`, { ref: normalized, timeoutMs });
+    }
+    const was = { role: entry.role, name: entry.name };
+    if (live.verdict === 'gone' || live.verdict === 'changed') {
+        throw webAiError('snapshot.ref-stale', live.message, { ref: normalized, snapshotId: (registry && registry.snapshotId) || null, was, now: live.now });
+    }
+    const stale = isRegistryStale(registry, options);
+    const note = live.verdict === 'minor' || stale ? 'Note: Element may have changed. Using current state.' : null;
+    return { ...entry, current: live.now, note };
+}
+
 async function resolveRef(page, registry, ref, options = {}) {
-    const { expectedSnapshotId = null, currentDomHash = null, currentAxHash = null, allowStale = false } = options || {};
+    const { expectedSnapshotId = null, currentDomHash = null, currentAxHash = null, allowStale = false, verify = false } = options || {};
     const normalized = native.normalizeRef(String(ref ?? ''));
+    if (verify) return resolveVerified(page, registry, normalized, options || {});
     if (!allowStale && isRegistryStale(registry, { expectedSnapshotId, currentDomHash, currentAxHash })) {
         throw webAiError('snapshot.ref-stale', `ref ${normalized} belongs to a stale snapshot registry`.trim(), {
             ref: normalized,

@@ -408,3 +408,20 @@ impl Task for NativeFloor {
 pub fn native_bare_tree(endpoint: String, target_id: Option<String>, url_includes: Option<String>, timeout_ms: u32) -> AsyncTask<NativeFloor> {
     AsyncTask::new(NativeFloor { endpoint: crate::native::Endpoint { url: endpoint, target_id, url_includes }, timeout_ms })
 }
+
+/// `{ verdict: 'same' | 'minor' | 'changed', message }` for a ref's element
+/// as the snapshot saw it (`was*`) and as the page reports it now.
+#[napi]
+pub fn verify_identity(was_role: String, was_name: String, now_role: String, now_name: String) -> String {
+    match crate::staleness::compare(&was_role, &was_name, &now_role, &now_name) {
+        crate::staleness::Verdict::Same => json!({ "verdict": "same", "message": null }),
+        crate::staleness::Verdict::Minor { note } => json!({ "verdict": "minor", "message": note }),
+        crate::staleness::Verdict::Changed { message } => json!({ "verdict": "changed", "message": message }),
+    }
+    .to_string()
+}
+
+#[napi]
+pub fn gone_message(role: String, name: String, ref_id: String) -> String {
+    crate::staleness::gone_message(&role, &name, &ref_id)
+}

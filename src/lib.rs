@@ -30,6 +30,7 @@ pub mod roles;
 pub mod selector;
 pub mod serialize;
 pub mod snapshot;
+pub mod staleness;
 pub mod targets;
 pub mod tree;
 pub mod websocket;

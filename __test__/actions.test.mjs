@@ -1,0 +1,206 @@
+// Actions by ref against live Chromium (seed 001 §1.1): each action, each
+// error code, frames and shadow DOM targets, and the stale-ref messages.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeBrowser, openFixture } from './helpers.mjs';
+import { buildWebAiSnapshot, createRefRegistry, invalidateRefsOnDomChange, resolveRef, runAction, WebAiError } from '../lib/index.cjs';
+
+after(closeBrowser);
+
+async function setup() {
+    const page = await openFixture('actions.html');
+    const snapshot = await buildWebAiSnapshot(page);
+    const ref = (role, name) => {
+        const r = Object.values(snapshot.refs).find(x => x.role === role && x.name === name);
+        assert.ok(r, `no ref for ${role} ${name} in\n${snapshot.text}`);
+        return r.ref;
+    };
+    const log = () => page.evaluate(() => document.getElementById('log').textContent);
+    return { page, snapshot, ref, log };
+}
+
+function assertFresh(result, before) {
+    assert.ok(result.snapshot && typeof result.snapshot.text === 'string', 'a fresh snapshot comes with every result');
+    assert.notEqual(result.snapshot.snapshotId, before.snapshotId);
+}
+
+test('click: success, and every click error code with a fresh snapshot', async () => {
+    const { page, snapshot, ref, log } = await setup();
+    try {
+        const ok = await runAction(page, snapshot, 'click', { ref: ref('button', 'Go') });
+        assert.equal(ok.success, true, ok.message);
+        assert.equal(ok.error, null);
+        assertFresh(ok, snapshot);
+        assert.equal(await log(), 'clicked Go;');
+
+        const disabled = await runAction(page, snapshot, 'click', { ref: ref('button', 'Disabled') });
+        assert.equal(disabled.error, 'element_disabled');
+        assertFresh(disabled, snapshot);
+
+        const covered = await runAction(page, snapshot, 'click', { ref: ref('button', 'Under overlay') });
+        assert.equal(covered.error, 'element_obscured');
+        assert.match(covered.message, /covered by div#cookie "We use cookies"/);
+        assert.equal(covered.evidence.coveredBy, 'div#cookie "We use cookies"');
+
+        const far = await runAction(page, snapshot, 'click', { ref: ref('button', 'Far away') });
+        assert.equal(far.error, 'element_not_visible');
+        assert.match(far.message, /outside the viewport/);
+
+        await page.evaluate(() => document.getElementById('removable').remove());
+        const gone = await runAction(page, snapshot, 'click', { ref: ref('button', 'Removable') });
+        assert.equal(gone.error, 'ref_invalid');
+        assert.equal(gone.message, `Element "Removable" (ref ${ref('button', 'Removable')}) no longer exists. Take a new snapshot.`);
+        assertFresh(gone, snapshot);
+
+        const unknown = await runAction(page, snapshot, 'click', { ref: '@e999' });
+        assert.equal(unknown.error, 'ref_invalid');
+        const older = await runAction(page, ok.snapshot, 'click', { ref: ref('button', 'Go'), snapshot_id: snapshot.snapshotId });
+        assert.equal(older.error, 'ref_invalid', 'a ref from an earlier snapshot is invalid');
+        assert.match(older.message, /not the latest/);
+
+        const bad = await runAction(page, snapshot, 'click', { ref: 'button' });
+        assert.equal(bad.error, 'invalid_params');
+
+        const bottom = await runAction(page, snapshot, 'click', { ref: ref('button', 'Bottom button') });
+        assert.equal(bottom.success, true, `a control below the fold is scrolled to and clicked: ${bottom.message}`);
+        assert.match(await log(), /clicked bottom;/);
+        assert.equal(await log(), 'clicked Go;clicked bottom;', 'failed clicks did not click anything');
+
+        // A clickable without a role or name, known by its inline text.
+        const tileRef = snapshot.text.match(/generic \[ref=(@e\d+) clickable\]: Plain tile/)[1];
+        const tile = await runAction(page, snapshot, 'click', { ref: tileRef });
+        assert.equal(tile.success, true, tile.message);
+        assert.match(await log(), /clicked tile;$/);
+    } finally {
+        await page.close();
+    }
+});
+
+test('a click that outlives its deadline is timeout, with a fresh snapshot', async () => {
+    const { page, snapshot, ref } = await setup();
+    try {
+        const r = await runAction(page, snapshot, 'click', { ref: ref('button', 'Busy') }, { timeoutMs: 300 });
+        assert.equal(r.error, 'timeout');
+        assert.match(r.message, /300 ms/);
+        assertFresh(r, snapshot);
+    } finally {
+        await page.close();
+    }
+});
+
+test('fill clears first by default, appends on request, refuses read-only and non-fields', async () => {
+    const { page, snapshot, ref } = await setup();
+    try {
+        const value = () => page.evaluate(() => [document.getElementById('email').value, document.getElementById('comment').value]);
+        const r = await runAction(page, snapshot, 'fill', { ref: ref('textbox', 'Email'), value: 'a@b.c' });
+        assert.equal(r.success, true, r.message);
+        assert.match(r.snapshot.text, /textbox "Email" \[ref=@e\d+ value="a@b.c"\]/);
+        await runAction(page, snapshot, 'fill', { ref: ref('textbox', 'Email'), value: '.d', clear_first: false });
+        await runAction(page, snapshot, 'fill', { ref: ref('textbox', 'Comment'), value: 'line one' });
+        assert.deepEqual(await value(), ['a@b.c.d', 'line one']);
+        const empty = await runAction(page, snapshot, 'fill', { ref: ref('textbox', 'Comment'), value: '' });
+        assert.equal(empty.success, true, empty.message);
+        assert.deepEqual(await value(), ['a@b.c.d', '']);
+        assert.equal((await runAction(page, snapshot, 'fill', { ref: ref('textbox', 'Code'), value: 'x' })).error, 'element_disabled');
+        const notField = await runAction(page, snapshot, 'fill', { ref: ref('button', 'Go'), value: 'x' });
+        assert.equal(notField.error, 'action_failed');
+        assert.match(notField.message, /not a text field/);
+        assert.equal((await runAction(page, snapshot, 'fill', { ref: ref('textbox', 'Email') })).error, 'invalid_params');
+    } finally {
+        await page.close();
+    }
+});
+
+test('select picks an option by value or by visible text', async () => {
+    const { page, snapshot, ref } = await setup();
+    try {
+        const size = ref('combobox', 'Size');
+        const current = () => page.evaluate(() => document.getElementById('size').value);
+        assert.equal((await runAction(page, snapshot, 'select', { ref: size, value: 'l' })).success, true);
+        assert.equal(await current(), 'l');
+        const byText = await runAction(page, snapshot, 'select', { ref: size, value: 'Medium' });
+        assert.equal(byText.success, true, byText.message);
+        assert.equal(await current(), 'm');
+        const missing = await runAction(page, snapshot, 'select', { ref: size, value: 'Huge' });
+        assert.equal(missing.error, 'action_failed');
+        assert.match(missing.message, /no option .*"Huge".*"Small", "Medium", "Large"/);
+        assert.equal((await runAction(page, snapshot, 'select', { ref: size, value: 'Extra' })).error, 'element_disabled');
+        assert.equal((await runAction(page, snapshot, 'select', { ref: ref('button', 'Go'), value: 'x' })).error, 'action_failed');
+    } finally {
+        await page.close();
+    }
+});
+
+test('scroll moves the page by direction and amount, or brings a ref into view', async () => {
+    const { page, snapshot, ref } = await setup();
+    try {
+        const down = await runAction(page, snapshot, 'scroll', { direction: 'down', amount: 500 });
+        assert.equal(down.success, true, down.message);
+        assert.equal(down.viewport.scrollY, 500);
+        assert.equal((await runAction(page, snapshot, 'scroll', { direction: 'up' })).viewport.scrollY, 200, 'amount defaults to 300');
+        assert.ok((await runAction(page, snapshot, 'scroll', { direction: 'bottom' })).viewport.scrollY > 2000);
+        assert.equal((await runAction(page, snapshot, 'scroll', { direction: 'top' })).viewport.scrollY, 0);
+        const toRef = await runAction(page, snapshot, 'scroll', { ref: ref('button', 'Bottom button'), direction: 'up' });
+        assert.equal(toRef.success, true, toRef.message);
+        assert.ok(toRef.viewport.scrollY > 2000, 'ref wins over direction');
+        assert.equal((await runAction(page, snapshot, 'scroll', {})).error, 'invalid_params');
+        assert.equal((await runAction(page, snapshot, 'scroll', { direction: 'left' })).error, 'invalid_params');
+        assert.equal((await runAction(page, snapshot, 'scroll', { ref: ref('button', 'Far away') })).error, 'element_not_visible');
+    } finally {
+        await page.close();
+    }
+});
+
+test('actions reach into frames, open shadow roots and closed shadow roots', async () => {
+    const { page, snapshot, ref, log } = await setup();
+    try {
+        for (const name of ['Frame button', 'Shadow button', 'Closed shadow button']) {
+            const r = await runAction(page, snapshot, 'click', { ref: ref('button', name) });
+            assert.equal(r.success, true, `${name}: ${r.message}`);
+        }
+        assert.equal(await log(), 'clicked frame;clicked shadow;clicked closed;');
+        const f = await runAction(page, snapshot, 'fill', { ref: ref('textbox', 'Frame field'), value: 'in a frame' });
+        assert.equal(f.success, true, f.message);
+        assert.equal(await page.frames()[1].evaluate(() => document.querySelector('input').value), 'in a frame');
+    } finally {
+        await page.close();
+    }
+});
+
+test('resolveRef verify names what changed, what is gone, and notes minor changes', async () => {
+    const { page, snapshot, ref } = await setup();
+    try {
+        const registry = createRefRegistry(snapshot);
+        const same = await resolveRef(page, registry, ref('button', 'Go'), { verify: true });
+        assert.equal(same.note, null);
+        assert.deepEqual(same.current, { role: 'button', name: 'Go' });
+
+        await page.evaluate(() => { document.getElementById('submit').textContent = 'Loading...'; });
+        await assert.rejects(resolveRef(page, registry, ref('button', 'Submit'), { verify: true }), err => {
+            assert.ok(err instanceof WebAiError);
+            assert.equal(err.errorCode, 'snapshot.ref-stale');
+            assert.match(err.message, /^Element changed since snapshot\. Was: button "Submit", Now: button "Loading\.\.\."/);
+            assert.deepEqual(err.evidence.now, { role: 'button', name: 'Loading...' });
+            return true;
+        });
+
+        await page.evaluate(() => document.getElementById('removable').remove());
+        const removable = ref('button', 'Removable');
+        await assert.rejects(resolveRef(page, registry, removable, { verify: true }),
+            { errorCode: 'snapshot.ref-stale', message: `Element "Removable" (ref ${removable}) no longer exists. Take a new snapshot.` });
+
+        await page.evaluate(() => { document.getElementById('cart').textContent = 'Cart (3)'; });
+        const minor = await resolveRef(page, registry, ref('link', 'Cart (2)'), { verify: true });
+        assert.equal(minor.note, 'Note: Element may have changed. Using current state.');
+        assert.equal(minor.current.name, 'Cart (3)');
+
+        // Without verify the old contract holds; with it, the kept snapshot still knows the ref.
+        invalidateRefsOnDomChange(registry, { domHash: 'sha256:changed' });
+        await assert.rejects(resolveRef(page, registry, ref('button', 'Go')), { errorCode: 'snapshot.ref-stale' });
+        const kept = await resolveRef(page, registry, ref('button', 'Go'), { verify: true });
+        assert.equal(kept.name, 'Go');
+        assert.equal(kept.note, 'Note: Element may have changed. Using current state.');
+    } finally {
+        await page.close();
+    }
+});
