@@ -204,3 +204,51 @@ test('resolveRef verify names what changed, what is gone, and notes minor change
         await page.close();
     }
 });
+
+test('the seven tools: schemas, execute contract, approval and completion callbacks', async () => {
+    const { TOOL_SCHEMAS, createBrowserTools } = await import('../lib/index.mjs');
+    assert.deepEqual(TOOL_SCHEMAS.map(t => t.name), ['get_snapshot', 'browser_click', 'browser_fill', 'browser_select', 'browser_scroll', 'request_human_approval', 'complete_task']);
+    for (const t of TOOL_SCHEMAS) assert.equal(t.input_schema.type, 'object', t.name);
+    const page = await openFixture('actions.html');
+    const asked = [];
+    let answer = true;
+    const tools = createBrowserTools(page, {
+        approve: async req => { asked.push(req.action); return answer ? true : { approved: false, message: 'not that one' }; },
+        completionCriteria: { successIndicators: [s => /clicked Go/.test(s.text)] },
+        checkpoints: [s => /clicked bottom/.test(s.text)],
+    });
+    try {
+        const first = await tools.execute('get_snapshot', {});
+        assert.equal(first.success, true);
+        const go = first.snapshot.text.match(/button "Go" \[ref=(@e\d+)\]/)[1];
+        const notYet = await tools.execute('complete_task', { status: 'success', reason: 'done?' });
+        assert.equal(notYet.acknowledged, false, 'success is verified against the page');
+        assert.match(notYet.message, /could not be verified/);
+
+        const click = await tools.execute('browser_click', { ref: go });
+        assert.equal(click.success, true, click.message);
+        assert.equal(tools.snapshot.snapshotId, click.snapshot.snapshotId, 'the fresh snapshot becomes current');
+        const stale = await tools.execute('browser_click', { ref: go, snapshot_id: first.snapshot.snapshotId });
+        assert.equal(stale.error, 'ref_invalid');
+        assert.ok(stale.snapshot, 'errors come with a fresh snapshot');
+
+        assert.equal((await tools.execute('browser_scroll', {})).error, 'invalid_params');
+        assert.equal((await tools.execute('browser_fly', {})).error, 'invalid_params');
+        assert.deepEqual(await tools.execute('request_human_approval', { action: 'pay', reason: 'money' }), { approved: true, message: null, error: null });
+        answer = false;
+        assert.deepEqual(await tools.execute('request_human_approval', { action: 'pay', reason: 'money' }), { approved: false, message: 'not that one', error: 'human_rejected' });
+
+        // The checkpoint holds after this click: the approver is asked and says no.
+        const bottom = tools.snapshot.text.match(/button "Bottom button" \[ref=(@e\d+)\]/)[1];
+        const blocked = await tools.execute('browser_click', { ref: bottom });
+        assert.equal(blocked.error, 'human_rejected');
+        assert.equal(blocked.message, 'User feedback: not that one');
+        assert.match(asked.at(-1), /^browser_click/);
+
+        const done = await tools.execute('complete_task', { status: 'success', reason: 'clicked' });
+        assert.equal(done.acknowledged, true);
+        assert.equal((await tools.execute('complete_task', { status: 'failed', reason: 'gave up' })).acknowledged, true);
+    } finally {
+        await page.close();
+    }
+});

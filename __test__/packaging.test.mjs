@@ -10,7 +10,7 @@ import { root } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const SUBPATHS = ['ax-snapshot', 'ref-registry', 'observe-targets', 'vendor-editor-contract', 'dom-hash', 'errors'];
+const SUBPATHS = ['ax-snapshot', 'ref-registry', 'observe-targets', 'vendor-editor-contract', 'dom-hash', 'errors', 'actions', 'tools'];
 
 test('every subpath export loads with import and require and exposes the same names', async () => {
     const rootCjs = require('@agbrowse/web-ai-snapshot');

@@ -7,6 +7,8 @@
 // session of its frame.
 const native = require('./native.cjs');
 const ax = require('./ax-snapshot.cjs');
+const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
+const { cdpSessionFor, frameSessionSend } = require('./sessions.cjs');
 
 const ACTION_ERRORS = Object.freeze([
     'ref_invalid', 'element_disabled', 'element_obscured', 'element_not_visible',
@@ -30,10 +32,10 @@ function fail(code, message, evidence) {
 /** CDP senders for a snapshot source: the page's, and (Playwright) each out-of-process frame's. */
 async function sendersFor(source) {
     if (source && typeof source.context === 'function') {
-        const session = await ax.cdpSessionFor(source);
+        const session = await cdpSessionFor(source);
         return {
             send: (method, params) => session.send(method, params),
-            frameSend: frameId => ax.frameSessionSend(source, frameId),
+            frameSend: frameId => frameSessionSend(source, frameId),
         };
     }
     if (source && source.cdp && typeof source.cdp.send === 'function') {
@@ -295,8 +297,8 @@ async function runAction(source, snapshot, action, args = {}, options = {}) {
     let outcome;
     try {
         const work = perform(source, snapshot, action, args);
-        const r = await ax.withDeadline(work, timeoutMs);
-        if (r === ax.TIMED_OUT) fail('timeout', `${action} did not finish within ${timeoutMs} ms`);
+        const r = await withDeadline(work, timeoutMs);
+        if (r === TIMED_OUT) fail('timeout', `${action} did not finish within ${timeoutMs} ms`);
         outcome = { success: true, error: null, message: null, detail: r };
     } catch (err) {
         if (err instanceof ActionError) outcome = { success: false, error: err.code, message: err.message, evidence: err.evidence };

@@ -2,6 +2,8 @@
 const native = require('./native.cjs');
 const { WebAiError, webAiError, callNative, fromNative } = require('./errors.cjs');
 const { domHashAround } = require('./dom-hash.cjs');
+const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
+const { cdpSessionFor, frameSessionSend, forgetSession } = require('./sessions.cjs');
 
 const DEFAULT_SNAPSHOT_MAX_DEPTH = 6;
 const DEFAULT_MAX_NAME_CHARS = 900;
@@ -43,17 +45,6 @@ function optionsJson(options) {
 function timeoutOf(options) {
     const t = options && options.timeoutMs;
     return typeof t === 'number' && t > 0 ? t : DEFAULT_TIMEOUT_MS;
-}
-
-const TIMED_OUT = Symbol('timed out');
-
-/** Resolve with the promise or TIMED_OUT after `ms`; a late rejection is swallowed. */
-function withDeadline(promise, ms) {
-    let timer;
-    const deadline = new Promise(resolve => { timer = setTimeout(resolve, Math.max(0, ms), TIMED_OUT); });
-    const guarded = Promise.resolve(promise);
-    guarded.catch(() => undefined);
-    return Promise.race([guarded, deadline]).finally(() => clearTimeout(timer));
 }
 
 function messageOf(err) {
@@ -201,55 +192,6 @@ async function captureOverCdp(send, optsJson, timings = null, frameSend = null) 
     }
 }
 
-const sessions = new WeakMap();
-
-/** One CDP session per Playwright page, created on first use and dropped on failure. */
-function cdpSessionFor(page) {
-    let s = sessions.get(page);
-    if (!s) {
-        s = Promise.resolve().then(() => page.context().newCDPSession(page));
-        sessions.set(page, s);
-        s.catch(() => sessions.delete(page));
-    }
-    return s;
-}
-
-const frameSessions = new WeakMap();
-
-/**
- * The CDP session of an out-of-process iframe, found by its frame id. Playwright
- * opens sessions only for such frames (same-process frames are answered by
- * the page's session and never get here).
- */
-async function frameSessionSend(page, frameId) {
-    let byId = frameSessions.get(page);
-    if (!byId) {
-        byId = new Map();
-        frameSessions.set(page, byId);
-    }
-    if (!byId.has(frameId)) {
-        for (const frame of page.frames()) {
-            if (frame === page.mainFrame()) continue;
-            let s;
-            try {
-                s = await page.context().newCDPSession(frame);
-            } catch {
-                continue; // a same-process frame has no session of its own
-            }
-            const tree = await s.send('Page.getFrameTree').catch(() => null);
-            const id = tree && tree.frameTree && tree.frameTree.frame.id;
-            if (id && !byId.has(id)) byId.set(id, s);
-            else await s.detach().catch(() => {});
-        }
-    }
-    const s = byId.get(frameId);
-    if (!s) return null;
-    return (method, params) => s.send(method, params).catch(err => {
-        byId.delete(frameId);
-        throw err;
-    });
-}
-
 function isPlaywrightPage(page) {
     return page && typeof page.context === 'function' && typeof page.url === 'function';
 }
@@ -265,7 +207,7 @@ async function viaPlaywright(page, optsJson, options) {
         if (!ctx || typeof ctx.newCDPSession !== 'function') throw new Error('this Playwright page has no newCDPSession');
         session = await withDeadline(cdpSessionFor(page), timeoutOf(options));
         if (session === TIMED_OUT) {
-            sessions.delete(page);
+            forgetSession(page);
             throw webAiError('snapshot.timeout', `opening a CDP session exceeded timeoutMs (${timeoutOf(options)} ms)`, { method: 'newCDPSession', timeoutMs: timeoutOf(options) });
         }
     } catch (err) {
@@ -277,7 +219,7 @@ async function viaPlaywright(page, optsJson, options) {
     try {
         return await captureOverCdp((method, params) => session.send(method, params), optsJson, null, frameId => frameSessionSend(page, frameId));
     } catch (err) {
-        sessions.delete(page);
+        forgetSession(page);
         throw err;
     }
 }
@@ -469,10 +411,7 @@ module.exports = {
     summarizeSnapshotForDoctor,
     hashDoctorField,
     snapshotHistory,
-    // for the actions, the benchmark and adapters that already hold a session
+    // for the benchmark and adapters that already hold a session
     cdpSessionFor,
-    frameSessionSend,
     captureOverCdp,
-    withDeadline,
-    TIMED_OUT,
 };

@@ -17,6 +17,8 @@ export declare function hashAccessibilitySnapshot(text: unknown): string;
 export declare function hashDoctorField(value: unknown): string;
 export declare function extractInteractiveRefs(snapshotOrTree: WebAiSnapshot | LegacyAxNode | CdpAxTree | null | undefined, prefix?: string): Record<string, ElementRef>;
 export declare function summarizeSnapshotForDoctor(snapshot: WebAiSnapshot | null | undefined, options?: { maxRefs?: number }): DoctorSnapshotSummary;
+/** The page's latest snapshot and the one before it (kept for stale-ref checks). */
+export declare function snapshotHistory(page: unknown): { current: WebAiSnapshot | null; previous: WebAiSnapshot | null };
 /** The CDP session the package keeps for a Playwright page (created on first use). */
 export declare function cdpSessionFor(page: unknown): Promise<{ send(method: string, params?: object): Promise<any> }>;
 /** Capture over any CDP `send`; `timings` (optional) collects the package's own processing time in ms. */

@@ -12,6 +12,7 @@ export const {
     extractInteractiveRefs,
     summarizeSnapshotForDoctor,
     hashDoctorField,
+    snapshotHistory,
     cdpSessionFor,
     captureOverCdp,
 } = cjs;

@@ -6,5 +6,6 @@ module.exports = {
     ...require('./vendor-editor-contract.cjs'),
     ...require('./dom-hash.cjs'),
     ...require('./actions.cjs'),
+    ...require('./tools.cjs'),
     WebAiError: require('./errors.cjs').WebAiError,
 };

@@ -3,5 +3,7 @@ export * from './ref-registry';
 export * from './observe-targets';
 export * from './vendor-editor-contract';
 export * from './dom-hash';
+export * from './actions';
+export * from './tools';
 export { WebAiError } from './errors';
 export type { WebAiErrorCode, WebAiErrorInit } from './errors';

@@ -69,7 +69,7 @@ async function resolveVerified(page, registry, normalized, options) {
         });
     }
     const { verifyRefLive } = require('./actions.cjs');
-    const { withDeadline, TIMED_OUT } = require('./ax-snapshot.cjs');
+    const { withDeadline, TIMED_OUT } = require('./deadline.cjs');
     const live = await withDeadline(verifyRefLive(page, entry), timeoutMs);
     if (live === TIMED_OUT) {
         throw webAiError('snapshot.timeout', `verifying ${normalized} exceeded ${timeoutMs} ms`, { ref: normalized, timeoutMs });

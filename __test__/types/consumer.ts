@@ -41,3 +41,32 @@ export function describe(err: unknown): string {
     if (err instanceof WebAiError) return `${err.errorCode}: ${err.message} (${err.retryHint})`;
     return String(err);
 }
+
+// An agent loop on the seven tools, and actions and verified refs by hand.
+import { createBrowserTools, TOOL_SCHEMAS, type ToolSchema } from '@agbrowse/web-ai-snapshot/tools';
+import { runAction, type ActionResult, type ActionErrorCode } from '@agbrowse/web-ai-snapshot/actions';
+import { locatorForRef } from '@agbrowse/web-ai-snapshot/ref-registry';
+
+export async function agentStep(page: Page, call: { name: string; input: Record<string, unknown> }): Promise<string> {
+    const tools = createBrowserTools(page, {
+        approve: async ({ action }) => ({ approved: !action.includes('pay'), message: 'no payments' }),
+        completionCriteria: { successIndicators: [s => s.text.includes('Thank you')] },
+    });
+    const schemas: readonly ToolSchema[] = TOOL_SCHEMAS;
+    void schemas.length;
+    const done = await tools.execute('complete_task', { status: 'success', reason: 'ok' });
+    if (!done.acknowledged) return done.message ?? '';
+    const result: ActionResult = await tools.execute(call.name, call.input);
+    const code: ActionErrorCode | null = result.error;
+    const snap = tools.snapshot;
+    if (snap) {
+        const first: ElementRef | undefined = Object.values(snap.refs)[0];
+        if (first) {
+            const verified = await resolveRef(page, createRefRegistry(snap), first.ref, { verify: true });
+            void verified.current.name;
+            void locatorForRef(page, first);
+            void (await runAction(page, snap, 'scroll', { direction: 'down', amount: 200 })).viewport?.scrollY;
+        }
+    }
+    return `${result.success} ${code ?? ''} ${result.snapshot?.text ?? ''}`;
+}

@@ -1,0 +1,206 @@
+'use strict';
+// The seven tools of seed 001 as a ready layer: their JSON schemas and an
+// executor with that response contract. An agent loop is a few lines:
+//
+//   const tools = createBrowserTools(page, { approve, completionCriteria });
+//   // hand tools.schemas to the model; for each tool call:
+//   const result = await tools.execute(call.name, call.input);
+const ax = require('./ax-snapshot.cjs');
+const { runAction } = require('./actions.cjs');
+
+const REF = { type: 'string', pattern: '^@e\\d+$' };
+const SNAPSHOT_ID = {
+    type: 'string',
+    description: 'Optional: the snapshot_id the ref was read from. A ref from an older snapshot is rejected with ref_invalid instead of hitting whatever now has that number.',
+};
+const INVALIDATION = 'IMPORTANT: After this action, all refs become invalid. You will receive a fresh snapshot with new refs.';
+
+const TOOL_SCHEMAS = Object.freeze([
+    {
+        name: 'get_snapshot',
+        description: "Capture the current page state: the accessibility tree as text, with a ref on every control. Call this to see what's on the page before taking action.",
+        input_schema: {
+            type: 'object',
+            properties: {
+                // Seed 001 filters to the viewport here; this snapshot lists the
+                // whole page (compactly), so the flag is accepted and reported, not applied.
+                viewport_only: { type: 'boolean', default: false, description: 'Accepted for compatibility; the snapshot always covers the whole page, off-screen elements included. Use browser_scroll to bring one into view.' },
+            },
+        },
+    },
+    {
+        name: 'browser_click',
+        description: `Click an element by its ref from the most recent snapshot. ${INVALIDATION} Errors: ref_invalid, element_disabled, element_obscured, element_not_visible, action_failed, timeout.`,
+        input_schema: {
+            type: 'object',
+            properties: { ref: { ...REF, description: "Element reference (e.g., '@e7')" }, snapshot_id: SNAPSHOT_ID },
+            required: ['ref'],
+        },
+    },
+    {
+        name: 'browser_fill',
+        description: `Fill a text input field with the specified value. The element must have role 'textbox' or be an input element. ${INVALIDATION} Errors: ref_invalid, element_disabled, action_failed, timeout, invalid_params.`,
+        input_schema: {
+            type: 'object',
+            properties: {
+                ref: { ...REF, description: 'Element reference for the input field' },
+                value: { type: 'string', description: 'Text to enter into the field' },
+                clear_first: { type: 'boolean', default: true, description: 'If true, clear existing content before filling' },
+                snapshot_id: SNAPSHOT_ID,
+            },
+            required: ['ref', 'value'],
+        },
+    },
+    {
+        name: 'browser_select',
+        description: `Select an option from a dropdown/combobox. The element must have role 'combobox' or be a select element. ${INVALIDATION} Errors: ref_invalid, element_disabled, action_failed, timeout, invalid_params.`,
+        input_schema: {
+            type: 'object',
+            properties: {
+                ref: { ...REF, description: 'Element reference for the dropdown' },
+                value: { type: 'string', description: 'Option value or visible text to select' },
+                snapshot_id: SNAPSHOT_ID,
+            },
+            required: ['ref', 'value'],
+        },
+    },
+    {
+        name: 'browser_scroll',
+        description: `Scroll the page or bring an element into view. Use when you need to see elements that are off-screen. Provide EITHER 'ref' to scroll element into view, OR 'direction' to scroll the page. ${INVALIDATION} Errors: ref_invalid, element_not_visible, timeout, invalid_params.`,
+        input_schema: {
+            type: 'object',
+            properties: {
+                ref: { ...REF, description: 'Element to scroll into view. If provided, direction is ignored.' },
+                direction: { type: 'string', enum: ['up', 'down', 'top', 'bottom'], description: 'Scroll direction. Required if ref not provided.' },
+                amount: { type: 'integer', default: 300, description: 'Pixels to scroll if using direction' },
+                snapshot_id: SNAPSHOT_ID,
+            },
+        },
+    },
+    {
+        name: 'request_human_approval',
+        description: 'Request human approval before proceeding. The system will pause until the human responds. Note: The server may automatically trigger this at critical points.',
+        input_schema: {
+            type: 'object',
+            properties: {
+                action: { type: 'string', description: 'Description of the action requiring approval' },
+                reason: { type: 'string', description: 'Why this action needs approval' },
+            },
+            required: ['action', 'reason'],
+        },
+    },
+    {
+        name: 'complete_task',
+        description: 'Signal that the task is complete. You MUST call this when the goal is achieved or when you determine it cannot be achieved.',
+        input_schema: {
+            type: 'object',
+            properties: {
+                status: { type: 'string', enum: ['success', 'failed'], description: 'Whether the goal was achieved' },
+                reason: { type: 'string', description: 'Explanation of the outcome' },
+            },
+            required: ['status', 'reason'],
+        },
+    },
+].map(t => Object.freeze(t)));
+
+const ACTION_OF = { browser_click: 'click', browser_fill: 'fill', browser_select: 'select', browser_scroll: 'scroll' };
+
+/** Approvers may answer a boolean or `{ approved, message }`. */
+function approval(answer) {
+    if (typeof answer === 'boolean') return { approved: answer, message: null };
+    if (answer && typeof answer === 'object') return { approved: answer.approved === true, message: answer.message == null ? null : String(answer.message) };
+    return { approved: false, message: 'the approver gave no answer' };
+}
+
+function holds(indicators, snapshot) {
+    return (indicators || []).filter(fn => {
+        try {
+            return Boolean(fn(snapshot));
+        } catch {
+            return false;
+        }
+    }).length;
+}
+
+/**
+ * Tools bound to one page.
+ *   options.snapshotOptions  options for every snapshot (buildWebAiSnapshot)
+ *   options.timeoutMs        deadline of each action (default 2000)
+ *   options.approve          async ({ action, reason, snapshot }) => boolean | { approved, message }
+ *   options.checkpoints      [(snapshot) => boolean]: after an action, a true one asks `approve`
+ *   options.completionCriteria { successIndicators: [(snapshot) => boolean], failureIndicators: [...] }
+ */
+function createBrowserTools(page, options = {}) {
+    const opts = options || {};
+    const state = { snapshot: null };
+
+    async function freshSnapshot() {
+        state.snapshot = await ax.buildWebAiSnapshot(page, opts.snapshotOptions || {});
+        return state.snapshot;
+    }
+
+    async function ask(action, reason) {
+        if (typeof opts.approve !== 'function') return { approved: false, message: 'no approver is configured (options.approve)' };
+        return approval(await opts.approve({ action, reason, snapshot: state.snapshot }));
+    }
+
+    async function execute(name, args = {}) {
+        const input = args && typeof args === 'object' ? args : {};
+        if (name === 'get_snapshot') {
+            if (input.viewport_only !== undefined && typeof input.viewport_only !== 'boolean') {
+                return { success: false, snapshot: await freshSnapshot(), error: 'invalid_params', message: 'viewport_only must be a boolean' };
+            }
+            return { success: true, snapshot: await freshSnapshot(), error: null, message: null };
+        }
+        if (name === 'request_human_approval') {
+            if (typeof input.action !== 'string' || typeof input.reason !== 'string') {
+                return { approved: false, message: 'action and reason are required strings', error: 'invalid_params' };
+            }
+            const a = await ask(input.action, input.reason);
+            return { ...a, error: a.approved ? null : 'human_rejected' };
+        }
+        if (name === 'complete_task') {
+            if (!['success', 'failed'].includes(input.status) || typeof input.reason !== 'string') {
+                return { acknowledged: false, message: 'status must be "success" or "failed" and reason a string', error: 'invalid_params' };
+            }
+            const snapshot = await freshSnapshot().catch(() => state.snapshot);
+            const criteria = opts.completionCriteria || {};
+            if (input.status === 'failed') {
+                // The agent's judgement is accepted; the indicators are for the log.
+                return { acknowledged: true, message: null, failureIndicatorsHeld: holds(criteria.failureIndicators, snapshot), snapshot };
+            }
+            const success = criteria.successIndicators || [];
+            if (success.length === 0 || holds(success, snapshot) > 0) return { acknowledged: true, message: null, snapshot };
+            return {
+                acknowledged: false,
+                message: 'Completion could not be verified: no success indicator holds on the current page. Check the page again, or call complete_task with status "failed".',
+                snapshot,
+            };
+        }
+        const action = ACTION_OF[name];
+        if (!action) {
+            return { success: false, snapshot: await freshSnapshot().catch(() => null), error: 'invalid_params', message: `unknown tool ${JSON.stringify(name)}; tools: ${TOOL_SCHEMAS.map(t => t.name).join(', ')}` };
+        }
+        if (!state.snapshot) await freshSnapshot();
+        const result = await runAction(page, state.snapshot, action, input, { timeoutMs: opts.timeoutMs, snapshotOptions: opts.snapshotOptions });
+        if (result.snapshot) state.snapshot = result.snapshot;
+        if (result.success && (opts.checkpoints || []).length && holds(opts.checkpoints, state.snapshot) > 0) {
+            const a = await ask(`${name}(${JSON.stringify(input)})`, 'a checkpoint condition holds on the page');
+            if (!a.approved) {
+                return { ...result, success: false, error: 'human_rejected', message: `User feedback: ${a.message ?? ''}`.trim() };
+            }
+        }
+        return result;
+    }
+
+    return {
+        schemas: TOOL_SCHEMAS,
+        execute,
+        /** The latest snapshot: refs are valid against it only. */
+        get snapshot() {
+            return state.snapshot;
+        },
+    };
+}
+
+module.exports = { TOOL_SCHEMAS, createBrowserTools };
