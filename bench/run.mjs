@@ -23,6 +23,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
 import native from '../native.cjs';
 import ax from '../lib/ax-snapshot.cjs';
+import actions from '../lib/actions.cjs';
 import { generatePage } from './generate.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,9 +65,11 @@ async function measurePage(browser, endpoint, p) {
                 const s = await ax.captureOverCdp((m, params) => session.send(m, params), '{}', timings);
                 return { s, own: (timings.project || 0) + (timings.receive || 0) + (timings.advance || 0) };
             },
+            // The same capture without the DOM pass (selectors, clickable refs): what that pass costs.
+            oursNoDom: async () => ax.captureOverCdp((m, params) => session.send(m, params), '{"domPass":false}'),
         };
-        const times = { floor: [], pw: [], ours: [], own: [], native: [], nativeFloor: [] };
-        const order = ['floor', 'pw', 'ours', 'nativeFloor', 'native'];
+        const times = { floor: [], pw: [], ours: [], own: [], native: [], nativeFloor: [], oursNoDom: [] };
+        const order = ['floor', 'pw', 'ours', 'nativeFloor', 'native', 'oursNoDom'];
         let pwText = '';
         let ours = null;
         for (let i = 0; i < WARMUP + RUNS; i += 1) {
@@ -96,6 +99,8 @@ async function measurePage(browser, endpoint, p) {
             oursMs: round(median(times.ours)),
             ownMs: round(median(times.own)),
             oursVsFloor: round(median(times.ours) / median(times.floor), 2),
+            oursNoDomMs: round(median(times.oursNoDom)),
+            domPassCost: round(median(times.ours) / median(times.oursNoDom) - 1, 3),
             nativeMs: round(median(times.native)),
             nativeFloorMs: round(median(times.nativeFloor)),
             nativeVsFloor: round(median(times.native) / median(times.nativeFloor), 2),
@@ -112,9 +117,9 @@ async function measurePage(browser, endpoint, p) {
 }
 
 function table(results) {
-    const head = '| page | AX nodes | floor ms | Playwright ai ms | ours ms | ours / floor | our processing ms | native floor ms | native ms | native / floor | our tokens | Playwright tokens | tokens ratio | named tier-1 with refs |';
-    const sep = '|' + ' --- |'.repeat(14);
-    const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.floorMs} | ${r.playwrightMs} | ${r.oursMs} | ${r.oursVsFloor} | ${r.ownMs} | ${r.nativeFloorMs} | ${r.nativeMs} | ${r.nativeVsFloor} | ${r.oursTokens} | ${r.playwrightTokens} | ${round(r.oursTokens / r.playwrightTokens, 2)} | ${r.namedTier1WithRefs}/${r.namedTier1} |`);
+    const head = '| page | AX nodes | floor ms | Playwright ai ms | ours ms | ours / floor | without DOM pass ms | DOM pass adds | our processing ms | native floor ms | native ms | native / floor | our tokens | Playwright tokens | tokens ratio | named tier-1 with refs |';
+    const sep = '|' + ' --- |'.repeat(16);
+    const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.floorMs} | ${r.playwrightMs} | ${r.oursMs} | ${r.oursVsFloor} | ${r.oursNoDomMs} | ${round(r.domPassCost * 100, 1)}% | ${r.ownMs} | ${r.nativeFloorMs} | ${r.nativeMs} | ${r.nativeVsFloor} | ${r.oursTokens} | ${r.playwrightTokens} | ${round(r.oursTokens / r.playwrightTokens, 2)} | ${r.namedTier1WithRefs}/${r.namedTier1} |`);
     const real = results.filter(r => r.real);
     const sum = k => real.reduce((a, r) => a + r[k], 0);
     const totals = real.length
@@ -123,12 +128,50 @@ function table(results) {
     return [head, sep, ...rows].join('\n') + '\n' + totals;
 }
 
+/** Each action of seed 001 on the actions fixture: median time of the action itself, fresh snapshot excluded. */
+async function measureActions(browser) {
+    const page = await openFile(browser, join(root, 'fixtures', 'pages', 'actions.html'));
+    try {
+        const out = [];
+        const cases = [
+            ['click', s => ({ ref: refOf(s, 'button', 'Go') })],
+            ['fill', s => ({ ref: refOf(s, 'textbox', 'Email'), value: 'someone@example.com' })],
+            ['select', s => ({ ref: refOf(s, 'combobox', 'Size'), value: 'Large' })],
+            ['scroll', () => ({ direction: 'down', amount: 200 })],
+            ['scroll', s => ({ ref: refOf(s, 'button', 'Bottom button') })],
+        ];
+        for (const [action, argsOf] of cases) {
+            const ms = [];
+            let snapshot = await ax.buildWebAiSnapshot(page);
+            for (let i = 0; i < WARMUP + RUNS; i += 1) {
+                const r = await actions.runAction(page, snapshot, action, argsOf(snapshot));
+                if (!r.success) throw new Error(`${action} failed in the benchmark: ${r.error} ${r.message}`);
+                snapshot = r.snapshot;
+                if (i >= WARMUP) ms.push(r.timings.actionMs);
+                if (action === 'scroll') await page.evaluate(() => window.scrollTo(0, 0));
+            }
+            out.push({ action: action === 'scroll' && argsOf(snapshot).ref ? 'scroll to ref' : action, medianMs: round(median(ms)), maxMs: round(Math.max(...ms)) });
+        }
+        return out;
+    } finally {
+        await page.close();
+    }
+}
+
+function refOf(snapshot, role, name) {
+    const r = Object.values(snapshot.refs).find(x => x.role === role && x.name === name);
+    if (!r) throw new Error(`no ${role} ${name} on the actions fixture`);
+    return r.ref;
+}
+
 const { list, dir } = pages();
 const port = await new Promise(resolve => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
 const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
 const endpoint = `http://127.0.0.1:${port}`;
 const results = [];
+let actionResults = [];
 try {
+    if (!ONLY || 'actions'.includes(ONLY)) actionResults = await measureActions(browser);
     for (const p of list) {
         const r = await measurePage(browser, endpoint, p);
         results.push(r);
@@ -147,8 +190,11 @@ const meta = {
     runs: RUNS,
     warmup: WARMUP,
 };
-writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ meta, results }, null, 1)}\n`);
-const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package after the browser answered (projection, Rust parse and serialization, JSON back to JS). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed.\n\n${table(results)}\n`;
+writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ meta, results, actions: actionResults }, null, 1)}\n`);
+const actionTable = actionResults.length
+    ? `\nActions on \`fixtures/pages/actions.html\` (\`runAction\`, the action itself with its checks, hit test and deadline; the fresh snapshot excluded):\n\n| action | median ms | max ms |\n| --- | --- | --- |\n${actionResults.map(a => `| ${a.action} | ${a.medianMs} | ${a.maxMs} |`).join('\n')}\n`
+    : '';
+const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package after the browser answered (projection, Rust parse and serialization, JSON back to JS). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed. "without DOM pass" is the same capture with \`domPass: false\` (no selectors, no clickable refs); "DOM pass adds" is ours over it.\n\n${table(results)}\n${actionTable}`;
 console.log(md);
 if (!args.includes('--no-readme') && !ONLY) {
     const readmePath = join(root, 'README.md');

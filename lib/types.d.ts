@@ -64,6 +64,8 @@ export interface SnapshotOptions {
     timeoutMs?: number;
     /** Only lines that carry refs, flat. Default false. */
     refsOnly?: boolean;
+    /** Read the DOM beside the tree (selectors, framePath, shadowPath, clickable refs). Default true. */
+    domPass?: boolean;
 }
 
 /** Anything with a CDP `send` (Playwright CDPSession, Puppeteer CDPSession, chrome-remote-interface). */

@@ -210,11 +210,13 @@ impl CaptureSession {
             CdpCommand { optional: true, ..CdpCommand::new(FRAME_TREE, "Page.getFrameTree", json!({})) },
             // Out-of-process (cross-site) frames are not in the page's frame tree.
             CdpCommand { optional: true, ..CdpCommand::new(TARGETS, "Target.getTargets", json!({})) },
+        ];
+        if self.opts.dom_pass {
             // The DOM pass rides along: the renderer answers it while the
             // accessibility tree is being built.
-            CdpCommand { optional: true, ..CdpCommand::new(DOM_DOCUMENT, "DOM.getDocument", dom_document_params()) },
-            CdpCommand { optional: true, ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) },
-        ];
+            cmds.push(CdpCommand { optional: true, ..CdpCommand::new(DOM_DOCUMENT, "DOM.getDocument", dom_document_params()) });
+            cmds.push(CdpCommand { optional: true, ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) });
+        }
         if let Some(sel) = &self.opts.root_selector {
             cmds.push(CdpCommand::new(
                 FIND_ROOT,
@@ -332,6 +334,8 @@ impl CaptureSession {
                     session: job.session.clone(),
                     ..CdpCommand::new(id + 2, "Page.getFrameTree", json!({}))
                 });
+            }
+            if job.oopif_root && self.opts.dom_pass {
                 // Another process: its DOM is not in the page's.
                 cmds.push(CdpCommand {
                     optional: true,
@@ -624,6 +628,9 @@ impl CaptureSession {
     /// turned on DOM events for the session, which would otherwise stream
     /// every later mutation to it.
     pub fn cleanup(&self) -> Vec<CdpCommand> {
+        if !self.opts.dom_pass {
+            return Vec::new();
+        }
         let mut sessions: Vec<Option<String>> = vec![None];
         sessions.extend(self.frames.iter().filter(|j| j.oopif_root).map(|j| j.session.clone()));
         sessions

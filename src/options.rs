@@ -28,6 +28,8 @@ pub struct SnapshotOptions {
     pub all_refs: bool,
     pub timeout_ms: u32,
     pub refs_only: bool,
+    /// Read the DOM beside the tree: selectors, frames, hosts and clickable marks.
+    pub dom_pass: bool,
 }
 
 impl Default for SnapshotOptions {
@@ -46,6 +48,7 @@ impl Default for SnapshotOptions {
             all_refs: false,
             timeout_ms: DEFAULT_TIMEOUT_MS,
             refs_only: false,
+            dom_pass: true,
         }
     }
 }
@@ -125,6 +128,7 @@ impl SnapshotOptions {
             all_refs: get_bool(m, "allRefs", d.all_refs)?,
             timeout_ms: get_uint(m, "timeoutMs", d.timeout_ms, 1, 3_600_000)?,
             refs_only: get_bool(m, "refsOnly", d.refs_only)?,
+            dom_pass: get_bool(m, "domPass", d.dom_pass)?,
         })
     }
 }
