@@ -2,7 +2,7 @@
 // lines, refs numbered on across frames, and frames that vanish mid-capture.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildWebAiSnapshot, WebAiError } from '../lib/index.mjs';
+import { buildWebAiSnapshot, locatorForRef, runAction, WebAiError } from '../lib/index.mjs';
 import { closeBrowser, openFixture } from './helpers.mjs';
 
 after(closeBrowser);
@@ -100,6 +100,19 @@ test('a cross-site (out-of-process) iframe is read through its own session; same
         assert.match(s.text, /iframe "Payment":\n\s+- document "Card form":/);
         assert.equal(new Set(Object.values(s.refs).map(r => r.frameId)).size, 4);
         assert.deepEqual(s.notes, []);
+        // Refs in the cross-site frame resolve by locator and take actions like any other.
+        const pay = Object.values(s.refs).find(r => r.name === 'Pay now');
+        assert.deepEqual(pay.framePath, ['iframe[title="Payment"]']);
+        assert.equal(await locatorForRef(page, pay).count(), 1);
+        const card = Object.values(s.refs).find(r => r.name === 'Card');
+        const filled = await runAction(page, s, 'fill', { ref: card.ref, value: '4242' });
+        assert.equal(filled.success, true, filled.message);
+        const childFrame = page.frames().find(f => f.url().startsWith('http://localhost:'));
+        assert.equal(await childFrame.evaluate(() => document.querySelector('input').value), '4242');
+        await childFrame.evaluate(() => { document.querySelector('button').onclick = () => { document.title = 'paid'; }; });
+        const clicked = await runAction(page, s, 'click', { ref: pay.ref });
+        assert.equal(clicked.success, true, clicked.message);
+        assert.equal(await childFrame.evaluate(() => document.title), 'paid', 'the click landed on the button inside the cross-site frame');
         // A bare CDP session cannot reach another process: a note, not a failure.
         const bare = await buildWebAiSnapshot({ cdp: session }, { maxDepth: 20 });
         assert.deepEqual(Object.values(bare.refs).map(r => r.name), ['Top', 'Same-site button', 'End']);
