@@ -9,7 +9,9 @@ import { launchChromium, openFile } from '../lib/chromium.mjs';
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const pagesDir = join(root, 'fixtures', 'pages');
 export const recordedDir = join(root, 'fixtures', 'recorded');
-export const realPagesDir = resolve(root, '..', 'shared', 'pages');
+// Real pages (readability's test corpus, Apache-2.0), copied from ../shared/pages so
+// that a clone anywhere runs every test.
+export const realPagesDir = join(root, 'fixtures', 'real-pages');
 
 export function recording(name) {
     return JSON.parse(readFileSync(join(recordedDir, `${name}.json`), 'utf8'));

@@ -13,7 +13,7 @@
 // that appear in our refs. Results go to bench/results.json and the README.
 //
 //   node bench/run.mjs [--runs N] [--only SUBSTRING] [--no-readme]
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +38,8 @@ const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.leng
 const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 function pages() {
-    const shared = resolve(root, '..', 'shared', 'pages');
+    const sibling = resolve(root, '..', 'shared', 'pages');
+    const shared = existsSync(sibling) ? sibling : join(root, 'fixtures', 'real-pages');
     const list = readdirSync(shared).filter(f => f.endsWith('.html')).sort().map(f => ({ name: f.replace(/\.html$/, ''), path: join(shared, f), real: true }));
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-bench-'));
     for (const n of [1000, 10000, 40000]) {
