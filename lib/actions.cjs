@@ -145,7 +145,7 @@ async function clickPoint(el, entry) {
         fail('element_not_visible', `${label(entry)} is outside the viewport at (${Math.round(x)}, ${Math.round(y)}) and cannot be scrolled into it`,
             { point: { x, y }, viewport: vp });
     }
-    return { x, y };
+    return { point: { x, y }, viewport: vp };
 }
 
 function label(entry) {
@@ -175,7 +175,7 @@ async function state(el) {
 async function click(el, entry) {
     const s = await state(el);
     if (s.disabled) fail('element_disabled', `${label(entry)} is disabled`);
-    const point = await clickPoint(el, entry);
+    const { point } = await clickPoint(el, entry);
     await assertNotObscured(el, entry, point);
     const base = { x: point.x, y: point.y, button: 'left', clickCount: 1 };
     await el.pageSend('Input.dispatchMouseEvent', { type: 'mouseMoved', x: point.x, y: point.y });
@@ -239,11 +239,6 @@ async function select(el, entry, wanted) {
     if (r.disabled) fail('element_disabled', `option ${JSON.stringify(r.disabled)} of ${label(entry)} is disabled`);
     if (!r.ok) fail('action_failed', `${label(entry)} has no option with value or text ${JSON.stringify(wanted)}; options: ${r.options.map(o => JSON.stringify(o)).join(', ')}`);
     return { value: r.value, label: r.label };
-}
-
-async function scrollIntoView(el, entry) {
-    const point = await clickPoint(el, entry);
-    return { point };
 }
 
 async function scrollPage(send, direction, amount) {
@@ -342,9 +337,8 @@ async function perform(source, snapshot, action, args) {
     if (action === 'click') detail = await click(el, entry);
     else if (action === 'fill') detail = await fill(el, entry, args.value, args.clear_first !== false);
     else if (action === 'select') detail = await select(el, entry, args.value);
-    else detail = await scrollIntoView(el, entry);
+    else detail = await clickPoint(el, entry); // scroll a ref into view: the same check as a click's
     await settle(senders.send);
-    if (action === 'scroll') detail.viewport = await viewport(senders.send);
     return detail;
 }
 

@@ -40,6 +40,13 @@ function isRegistryStale(registry, ctx = {}) {
     return native.registryIsStale(registry ? fields(registry) : null, freshness(ctx || {}));
 }
 
+function notFound(ref, registry) {
+    return webAiError('snapshot.ref-not-found', `ref ${ref} not found in current snapshot registry`, {
+        ref,
+        snapshotId: (registry && registry.snapshotId) || null,
+    });
+}
+
 /** A ref's entry from the page's kept snapshots (current or previous) with the registry's snapshotId. */
 function keptEntry(page, snapshotId, ref) {
     if (!snapshotId) return null;
@@ -62,12 +69,7 @@ async function resolveVerified(page, registry, normalized, options) {
     let entry = refs && Object.prototype.hasOwnProperty.call(refs, normalized) ? refs[normalized] : undefined;
     // invalidateRefsOnDomChange clears refs; the kept snapshot still knows what the ref was.
     entry = entry || keptEntry(page, registry && registry.snapshotId, normalized);
-    if (!entry) {
-        throw webAiError('snapshot.ref-not-found', `ref ${normalized} not found in current snapshot registry`, {
-            ref: normalized,
-            snapshotId: (registry && registry.snapshotId) || null,
-        });
-    }
+    if (!entry) throw notFound(normalized, registry);
     const { verifyRefLive } = require('./actions.cjs');
     const { withDeadline, TIMED_OUT } = require('./deadline.cjs');
     const live = await withDeadline(verifyRefLive(page, entry), timeoutMs);
@@ -101,12 +103,7 @@ async function resolveRef(page, registry, ref, options = {}) {
     }
     const refs = registry && registry.refs;
     const entry = refs && Object.prototype.hasOwnProperty.call(refs, normalized) ? refs[normalized] : undefined;
-    if (!entry) {
-        throw webAiError('snapshot.ref-not-found', `ref ${normalized} not found in current snapshot registry`, {
-            ref: normalized,
-            snapshotId: (registry && registry.snapshotId) || null,
-        });
-    }
+    if (!entry) throw notFound(normalized, registry);
     return entry;
 }
 

@@ -23,32 +23,47 @@ const frameSessions = new WeakMap();
  * the page's session and never get here).
  */
 async function frameSessionSend(page, frameId) {
-    let byId = frameSessions.get(page);
-    if (!byId) {
-        byId = new Map();
-        frameSessions.set(page, byId);
+    let known = frameSessions.get(page);
+    if (!known) {
+        // byId: frame id → { session, frame }; tried: frames already asked, so
+        // that a lookup (every action asks, main-frame refs too) only opens
+        // sessions for frames it has not seen.
+        known = { byId: new Map(), tried: new WeakSet() };
+        frameSessions.set(page, known);
     }
-    if (!byId.has(frameId)) {
-        for (const frame of page.frames()) {
-            if (frame === page.mainFrame()) continue;
-            let s;
-            try {
-                s = await page.context().newCDPSession(frame);
-            } catch {
-                continue; // a same-process frame has no session of its own
-            }
-            const tree = await s.send('Page.getFrameTree').catch(() => null);
-            const id = tree && tree.frameTree && tree.frameTree.frame.id;
-            if (id && !byId.has(id)) byId.set(id, s);
-            else await s.detach().catch(() => {});
-        }
+    const { byId, tried } = known;
+    const untried = () => page.frames().filter(f => f !== page.mainFrame() && !tried.has(f));
+    // Concurrent lookups (a capture asks for one frame several times at once)
+    // share one scan instead of finding its frames already taken.
+    while (!byId.has(frameId) && (known.scan || untried().length)) {
+        known.scan ??= scanFrames(page, known).finally(() => { known.scan = null; });
+        await known.scan;
     }
-    const s = byId.get(frameId);
-    if (!s) return null;
-    return (method, params) => s.send(method, params).catch(err => {
+    const entry = byId.get(frameId);
+    if (!entry) return null;
+    return (method, params) => entry.session.send(method, params).catch(err => {
+        // The frame navigated or went away: look again next time.
         byId.delete(frameId);
+        tried.delete(entry.frame);
         throw err;
     });
+}
+
+async function scanFrames(page, { byId, tried }) {
+    for (const frame of page.frames()) {
+        if (frame === page.mainFrame() || tried.has(frame)) continue;
+        tried.add(frame);
+        let s;
+        try {
+            s = await page.context().newCDPSession(frame);
+        } catch {
+            continue; // a same-process frame has no session of its own
+        }
+        const tree = await s.send('Page.getFrameTree').catch(() => null);
+        const id = tree && tree.frameTree && tree.frameTree.frame.id;
+        if (id && !byId.has(id)) byId.set(id, { session: s, frame });
+        else await s.detach().catch(() => {});
+    }
 }
 
 function forgetSession(page) {

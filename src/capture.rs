@@ -624,9 +624,9 @@ impl CaptureSession {
         out
     }
 
-    /// Fire-and-forget commands for after the capture: `DOM.getDocument`
-    /// turned on DOM events for the session, which would otherwise stream
-    /// every later mutation to it.
+    /// Fire-and-forget commands for after the capture, for drivers whose
+    /// session outlives it: `DOM.getDocument` turned on DOM events for the
+    /// session, which would otherwise stream every later mutation to it.
     pub fn cleanup(&self) -> Vec<CdpCommand> {
         if !self.opts.dom_pass {
             return Vec::new();
@@ -679,11 +679,9 @@ pub fn capture_with(transport: &mut impl CdpTransport, opts: SnapshotOptions) ->
         }
         match session.advance()? {
             Step::Send(next) => batch = next,
-            Step::Done(snapshot) => {
-                let cleanup = session.cleanup();
-                transport.send_batch(&cleanup, session.remaining_ms().clamp(1, 2000));
-                return Ok(*snapshot);
-            }
+            // No cleanup() here: Rust transports (the native connection)
+            // detach their sessions after the capture, which ends DOM events too.
+            Step::Done(snapshot) => return Ok(*snapshot),
         }
     }
 }

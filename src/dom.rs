@@ -234,14 +234,18 @@ impl DomTree {
     }
 }
 
-/// The hints for a node of `frame`: from the tree holding that frame's
-/// document, else the first tree that knows the backend id.
+/// Which tree holds the node `backend` of `frame`: the one with that frame's
+/// document, else the first that knows the backend id (backend ids are unique
+/// per process only, so the frame decides when it can).
+pub fn tree_for(trees: &[DomTree], frame: Option<&str>, backend: i64) -> Option<usize> {
+    frame
+        .and_then(|f| trees.iter().position(|t| t.document_of_frame(f).is_some() && t.by_backend(backend).is_some()))
+        .or_else(|| trees.iter().position(|t| t.by_backend(backend).is_some()))
+}
+
+/// The hints for the node `backend` of `frame`.
 pub fn hints_in(trees: &[DomTree], frame: Option<&str>, backend: i64) -> Hints {
-    let by_frame = frame.and_then(|f| trees.iter().find(|t| t.document_of_frame(f).is_some()));
-    match by_frame.or_else(|| trees.iter().find(|t| t.by_backend(backend).is_some())) {
-        Some(t) => t.hints(backend),
-        None => Hints::default(),
-    }
+    tree_for(trees, frame, backend).map_or_else(Hints::default, |t| trees[t].hints(backend))
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use crate::dom::{DKind, DomTree, ShadowKind, NONE};
+use crate::dom::{tree_for, DKind, DomTree, ShadowKind, NONE};
 use crate::fast_hash::FastMap;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -134,13 +134,15 @@ struct Step {
     nth_child: Option<usize>,
 }
 
+/// The element list `idx` is in: its parent's children (a shadow root's or a
+/// document's for the top of a scope).
+fn siblings(tree: &DomTree, idx: u32) -> &[u32] {
+    tree.element_children(tree.node(idx).map_or(NONE, |n| n.parent))
+}
+
 impl Step {
     fn of(tree: &DomTree, idx: u32) -> Step {
-        let container = match tree.scope_parent(idx) {
-            Some(p) => p,
-            None => tree.node(idx).map_or(NONE, |n| n.parent),
-        };
-        let siblings = tree.element_children(container);
+        let siblings = siblings(tree, idx);
         let tag = tree.node(idx).map(|n| n.tag.clone()).unwrap_or_default();
         if tag.is_empty() {
             let k = siblings.iter().position(|&s| s == idx).map_or(1, |p| p + 1);
@@ -161,13 +163,12 @@ impl Step {
     }
 
     fn matches(&self, tree: &DomTree, idx: u32) -> bool {
-        let other = Step::of(tree, idx);
         match (&self.tag, self.nth_child) {
-            (None, Some(k)) => {
-                let container = tree.scope_parent(idx).unwrap_or_else(|| tree.node(idx).map_or(NONE, |n| n.parent));
-                tree.element_children(container).iter().position(|&s| s == idx) == Some(k - 1)
+            (None, Some(k)) => k > 0 && siblings(tree, idx).iter().position(|&s| s == idx) == Some(k - 1),
+            _ => {
+                let other = Step::of(tree, idx);
+                other.tag == self.tag && self.nth_of_type.is_none_or(|k| other.nth_of_type.unwrap_or(1) == k)
             }
-            _ => other.tag == self.tag && self.nth_of_type.is_none_or(|k| other.nth_of_type.unwrap_or(1) == k),
         }
     }
 }
@@ -184,18 +185,8 @@ impl<'t> Locator<'t> {
         Locator { trees, regions: HashMap::new() }
     }
 
-    /// The tree holding `frame`'s document, or any tree that knows the node.
-    fn tree_for(&self, frame: Option<&str>, backend: i64) -> Option<usize> {
-        if let Some(f) = frame {
-            if let Some(t) = self.trees.iter().position(|t| t.document_of_frame(f).is_some() && t.by_backend(backend).is_some()) {
-                return Some(t);
-            }
-        }
-        self.trees.iter().position(|t| t.by_backend(backend).is_some())
-    }
-
     pub fn locate(&mut self, frame: Option<&str>, backend: i64) -> Option<Located> {
-        let t = self.tree_for(frame, backend)?;
+        let t = tree_for(self.trees, frame, backend)?;
         let idx = self.trees[t].by_backend(backend)?;
         if !self.trees[t].node(idx)?.is_element() {
             return None;
@@ -213,8 +204,7 @@ impl<'t> Locator<'t> {
     /// selectors from the document down, whether a closed root is crossed,
     /// and its document node.
     fn in_document(&mut self, t: usize, idx: u32) -> (Option<String>, Vec<String>, bool, u32) {
-        let tree = self.trees;
-        let tree = &tree[t];
+        let tree = &self.trees[t];
         // Elements from the target up to the document: each scope's host.
         let mut chain = vec![idx];
         let mut closed = false;

@@ -56,13 +56,18 @@ pub fn build_snapshot(
     if !dom.is_empty() {
         let mut locator = Locator::new(dom);
         let mut unlocated = Vec::new();
+        let mut no_selector = Vec::new();
         for r in refs.iter_mut() {
             match r.backend_node_id.and_then(|b| locator.locate(r.frame_id.as_deref(), b)) {
-                Some(located) => r.located = located,
+                Some(located) => {
+                    if located.selector.is_none() && !located.shadow_closed {
+                        no_selector.push(r.ref_id.clone());
+                    }
+                    r.located = located;
+                }
                 None => unlocated.push(r.ref_id.clone()),
             }
         }
-        let no_selector: Vec<&str> = refs.iter().filter(|r| r.located.selector.is_none() && !r.located.shadow_closed && !unlocated.contains(&r.ref_id)).map(|r| r.ref_id.as_str()).collect();
         if !unlocated.is_empty() {
             notes.push(format!("{} ref(s) are not in the DOM that was read and have no selector: {}", unlocated.len(), list_refs(&unlocated)));
         }
