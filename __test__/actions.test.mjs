@@ -200,6 +200,9 @@ test('resolveRef verify names what changed, what is gone, and notes minor change
         const kept = await resolveRef(page, registry, ref('button', 'Go'), { verify: true });
         assert.equal(kept.name, 'Go');
         assert.equal(kept.note, 'Note: Element may have changed. Using current state.');
+        // A page that is gone is a WebAiError too, not a raw CDP error.
+        await assert.rejects(resolveRef({ cdp: { send: async () => { throw new Error('Target closed'); } } }, createRefRegistry(snapshot), ref('button', 'Go'), { verify: true }),
+            err => err instanceof WebAiError && err.errorCode === 'snapshot.capture-failed' && /Target closed/.test(err.message));
     } finally {
         await page.close();
     }

@@ -68,7 +68,11 @@ async function liveElement(senders, entry) {
             offset = await frameOffset(senders.send, entry.frameId);
         }
     }
-    const resolved = await send('DOM.resolveNode', { backendNodeId: entry.backendNodeId }).catch(() => null);
+    // Only "no such node" means gone; a dead session is a failure, not a verdict.
+    const resolved = await send('DOM.resolveNode', { backendNodeId: entry.backendNodeId }).catch(err => {
+        if (/no node/i.test(String(err && err.message))) return null;
+        throw err;
+    });
     const objectId = resolved && resolved.object && resolved.object.objectId;
     if (!objectId) return null;
     // A node removed from the page still resolves while something holds it.

@@ -72,7 +72,10 @@ async function resolveVerified(page, registry, normalized, options) {
     if (!entry) throw notFound(normalized, registry);
     const { verifyRefLive } = require('./actions.cjs');
     const { withDeadline, TIMED_OUT } = require('./deadline.cjs');
-    const live = await withDeadline(verifyRefLive(page, entry), timeoutMs);
+    const live = await withDeadline(verifyRefLive(page, entry), timeoutMs).catch(err => {
+        const message = err && err.message ? err.message : String(err);
+        throw webAiError('snapshot.capture-failed', `verifying ${normalized} failed: ${message}`, { ref: normalized, message });
+    });
     if (live === TIMED_OUT) {
         throw webAiError('snapshot.timeout', `verifying ${normalized} exceeded ${timeoutMs} ms`, { ref: normalized, timeoutMs });
     }
