@@ -84,7 +84,9 @@ function serve(host, body) {
 test('a cross-site (out-of-process) iframe is read through its own session; same-site and nested frames too', async () => {
     // Two hosts, so that Chromium isolates the child in its own process.
     const child = await serve('127.0.0.1', () => '<!doctype html><title>Card form</title><label>Card <input name=card></label><button>Pay now</button>'
-        + '<iframe title="Inside payment" srcdoc="<button>Nested in cross-site</button>"></iframe>');
+        + '<iframe title="Inside payment" srcdoc="<button>Nested in cross-site</button>"></iframe>'
+        // A shadow root in the other process: its DOMSnapshot cannot stand in for the tree there.
+        + '<x-pay></x-pay><script>document.querySelector("x-pay").attachShadow({ mode: "open" }).innerHTML = "<button>Shadow pay</button>";</script>');
     const top = await serve('127.0.0.1', () => `<!doctype html><title>Shop</title><button>Top</button>`
         + `<iframe title="Payment" src="http://localhost:${child.address().port}/"></iframe>`
         + '<iframe title="Same site" srcdoc="<button>Same-site button</button>"></iframe><button>End</button>');
@@ -96,7 +98,7 @@ test('a cross-site (out-of-process) iframe is read through its own session; same
         const targets = await session.send('Target.getTargets');
         assert.ok(targets.targetInfos.some(t => t.type === 'iframe' && t.url.startsWith('http://localhost:')), 'the child really is out of process');
         const s = await buildWebAiSnapshot(page, { maxDepth: 20 });
-        assert.deepEqual(Object.values(s.refs).map(r => r.name), ['Top', 'Card', 'Pay now', 'Nested in cross-site', 'Same-site button', 'End']);
+        assert.deepEqual(Object.values(s.refs).map(r => r.name), ['Top', 'Card', 'Pay now', 'Nested in cross-site', 'Shadow pay', 'Same-site button', 'End']);
         assert.match(s.text, /iframe "Payment":\n\s+- document "Card form":/);
         assert.equal(new Set(Object.values(s.refs).map(r => r.frameId)).size, 4);
         assert.deepEqual(s.notes, []);
@@ -104,6 +106,9 @@ test('a cross-site (out-of-process) iframe is read through its own session; same
         const pay = Object.values(s.refs).find(r => r.name === 'Pay now');
         assert.deepEqual(pay.framePath, ['iframe[title="Payment"]']);
         assert.equal(await locatorForRef(page, pay).count(), 1);
+        const shadowPay = Object.values(s.refs).find(r => r.name === 'Shadow pay');
+        assert.deepEqual([shadowPay.framePath, shadowPay.shadowPath, shadowPay.selector], [['iframe[title="Payment"]'], ['x-pay'], 'button']);
+        assert.equal(await locatorForRef(page, shadowPay).count(), 1);
         const card = Object.values(s.refs).find(r => r.name === 'Card');
         const filled = await runAction(page, s, 'fill', { ref: card.ref, value: '4242' });
         assert.equal(filled.success, true, filled.message);

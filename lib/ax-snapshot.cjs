@@ -71,12 +71,29 @@ function getter(path) {
 const projectors = new Map();
 
 /**
+ * Keep only the keys named in `spec` (a tree of keys, `true` for "all of
+ * it"), through arrays: what the addon reads of a column-oriented reply such
+ * as DOMSnapshot's. The recursion follows `spec`, which is the addon's and
+ * a few levels deep, never the page's data.
+ */
+function pick(value, spec) {
+    if (spec === true || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map(v => pick(v, spec));
+    const out = {};
+    for (const key of Object.keys(spec)) {
+        if (value[key] !== undefined) out[key] = pick(value[key], spec[key]);
+    }
+    return out;
+}
+
+/**
  * Copy the columns the addon asked for out of a parsed CDP result, as JSON
  * text. Generic on purpose: which fields matter is decided in Rust
  * (`cdp_rows::projection_spec`); this only avoids re-serialising the parts of
  * a huge answer that nobody reads.
  */
 function project(result, spec) {
+    if (spec.pick) return JSON.stringify(pick(result, spec.pick));
     const key = JSON.stringify(spec);
     let projector = projectors.get(key);
     if (!projector) {

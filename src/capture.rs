@@ -14,7 +14,8 @@ use serde_json::{json, Value};
 
 use crate::cdp_input::parse_full_ax_tree;
 use crate::cdp_rows::{parse_rows, projection_spec};
-use crate::dom::{click_hints_from_snapshot, DomTree};
+use crate::dom::DomTree;
+use crate::dom_snapshot::{self, read_snapshot};
 use crate::frames::{child_frames, stitch, FrameCapture, FrameInfo};
 use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
@@ -132,6 +133,12 @@ pub struct CaptureSession {
     dom: Option<DomReply>,
     dom_hints: Vec<i64>,
     frame_doms: Vec<(Option<DomReply>, Vec<i64>)>,
+    /// `DOM.getDocument` calls for processes whose DOMSnapshot could not
+    /// stand in for the tree (shadow roots); they ride on the next batch.
+    dom_pending: Vec<CdpCommand>,
+    /// The sessions `DOM.getDocument` went to (None: the page's), whose DOM
+    /// agent the capture leaves enabled.
+    dom_documented: Vec<Option<String>>,
 }
 
 /// A frame to read, and where its commands go.
@@ -149,6 +156,8 @@ enum Stage {
     First,
     Describe,
     Frames,
+    /// The `DOM.getDocument` calls nothing else was left to carry.
+    DomDocuments,
     Finished,
 }
 
@@ -170,6 +179,8 @@ impl CaptureSession {
             dom: None,
             dom_hints: Vec::new(),
             frame_doms: Vec::new(),
+            dom_pending: Vec::new(),
+            dom_documented: Vec::new(),
         }
     }
 
@@ -212,10 +223,11 @@ impl CaptureSession {
             CdpCommand { optional: true, ..CdpCommand::new(TARGETS, "Target.getTargets", json!({})) },
         ];
         if self.opts.dom_pass {
-            // The DOM pass rides along: the renderer answers it while the
-            // accessibility tree is being built.
-            cmds.push(CdpCommand { optional: true, ..CdpCommand::new(DOM_DOCUMENT, "DOM.getDocument", dom_document_params()) });
-            cmds.push(CdpCommand { optional: true, ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) });
+            // The DOM pass rides along, after the tree: the renderer takes
+            // the snapshot while the tree's reply travels and is read. Its
+            // reply is the element tree too, unless the page has shadow
+            // roots; then `DOM.getDocument` follows (see `dom_snapshot`).
+            cmds.push(CdpCommand { optional: true, project: Some(dom_snapshot::projection_spec()), ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) });
         }
         if let Some(sel) = &self.opts.root_selector {
             cmds.push(CdpCommand::new(
@@ -340,11 +352,7 @@ impl CaptureSession {
                 cmds.push(CdpCommand {
                     optional: true,
                     session: job.session.clone(),
-                    ..CdpCommand::new(id + 3, "DOM.getDocument", dom_document_params())
-                });
-                cmds.push(CdpCommand {
-                    optional: true,
-                    session: job.session.clone(),
+                    project: Some(dom_snapshot::projection_spec()),
                     ..CdpCommand::new(id + 4, "DOMSnapshot.captureSnapshot", dom_snapshot_params())
                 });
             }
@@ -354,8 +362,14 @@ impl CaptureSession {
         }
         self.stage = Stage::Frames;
         self.frame_round += 1;
+        Ok(self.send(cmds))
+    }
+
+    /// A batch to send, carrying any `DOM.getDocument` calls found needed.
+    fn send(&mut self, mut cmds: Vec<CdpCommand>) -> Step {
+        cmds.append(&mut self.dom_pending);
         self.waiting = cmds.iter().map(|c| c.id).collect();
-        Ok(Step::Send(cmds))
+        Step::Send(cmds)
     }
 
     /// After the page's own calls: its same-process frames and the
@@ -445,8 +459,7 @@ impl CaptureSession {
             Stage::First if self.opts.root_selector.is_some() => {
                 let object_id = self.root_object()?;
                 self.stage = Stage::Describe;
-                self.waiting = vec![DESCRIBE_ROOT, RELEASE_ROOT];
-                Ok(Step::Send(vec![
+                Ok(self.send(vec![
                     CdpCommand::new(DESCRIBE_ROOT, "DOM.describeNode", json!({ "objectId": object_id })),
                     CdpCommand::new(RELEASE_ROOT, "Runtime.releaseObject", json!({ "objectId": object_id })),
                 ]))
@@ -461,6 +474,7 @@ impl CaptureSession {
             }
             Stage::First => self.frames_or_finish(),
             Stage::Frames => self.nested_frames_or_finish(),
+            Stage::DomDocuments => self.finish(),
             Stage::Finished => Err(WebAiError::new(ErrorCode::CaptureFailed, "the capture already finished")),
         }
     }
@@ -535,6 +549,10 @@ impl CaptureSession {
     }
 
     fn finish(&mut self) -> Result<Step> {
+        if !self.dom_pending.is_empty() {
+            self.stage = Stage::DomDocuments;
+            return Ok(self.send(Vec::new()));
+        }
         self.stage = Stage::Finished;
         self.ok_text(AX_TREE)?;
         let mut tree = match self.ax_tree.take() {
@@ -587,10 +605,32 @@ impl CaptureSession {
         };
         if is_document {
             *dom_slot = Some(text.and_then(|t| DomTree::from_get_document(&t, None)));
-        } else if let Ok(t) = text {
+            return;
+        }
+        let read = text.and_then(|t| read_snapshot(&t));
+        let tree = match read {
+            Ok(read) => {
+                *hint_slot = read.click_hints;
+                read.tree
+            }
             // Without the snapshot, clickability falls back to attributes.
-            if let Ok(ids) = click_hints_from_snapshot(&t) {
-                *hint_slot = ids;
+            Err(_) => None,
+        };
+        match tree {
+            Some(tree) => *dom_slot = Some(Ok(tree)),
+            None => {
+                let (doc_id, session) = if id < FRAME_BASE {
+                    (DOM_DOCUMENT, None)
+                } else {
+                    let k = ((id - FRAME_BASE) / FRAME_STRIDE) as usize;
+                    (id - 1, self.frames.get(k).and_then(|j| j.session.clone()))
+                };
+                self.dom_documented.push(session.clone());
+                self.dom_pending.push(CdpCommand {
+                    optional: true,
+                    session,
+                    ..CdpCommand::new(doc_id, "DOM.getDocument", dom_document_params())
+                });
             }
         }
     }
@@ -621,6 +661,16 @@ impl CaptureSession {
                 _ => {}
             }
         }
+        // A DOMSnapshot tree does not say which element hosts an
+        // out-of-process frame; `DOM.getFrameOwner` did.
+        for (k, job) in self.frames.iter().enumerate() {
+            let owner = self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64));
+            if let (true, Some(owner)) = (job.oopif_root, owner) {
+                if let Some(t) = crate::dom::tree_for(&out, job.info.parent_id.as_deref(), owner) {
+                    out[t].add_owner(&job.info.id, owner);
+                }
+            }
+        }
         out
     }
 
@@ -628,13 +678,9 @@ impl CaptureSession {
     /// session outlives it: `DOM.getDocument` turned on DOM events for the
     /// session, which would otherwise stream every later mutation to it.
     pub fn cleanup(&self) -> Vec<CdpCommand> {
-        if !self.opts.dom_pass {
-            return Vec::new();
-        }
-        let mut sessions: Vec<Option<String>> = vec![None];
-        sessions.extend(self.frames.iter().filter(|j| j.oopif_root).map(|j| j.session.clone()));
-        sessions
-            .into_iter()
+        self.dom_documented
+            .iter()
+            .cloned()
             .enumerate()
             .map(|(k, session)| CdpCommand { optional: true, session, ..CdpCommand::new(CLEANUP_BASE + k as u32, "DOM.disable", json!({})) })
             .collect()

@@ -1,12 +1,11 @@
 //! The DOM side of a capture, joined to the accessibility tree by
-//! `backendNodeId`: the real tree (`DOM.getDocument` with `pierce`, so shadow
-//! roots and same-process frame documents are in it) for selectors, and
-//! `DOMSnapshot.captureSnapshot` for what only layout knows (click listeners,
-//! `cursor: pointer`).
+//! `backendNodeId`: the element tree that selectors are evaluated in, with
+//! shadow roots and same-process frame documents, plus the click facts only
+//! layout knows (click listeners, `cursor: pointer`).
 //!
-//! DOMSnapshot alone is not enough: it flattens shadow DOM (slotted nodes
-//! appear under their slot, shadow children under their host), which loses
-//! the tree scopes that CSS selectors are evaluated in.
+//! The tree comes from `DOMSnapshot.captureSnapshot` (see `dom_snapshot`)
+//! when that walk is the DOM tree, and from `DOM.getDocument` with `pierce`
+//! when the page has shadow roots, which DOMSnapshot flattens.
 
 use crate::fast_hash::FastMap;
 use crate::json_arena::{self, JArena, JVal};
@@ -28,6 +27,10 @@ pub enum DKind {
 }
 
 /// Attributes kept for selectors and click hints; others are dropped on read.
+pub(crate) fn is_kept_attr(name: &str) -> bool {
+    KEPT_ATTRS.contains(&name)
+}
+
 const KEPT_ATTRS: &[&str] = &[
     "id", "name", "aria-label", "placeholder", "title", "alt", "href", "type", "role",
     "data-testid", "data-test-id", "data-test", "data-qa", "data-cy",
@@ -76,6 +79,10 @@ pub struct DomTree {
     pub root_frame: Option<String>,
     /// From DOMSnapshot: listener or `cursor: pointer` root, by backend id.
     click_hints: FastMap<i64, bool>,
+    /// Built from DOMSnapshot, which skips user-agent shadow roots (the
+    /// insides of `<video controls>`, date fields): a node missing here may
+    /// be inside one of its elements' built-in roots.
+    pub without_user_agent_roots: bool,
 }
 
 impl DomTree {
@@ -119,7 +126,6 @@ impl DomTree {
             },
             _ => return None,
         };
-        let idx = self.nodes.len() as u32;
         let backend = arena.num_at(arena.field(j, "backendNodeId")).map_or(-1, |n| n as i64);
         let mut attrs = Vec::new();
         if kind == DKind::Element {
@@ -127,7 +133,7 @@ impl DomTree {
             for pair in list.chunks(2) {
                 if let [k, v] = pair {
                     if let (Some(k), Some(v)) = (arena.str_at(Some(*k)), arena.str_at(Some(*v))) {
-                        if KEPT_ATTRS.contains(&k) {
+                        if is_kept_attr(k) {
                             attrs.push((k.to_string(), v.to_string()));
                         }
                     }
@@ -139,6 +145,23 @@ impl DomTree {
             Some(JVal::Str(s)) if !s.is_empty() => s.to_string(),
             _ => arena.str_at(arena.field(j, "nodeName")).unwrap_or_default().to_ascii_lowercase(),
         };
+        Some(self.add_node(kind, tag, backend, parent, frame_id, attrs))
+    }
+
+    /// Append a node under `parent`, an index already in the tree (or
+    /// `NONE`): parents always come before their children, so walks up the
+    /// tree only go to smaller indices and cannot cycle.
+    pub(crate) fn add_node(
+        &mut self,
+        kind: DKind,
+        tag: String,
+        backend: i64,
+        parent: u32,
+        frame_id: Option<String>,
+        attrs: Vec<(String, String)>,
+    ) -> u32 {
+        let idx = self.nodes.len() as u32;
+        let parent = if parent < idx { parent } else { NONE };
         self.nodes.push(DNode {
             kind,
             tag,
@@ -168,7 +191,18 @@ impl DomTree {
                 }
             }
         }
-        Some(idx)
+        idx
+    }
+
+    /// Record the element that hosts `frame` when the reply that built this
+    /// tree did not say (DOMSnapshot does not name out-of-process frames).
+    pub fn add_owner(&mut self, frame: &str, backend: i64) {
+        if self.owners.contains_key(frame) {
+            return;
+        }
+        if let Some(idx) = self.by_backend(backend).filter(|&i| self.node(i).is_some_and(DNode::is_element)) {
+            self.owners.insert(frame.to_string(), idx);
+        }
     }
 
     pub fn node(&self, idx: u32) -> Option<&DNode> {
@@ -210,7 +244,7 @@ impl DomTree {
         self.node(idx).map_or(&[], |n| n.children.as_slice())
     }
 
-    /// Add DOMSnapshot's click facts (see [`click_hints_from_snapshot`]).
+    /// Add DOMSnapshot's click facts (see `dom_snapshot`).
     pub fn add_hint_ids(&mut self, backend_ids: Vec<i64>) {
         for b in backend_ids {
             self.click_hints.insert(b, true);
@@ -255,79 +289,6 @@ pub struct Hints {
     pub negative_tabindex: bool,
 }
 
-#[derive(serde::Deserialize)]
-struct Snapshot {
-    documents: Vec<SnapDoc>,
-    strings: Vec<String>,
-}
-
-#[derive(serde::Deserialize)]
-struct SnapDoc {
-    nodes: SnapNodes,
-    layout: SnapLayout,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SnapNodes {
-    #[serde(default)]
-    parent_index: Vec<i64>,
-    #[serde(default)]
-    backend_node_id: Vec<i64>,
-    #[serde(default)]
-    node_type: Vec<i64>,
-    is_clickable: Option<RareBool>,
-}
-
-#[derive(serde::Deserialize)]
-struct RareBool {
-    index: Vec<usize>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SnapLayout {
-    #[serde(default)]
-    node_index: Vec<usize>,
-    #[serde(default)]
-    styles: Vec<Vec<i64>>,
-}
-
-/// Backend ids of elements with a click listener, or where `cursor: pointer`
-/// begins (the element is pointer, its parent is not): the pointer that every
-/// descendant inherits marks one target, not each of its pieces.
-pub fn click_hints_from_snapshot(text: &str) -> Result<Vec<i64>, String> {
-    let snap: Snapshot = crate::json_text::from_str_lossy(text).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
-    let pointer = snap.strings.iter().position(|s| s == "pointer").map(|p| p as i64);
-    let mut out = Vec::new();
-    for doc in &snap.documents {
-        let n = &doc.nodes;
-        let count = n.backend_node_id.len();
-        let is_element = |i: usize| n.node_type.get(i) == Some(&1);
-        if let Some(rb) = &n.is_clickable {
-            out.extend(rb.index.iter().filter(|&&i| is_element(i)).filter_map(|&i| n.backend_node_id.get(i).copied()));
-        }
-        let Some(pointer) = pointer else { continue };
-        let mut is_pointer = vec![false; count];
-        for (k, &i) in doc.layout.node_index.iter().enumerate() {
-            if i < count && doc.layout.styles.get(k).and_then(|s| s.first()) == Some(&pointer) {
-                is_pointer[i] = true;
-            }
-        }
-        for i in 0..count {
-            if !is_pointer[i] || !is_element(i) {
-                continue;
-            }
-            let parent = n.parent_index.get(i).copied().unwrap_or(-1);
-            let parent_pointer = usize::try_from(parent).ok().and_then(|p| is_pointer.get(p).copied()).unwrap_or(false);
-            if !parent_pointer {
-                out.push(n.backend_node_id[i]);
-            }
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,21 +322,8 @@ mod tests {
     }
 
     #[test]
-    fn pointer_roots_and_listeners_from_snapshot() {
-        // body(pointer? no) > div(pointer) > span(pointer, inherited); a(listener)
-        let snap = r#"{"strings":["auto","pointer"],"documents":[{"nodes":{
-            "parentIndex":[-1,0,1,2,1],"backendNodeId":[1,2,3,4,5],"nodeType":[9,1,1,1,1],
-            "isClickable":{"index":[4]}},
-            "layout":{"nodeIndex":[1,2,3,4],"styles":[[0],[1],[1],[0]]}}]}"#;
-        let mut hints = click_hints_from_snapshot(snap).unwrap();
-        hints.sort();
-        assert_eq!(hints, vec![3, 5]);
-    }
-
-    #[test]
     fn malformed_replies_are_errors() {
         assert!(DomTree::from_get_document("{}", None).is_err());
         assert!(DomTree::from_get_document("[", None).is_err());
-        assert!(click_hints_from_snapshot("{\"documents\":1}").is_err());
     }
 }

@@ -14,6 +14,7 @@ pub mod contracts;
 pub mod doctor;
 pub mod dom;
 pub mod dom_hash;
+pub mod dom_snapshot;
 pub mod error;
 pub mod fast_hash;
 pub mod frames;

@@ -200,6 +200,20 @@ impl<'t> Locator<'t> {
         Some(out)
     }
 
+    /// Where a node missing from a tree built without user-agent shadow
+    /// roots sits, when `host` (its nearest accessibility ancestor in the
+    /// tree) can hold such a root: inside it, where no selector reaches.
+    pub fn locate_inside_host(&mut self, frame: Option<&str>, host: i64) -> Option<Located> {
+        let t = tree_for(self.trees, frame, host)?;
+        if !self.trees[t].without_user_agent_roots {
+            return None;
+        }
+        let mut out = self.locate(frame, host)?;
+        out.shadow_path.push(out.selector.take().unwrap_or_else(|| "*".into()));
+        out.shadow_closed = true;
+        Some(out)
+    }
+
     /// The element's selector (relative to its innermost host), the host
     /// selectors from the document down, whether a closed root is crossed,
     /// and its document node.

@@ -57,8 +57,13 @@ pub fn build_snapshot(
         let mut locator = Locator::new(dom);
         let mut unlocated = Vec::new();
         let mut no_selector = Vec::new();
+        let mut inside = InsideHosts::new(tree);
         for r in refs.iter_mut() {
-            match r.backend_node_id.and_then(|b| locator.locate(r.frame_id.as_deref(), b)) {
+            let frame = r.frame_id.as_deref();
+            let found = r
+                .backend_node_id
+                .and_then(|b| locator.locate(frame, b).or_else(|| inside.host_of(b, frame, &mut locator)));
+            match found {
                 Some(located) => {
                     if located.selector.is_none() && !located.shadow_closed {
                         no_selector.push(r.ref_id.clone());
@@ -76,7 +81,7 @@ pub fn build_snapshot(
         }
         let closed: Vec<&str> = refs.iter().filter(|r| r.located.shadow_closed).map(|r| r.ref_id.as_str()).collect();
         if !closed.is_empty() {
-            notes.push(format!("{} ref(s) are inside closed shadow roots, which no selector reaches; they resolve by backendNodeId: {}", closed.len(), list_refs(&closed)));
+            notes.push(format!("{} ref(s) are inside closed or built-in shadow roots, which no selector reaches; they resolve by backendNodeId: {}", closed.len(), list_refs(&closed)));
         }
     }
     WebAiSnapshot {
@@ -92,6 +97,37 @@ pub fn build_snapshot(
         notes,
         node_count,
         capture_ms,
+    }
+}
+
+/// Finds, for a ref the DOM tree lacks, the element whose built-in shadow
+/// root holds it: its nearest accessibility ancestor the tree has. Parents
+/// and backend ids are indexed on first use, which most captures never need.
+struct InsideHosts<'a> {
+    tree: &'a AxTree,
+    index: Option<(Vec<u32>, crate::fast_hash::FastMap<i64, u32>)>,
+}
+
+impl<'a> InsideHosts<'a> {
+    fn new(tree: &'a AxTree) -> Self {
+        InsideHosts { tree, index: None }
+    }
+
+    fn host_of(&mut self, backend: i64, frame: Option<&str>, locator: &mut Locator<'_>) -> Option<crate::selector::Located> {
+        let tree = self.tree;
+        let (parents, by_backend) = self.index.get_or_insert_with(|| {
+            let mut by_backend = crate::fast_hash::FastMap::default();
+            for (i, n) in tree.nodes.iter().enumerate() {
+                if let Some(b) = n.backend_node_id {
+                    by_backend.entry(b).or_insert(i as u32);
+                }
+            }
+            (tree.parents(), by_backend)
+        });
+        let idx = *by_backend.get(&backend)?;
+        tree.ancestors_with(parents, idx)
+            .into_iter()
+            .find_map(|a| tree.node(a).and_then(|n| n.backend_node_id).and_then(|b| locator.locate_inside_host(frame, b)))
     }
 }
 

@@ -125,6 +125,11 @@ impl AxTree {
     /// The ancestors of `idx`, nearest first (one pass to find parents; the walk
     /// up stops at a repeat, so a malformed cycle cannot loop).
     pub fn ancestors(&self, idx: u32) -> Vec<u32> {
+        self.ancestors_with(&self.parents(), idx)
+    }
+
+    /// Each node's parent (`u32::MAX`: none), for repeated [`Self::ancestors_with`].
+    pub fn parents(&self) -> Vec<u32> {
         let mut parent = vec![u32::MAX; self.nodes.len()];
         for (p, n) in self.nodes.iter().enumerate() {
             for &c in &n.children {
@@ -135,6 +140,10 @@ impl AxTree {
                 }
             }
         }
+        parent
+    }
+
+    pub fn ancestors_with(&self, parent: &[u32], idx: u32) -> Vec<u32> {
         let mut out = Vec::new();
         let mut seen = vec![false; self.nodes.len()];
         let mut cur = idx;

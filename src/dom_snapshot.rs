@@ -1,0 +1,290 @@
+//! Reading a `DOMSnapshot.captureSnapshot` reply: the click facts only
+//! layout knows (listeners, where `cursor: pointer` begins) and, on pages
+//! without author shadow roots, the element tree itself.
+//!
+//! DOMSnapshot walks the flat tree: a shadow host's children there are its
+//! shadow root's, and a slot's are the nodes assigned to it, while unslotted
+//! light children are left out. Without author shadow roots the flat tree is
+//! the DOM tree (user-agent shadow roots are skipped and their hosts' own
+//! children walked), so the capture can skip `DOM.getDocument`, which costs
+//! about as much again on a large page. With them, this reply says so and
+//! the capture asks for `DOM.getDocument`.
+
+use std::borrow::Cow;
+
+use crate::dom::{is_kept_attr, DKind, DomTree, NONE};
+use crate::fast_hash::FastMap;
+
+/// What one reply gives.
+#[derive(Debug, Default)]
+pub struct SnapshotRead {
+    /// Backend ids of elements with a click listener or where `cursor: pointer` begins.
+    pub click_hints: Vec<i64>,
+    /// The element tree, when the reply's walk is the DOM tree.
+    pub tree: Option<DomTree>,
+}
+
+#[derive(serde::Deserialize)]
+struct Snapshot<'a> {
+    documents: Vec<SnapDoc>,
+    #[serde(borrow)]
+    strings: Vec<Cow<'a, str>>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapDoc {
+    /// Index into `strings`.
+    #[serde(default = "no_string")]
+    frame_id: i64,
+    nodes: SnapNodes,
+    layout: SnapLayout,
+}
+
+fn no_string() -> i64 {
+    -1
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct SnapNodes {
+    parent_index: Vec<i64>,
+    backend_node_id: Vec<i64>,
+    node_type: Vec<i64>,
+    node_name: Vec<i64>,
+    /// Per node, name and value string indices in turn.
+    attributes: Vec<Vec<i64>>,
+    is_clickable: Option<Rare>,
+    shadow_root_type: Option<Rare>,
+    pseudo_type: Option<Rare>,
+    content_document_index: Option<Rare>,
+}
+
+/// CDP's rare data: the nodes that have it (`index`) and, for strings and
+/// integers, their values.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Rare {
+    index: Vec<usize>,
+    value: Vec<i64>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct SnapLayout {
+    node_index: Vec<usize>,
+    styles: Vec<Vec<i64>>,
+}
+
+/// What a driver holding the parsed reply needs to pass on (`CdpCommand::project`):
+/// the reply has per-node text values, input values, bounds and text boxes
+/// this module never reads.
+pub fn projection_spec() -> serde_json::Value {
+    serde_json::json!({ "pick": {
+        "strings": true,
+        "documents": {
+            "frameId": true,
+            "nodes": {
+                "parentIndex": true, "backendNodeId": true, "nodeType": true, "nodeName": true, "attributes": true,
+                "isClickable": true, "shadowRootType": true, "pseudoType": true, "contentDocumentIndex": true,
+            },
+            "layout": { "nodeIndex": true, "styles": true },
+        },
+    } })
+}
+
+/// Read the reply of `DOMSnapshot.captureSnapshot({ computedStyles: ['cursor'] })`.
+pub fn read_snapshot(text: &str) -> Result<SnapshotRead, String> {
+    let repaired = crate::json_text::repaired(text);
+    let snap: Snapshot<'_> =
+        serde_json::from_str(repaired.as_deref().unwrap_or(text)).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
+    let click_hints = click_hints(&snap);
+    let shadowed = snap.documents.iter().any(|d| d.nodes.shadow_root_type.as_ref().is_some_and(|r| !r.index.is_empty()));
+    let tree = if shadowed || snap.documents.is_empty() { None } else { Some(element_tree(&snap)) };
+    Ok(SnapshotRead { click_hints, tree })
+}
+
+fn string<'s>(snap: &'s Snapshot<'_>, index: i64) -> Option<&'s str> {
+    usize::try_from(index).ok().and_then(|i| snap.strings.get(i)).map(|s| s.as_ref())
+}
+
+/// An element's `localName` from its `nodeName`: HTML elements' names are
+/// upper-cased there, other namespaces' (SVG, MathML) are as written.
+fn local_name(node_name: &str) -> String {
+    if node_name.bytes().any(|b| b.is_ascii_lowercase()) {
+        node_name.to_string()
+    } else {
+        node_name.to_ascii_lowercase()
+    }
+}
+
+/// Elements and documents, the frame documents placed under their `iframe`
+/// as `DOM.getDocument` places them. Pseudo-elements and their insides are
+/// left out: no selector matches them.
+fn element_tree(snap: &Snapshot<'_>) -> DomTree {
+    let docs = &snap.documents;
+    let mut tree = DomTree::default();
+    tree.without_user_agent_roots = true;
+    let mut visited = vec![false; docs.len()];
+    // (document, its owner element in the model); owners are added before
+    // the documents they host, so parents keep coming first.
+    let mut pending: Vec<(usize, u32)> = vec![(0, NONE)];
+    while let Some((d, owner)) = pending.pop() {
+        if std::mem::replace(&mut visited[d], true) {
+            continue;
+        }
+        let n = &docs[d].nodes;
+        let pseudo: FastMap<usize, ()> = n.pseudo_type.iter().flat_map(|r| r.index.iter().map(|&i| (i, ()))).collect();
+        let content: FastMap<usize, i64> =
+            n.content_document_index.iter().flat_map(|r| r.index.iter().copied().zip(r.value.iter().copied())).collect();
+        let count = n.node_type.len();
+        // Model index of each node of this document (NONE: left out, and so is everything under it).
+        let mut model = vec![NONE; count];
+        for i in 0..count {
+            let parent = match n.parent_index.get(i).copied() {
+                Some(p) if p < 0 && i == 0 => owner,
+                // Pre-order: a parent comes first; anything else is malformed and left out.
+                Some(p) if p >= 0 && (p as usize) < i => match model[p as usize] {
+                    NONE => continue,
+                    m => m,
+                },
+                _ => continue,
+            };
+            let kind = match n.node_type[i] {
+                1 if !pseudo.contains_key(&i) => DKind::Element,
+                9 => DKind::Document,
+                _ => continue,
+            };
+            let backend = n.backend_node_id.get(i).copied().unwrap_or(-1);
+            let name = n.node_name.get(i).and_then(|&s| string(snap, s)).unwrap_or_default();
+            let hosted = content.get(&i).and_then(|&k| usize::try_from(k).ok()).filter(|&k| k < docs.len());
+            let frame_id = hosted.and_then(|k| string(snap, docs[k].frame_id)).map(str::to_string);
+            let mut attrs = Vec::new();
+            if kind == DKind::Element {
+                for pair in n.attributes.get(i).map_or(&[][..], Vec::as_slice).chunks(2) {
+                    if let [k, v] = pair {
+                        if let (Some(k), Some(v)) = (string(snap, *k), string(snap, *v)) {
+                            if is_kept_attr(k) {
+                                attrs.push((k.to_string(), v.to_string()));
+                            }
+                        }
+                    }
+                }
+            }
+            let idx = tree.add_node(kind, local_name(name), backend, parent, frame_id, attrs);
+            model[i] = idx;
+            if let Some(k) = hosted {
+                pending.push((k, idx));
+            }
+        }
+    }
+    tree
+}
+
+/// Elements with a click listener, or where `cursor: pointer` begins (the
+/// element is pointer, its parent is not): the pointer that every descendant
+/// inherits marks one target, not each of its pieces.
+fn click_hints(snap: &Snapshot<'_>) -> Vec<i64> {
+    let pointer = snap.strings.iter().position(|s| s == "pointer").map(|p| p as i64);
+    let mut out = Vec::new();
+    for doc in &snap.documents {
+        let n = &doc.nodes;
+        let count = n.backend_node_id.len();
+        let is_element = |i: usize| n.node_type.get(i) == Some(&1);
+        if let Some(rb) = &n.is_clickable {
+            out.extend(rb.index.iter().filter(|&&i| is_element(i)).filter_map(|&i| n.backend_node_id.get(i).copied()));
+        }
+        let Some(pointer) = pointer else { continue };
+        let mut is_pointer = vec![false; count];
+        for (k, &i) in doc.layout.node_index.iter().enumerate() {
+            if i < count && doc.layout.styles.get(k).and_then(|s| s.first()) == Some(&pointer) {
+                is_pointer[i] = true;
+            }
+        }
+        for i in 0..count {
+            if !is_pointer[i] || !is_element(i) {
+                continue;
+            }
+            let parent = n.parent_index.get(i).copied().unwrap_or(-1);
+            let parent_pointer = usize::try_from(parent).ok().and_then(|p| is_pointer.get(p).copied()).unwrap_or(false);
+            if !parent_pointer {
+                out.push(n.backend_node_id[i]);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Recorded shape (Chromium 131): a page with an `::before`, SVG, a
+    // template, an iframe with a same-process document, and a `::marker`.
+    const PAGE: &str = r##"{"strings":["F1","#document","HTML","BODY","DIV","id","a","P","::before","svg","foreignObject","IFRAME","title","t","F2","BUTTON","#text","auto","pointer","TEMPLATE","data-testid","x","class","c"],
+      "documents":[
+        {"frameId":0,"nodes":{
+          "parentIndex":[-1,0,1,2,3,4,2,6,6,2,9,1],
+          "nodeType":[9,1,1,1,1,1,1,1,1,1,3,1],
+          "nodeName":[1,2,3,4,7,8,9,10,19,11,16,11],
+          "backendNodeId":[1,2,3,4,5,6,7,8,9,10,11,12],
+          "attributes":[[],[],[],[5,6],[20,21,22,23],[],[],[],[],[12,13],[],[]],
+          "pseudoType":{"index":[5],"value":[8]},
+          "contentDocumentIndex":{"index":[9],"value":[1]},
+          "isClickable":{"index":[4]}},
+         "layout":{"nodeIndex":[3,4],"styles":[[18],[18]]}},
+        {"frameId":14,"nodes":{
+          "parentIndex":[-1,0,1],"nodeType":[9,1,1],"nodeName":[1,2,15],"backendNodeId":[20,21,22],"attributes":[[],[],[]]},
+         "layout":{"nodeIndex":[2],"styles":[[18]]}}]}"##;
+
+    #[test]
+    fn builds_the_element_tree_with_frames() {
+        let read = read_snapshot(PAGE).unwrap();
+        let t = read.tree.expect("no shadow roots: the snapshot is the tree");
+        let div = t.node(t.by_backend(4).unwrap()).unwrap();
+        assert_eq!(div.tag, "div");
+        assert_eq!(div.attr("id"), Some("a"));
+        let p = t.node(t.by_backend(5).unwrap()).unwrap();
+        assert_eq!(p.attrs, vec![("data-testid".to_string(), "x".to_string())], "only kept attributes");
+        assert!(t.by_backend(6).is_none(), "pseudo-elements are not elements a selector can match");
+        assert_eq!(t.node(t.by_backend(8).unwrap()).unwrap().tag, "foreignObject", "SVG names keep their case");
+        assert!(t.by_backend(11).is_none(), "text nodes are left out");
+        // The frame document sits under its iframe, as getDocument puts it.
+        let iframe = t.by_backend(10).unwrap();
+        assert_eq!(t.owners.get("F2").copied(), Some(iframe));
+        assert_eq!(t.document_of_frame("F2"), t.by_backend(20));
+        assert_eq!(t.node(t.by_backend(20).unwrap()).unwrap().parent, iframe);
+        assert_eq!(t.node(t.by_backend(22).unwrap()).unwrap().tag, "button");
+        for (i, n) in t.nodes.iter().enumerate() {
+            assert!(n.parent == NONE || (n.parent as usize) < i, "parents come first");
+        }
+    }
+
+    #[test]
+    fn pointer_roots_and_listeners() {
+        let mut hints = read_snapshot(PAGE).unwrap().click_hints;
+        hints.sort();
+        // The div is where `cursor: pointer` begins (the p inherits it); the p has a listener; so has the frame's button.
+        assert_eq!(hints, vec![4, 5, 22]);
+    }
+
+    #[test]
+    fn shadow_roots_mean_no_tree() {
+        let shadowed = PAGE.replacen(r#""isClickable""#, r#""shadowRootType":{"index":[4],"value":[0]},"isClickable""#, 1);
+        let read = read_snapshot(&shadowed).unwrap();
+        assert!(read.tree.is_none(), "the flat tree is not the DOM tree");
+        assert!(!read.click_hints.is_empty(), "click facts still count");
+    }
+
+    #[test]
+    fn malformed_replies() {
+        assert!(read_snapshot("{\"documents\":1}").is_err());
+        assert!(read_snapshot("[").is_err());
+        // Parents after children, out of range, or missing: those nodes are left out, nothing panics.
+        let odd = r##"{"strings":["#document","DIV"],"documents":[{"nodes":{"parentIndex":[-1,5,0,-1],"nodeType":[9,1,1,1],"nodeName":[0,1,1,9],"backendNodeId":[1,2,3]},"layout":{}}]}"##;
+        let t = read_snapshot(odd).unwrap().tree.unwrap();
+        assert!(t.by_backend(2).is_none());
+        assert_eq!(t.node(t.by_backend(3).unwrap()).unwrap().tag, "div");
+        assert_eq!(t.nodes.len(), 2);
+    }
+}
