@@ -223,6 +223,9 @@ test('the seven tools: schemas, execute contract, approval and completion callba
     try {
         const first = await tools.execute('get_snapshot', {});
         assert.equal(first.success, true);
+        // Seed 001: the viewport by default. The bottom button is far below it.
+        assert.doesNotMatch(first.snapshot.text, /Bottom button/);
+        assert.ok(first.snapshot.notes.some(n => /^viewportOnly: \d+ node\(s\) outside the viewport are left out/.test(n)), first.snapshot.notes.join(' | '));
         const go = first.snapshot.text.match(/button "Go" \[ref=(@e\d+)\]/)[1];
         const notYet = await tools.execute('complete_task', { status: 'success', reason: 'done?' });
         assert.equal(notYet.acknowledged, false, 'success is verified against the page');
@@ -241,6 +244,10 @@ test('the seven tools: schemas, execute contract, approval and completion callba
         answer = false;
         assert.deepEqual(await tools.execute('request_human_approval', { action: 'pay', reason: 'money' }), { approved: false, message: 'not that one', error: 'human_rejected' });
 
+        // The whole page on request, and from then on, also after actions.
+        const whole = await tools.execute('get_snapshot', { viewport_only: false });
+        assert.match(whole.snapshot.text, /Bottom button/);
+        assert.equal((await tools.execute('get_snapshot', { viewport_only: 'yes' })).error, 'invalid_params');
         // The checkpoint holds after this click: the approver is asked and says no.
         const bottom = tools.snapshot.text.match(/button "Bottom button" \[ref=(@e\d+)\]/)[1];
         const blocked = await tools.execute('browser_click', { ref: bottom });

@@ -22,9 +22,11 @@ const TOOL_SCHEMAS = Object.freeze([
         input_schema: {
             type: 'object',
             properties: {
-                // Seed 001 filters to the viewport here; this snapshot lists the
-                // whole page (compactly), so the flag is accepted and reported, not applied.
-                viewport_only: { type: 'boolean', default: false, description: 'Accepted for compatibility; the snapshot always covers the whole page, off-screen elements included. Use browser_scroll to bring one into view.' },
+                viewport_only: {
+                    type: 'boolean',
+                    default: true,
+                    description: 'If true, only include elements visible in the viewport (a note says how many are left out; use browser_scroll to see them). If false, the whole page. The choice also holds for the snapshots that later actions return.',
+                },
             },
         },
     },
@@ -124,7 +126,8 @@ function holds(indicators, snapshot) {
 
 /**
  * Tools bound to one page.
- *   options.snapshotOptions  options for every snapshot (buildWebAiSnapshot)
+ *   options.snapshotOptions  options for every snapshot (buildWebAiSnapshot); `viewportOnly`
+ *                            defaults to true here, as seed 001's get_snapshot does
  *   options.timeoutMs        deadline of each action (default 2000)
  *   options.approve          async ({ action, reason, snapshot }) => boolean | { approved, message }
  *   options.checkpoints      [(snapshot) => boolean]: after an action, a true one asks `approve`
@@ -132,10 +135,13 @@ function holds(indicators, snapshot) {
  */
 function createBrowserTools(page, options = {}) {
     const opts = options || {};
-    const state = { snapshot: null };
+    const base = opts.snapshotOptions || {};
+    // Seed 001: the viewport by default; get_snapshot's viewport_only changes it for what follows.
+    const state = { snapshot: null, viewportOnly: typeof base.viewportOnly === 'boolean' ? base.viewportOnly : true };
+    const snapshotOptions = () => ({ ...base, viewportOnly: state.viewportOnly });
 
     async function freshSnapshot() {
-        state.snapshot = await ax.buildWebAiSnapshot(page, opts.snapshotOptions || {});
+        state.snapshot = await ax.buildWebAiSnapshot(page, snapshotOptions());
         return state.snapshot;
     }
 
@@ -150,6 +156,7 @@ function createBrowserTools(page, options = {}) {
             if (input.viewport_only !== undefined && typeof input.viewport_only !== 'boolean') {
                 return { success: false, snapshot: await freshSnapshot(), error: 'invalid_params', message: 'viewport_only must be a boolean' };
             }
+            if (typeof input.viewport_only === 'boolean') state.viewportOnly = input.viewport_only;
             return { success: true, snapshot: await freshSnapshot(), error: null, message: null };
         }
         if (name === 'request_human_approval') {
@@ -182,7 +189,7 @@ function createBrowserTools(page, options = {}) {
             return { success: false, snapshot: await freshSnapshot().catch(() => null), error: 'invalid_params', message: `unknown tool ${JSON.stringify(name)}; tools: ${TOOL_SCHEMAS.map(t => t.name).join(', ')}` };
         }
         if (!state.snapshot) await freshSnapshot();
-        const result = await runAction(page, state.snapshot, action, input, { timeoutMs: opts.timeoutMs, snapshotOptions: opts.snapshotOptions });
+        const result = await runAction(page, state.snapshot, action, input, { timeoutMs: opts.timeoutMs, snapshotOptions: snapshotOptions() });
         if (result.snapshot) state.snapshot = result.snapshot;
         if (result.success && (opts.checkpoints || []).length && holds(opts.checkpoints, state.snapshot) > 0) {
             const a = await ask(`${name}(${JSON.stringify(input)})`, 'a checkpoint condition holds on the page');

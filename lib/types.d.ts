@@ -66,6 +66,12 @@ export interface SnapshotOptions {
     refsOnly?: boolean;
     /** Read the DOM beside the tree (selectors, framePath, shadowPath, clickable refs). Default true. */
     domPass?: boolean;
+    /**
+     * Only what shows in the viewport (frames and their scroll included), with
+     * refs for that only; a note counts what is left out. Needs the DOM pass.
+     * Default false (the tools layer defaults to true, as seed 001 does).
+     */
+    viewportOnly?: boolean;
 }
 
 /** Anything with a CDP `send` (Playwright CDPSession, Puppeteer CDPSession, chrome-remote-interface). */

@@ -24,6 +24,7 @@ const VARIANTS = {
         { name: 'forms-full', options: { interactiveOnly: false, compact: false } },
     ],
     'widgets.html': [{ name: 'widgets-root-grid', options: { rootSelector: '[role=grid]' } }],
+    'viewport.html': [{ name: 'viewport-only', options: { viewportOnly: true } }],
 };
 
 const filter = process.argv[2] || '';

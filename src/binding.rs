@@ -60,6 +60,7 @@ fn facts_from(facts_json: Option<String>) -> std::result::Result<PageFacts, WebA
         url: s("url"),
         title: s("title"),
         dom_hash: s("domHash"),
+        viewport: None,
         notes: v
             .get("notes")
             .and_then(Value::as_array)

@@ -16,6 +16,7 @@ use crate::cdp_input::parse_full_ax_tree;
 use crate::cdp_rows::{parse_rows, projection_spec};
 use crate::dom::DomTree;
 use crate::dom_snapshot::{self, read_snapshot};
+use crate::viewport::{Boxes, Placement};
 use crate::frames::{child_frames, stitch, FrameCapture, FrameInfo};
 use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
@@ -104,7 +105,7 @@ fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32)
     format!(
         "(() => {{ const sels = {sels}; let html = null; if ({inc}) {{ for (const s of sels) {{ try {{ const n = document.querySelector(s); if (n) {{ html = n.outerHTML || null; break; }} }} catch (e) {{}} }} }} \
          const normalized = html === null ? null : String(html).replace(/<!--[\\s\\S]*?-->/g, '').replace(/<(\\w+)\\s[^>]*>/g, '<$1>').replace(/>([^<]+)</g, '><').replace(/\\s+/g, ' ').trim().slice(0, {max}); \
-         return {{ url: location.href, title: document.title, normalizedHtml: normalized }}; }})()",
+         return {{ url: location.href, title: document.title, normalizedHtml: normalized, viewport: [innerWidth, innerHeight] }}; }})()",
         sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into()),
         inc = include_html,
         max = max_chars
@@ -113,6 +114,14 @@ fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32)
 
 /// A `DOM.getDocument` answer read into a tree, or why it could not be.
 type DomReply = std::result::Result<DomTree, String>;
+
+/// What the DOM pass read for one process (the page, or an out-of-process frame).
+#[derive(Default)]
+struct DomParts {
+    tree: Option<DomReply>,
+    click_hints: Vec<i64>,
+    boxes: Option<Boxes>,
+}
 
 pub struct CaptureSession {
     opts: SnapshotOptions,
@@ -130,9 +139,8 @@ pub struct CaptureSession {
     frame_notes: Vec<String>,
     frame_round: u8,
     /// The DOM pass: the page's tree and each out-of-process frame's (by job).
-    dom: Option<DomReply>,
-    dom_hints: Vec<i64>,
-    frame_doms: Vec<(Option<DomReply>, Vec<i64>)>,
+    dom: DomParts,
+    frame_doms: Vec<DomParts>,
     /// `DOM.getDocument` calls for processes whose DOMSnapshot could not
     /// stand in for the tree (shadow roots); they ride on the next batch.
     dom_pending: Vec<CdpCommand>,
@@ -176,8 +184,7 @@ impl CaptureSession {
             frame_trees: Vec::new(),
             frame_notes: Vec::new(),
             frame_round: 0,
-            dom: None,
-            dom_hints: Vec::new(),
+            dom: DomParts::default(),
             frame_doms: Vec::new(),
             dom_pending: Vec::new(),
             dom_documented: Vec::new(),
@@ -227,7 +234,7 @@ impl CaptureSession {
             // the snapshot while the tree's reply travels and is read. Its
             // reply is the element tree too, unless the page has shadow
             // roots; then `DOM.getDocument` follows (see `dom_snapshot`).
-            cmds.push(CdpCommand { optional: true, project: Some(dom_snapshot::projection_spec()), ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) });
+            cmds.push(CdpCommand { optional: true, project: Some(dom_snapshot::projection_spec(self.opts.viewport_only)), ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) });
         }
         if let Some(sel) = &self.opts.root_selector {
             cmds.push(CdpCommand::new(
@@ -352,13 +359,13 @@ impl CaptureSession {
                 cmds.push(CdpCommand {
                     optional: true,
                     session: job.session.clone(),
-                    project: Some(dom_snapshot::projection_spec()),
+                    project: Some(dom_snapshot::projection_spec(self.opts.viewport_only)),
                     ..CdpCommand::new(id + 4, "DOMSnapshot.captureSnapshot", dom_snapshot_params())
                 });
             }
             self.frames.push(job);
             self.frame_trees.push(None);
-            self.frame_doms.push((None, Vec::new()));
+            self.frame_doms.push(DomParts::default());
         }
         self.stage = Stage::Frames;
         self.frame_round += 1;
@@ -542,6 +549,10 @@ impl CaptureSession {
         };
         facts.url = obj.get("url").and_then(Value::as_str).map(str::to_string);
         facts.title = obj.get("title").and_then(Value::as_str).map(str::to_string);
+        facts.viewport = match obj.get("viewport").and_then(Value::as_array).map(Vec::as_slice) {
+            Some([w, h]) => w.as_f64().zip(h.as_f64()).filter(|(w, h)| *w > 0.0 && *h > 0.0),
+            _ => None,
+        };
         if self.opts.include_dom_hash {
             facts.dom_hash = obj.get("normalizedHtml").and_then(Value::as_str).map(|h| crate::hash::hash16(h.as_bytes()));
         }
@@ -575,7 +586,7 @@ impl CaptureSession {
             },
             None => None,
         };
-        let dom = self.dom_trees(&tree, &mut facts.notes);
+        let dom = self.dom_trees(&tree, facts.viewport, &mut facts.notes);
         let captures = self.frame_captures();
         if !captures.is_empty() {
             let main_frame = tree.root.and_then(|r| tree.node(r)).and_then(|n| n.frame_id.clone());
@@ -594,30 +605,30 @@ impl CaptureSession {
         };
         self.replies.insert(id, CdpReply::Ok(String::new()));
         let is_document = id == DOM_DOCUMENT || (id >= FRAME_BASE && (id - FRAME_BASE) % FRAME_STRIDE == 3);
-        let (dom_slot, hint_slot) = if id < FRAME_BASE {
-            (&mut self.dom, &mut self.dom_hints)
+        let want_boxes = self.opts.viewport_only;
+        let parts = if id < FRAME_BASE {
+            &mut self.dom
         } else {
-            let k = ((id - FRAME_BASE) / FRAME_STRIDE) as usize;
-            match self.frame_doms.get_mut(k) {
-                Some((d, h)) => (d, h),
+            match self.frame_doms.get_mut(((id - FRAME_BASE) / FRAME_STRIDE) as usize) {
+                Some(p) => p,
                 None => return,
             }
         };
         if is_document {
-            *dom_slot = Some(text.and_then(|t| DomTree::from_get_document(&t, None)));
+            parts.tree = Some(text.and_then(|t| DomTree::from_get_document(&t, None)));
             return;
         }
-        let read = text.and_then(|t| read_snapshot(&t));
-        let tree = match read {
+        // Without the snapshot, clickability falls back to attributes.
+        let tree = match text.and_then(|t| read_snapshot(&t, want_boxes)) {
             Ok(read) => {
-                *hint_slot = read.click_hints;
+                parts.click_hints = read.click_hints;
+                parts.boxes = read.boxes;
                 read.tree
             }
-            // Without the snapshot, clickability falls back to attributes.
             Err(_) => None,
         };
         match tree {
-            Some(tree) => *dom_slot = Some(Ok(tree)),
+            Some(tree) => parts.tree = Some(Ok(tree)),
             None => {
                 let (doc_id, session) = if id < FRAME_BASE {
                     (DOM_DOCUMENT, None)
@@ -635,41 +646,59 @@ impl CaptureSession {
         }
     }
 
-    /// The DOM trees read, each told which frame its root document is.
-    fn dom_trees(&mut self, ax: &AxTree, notes: &mut Vec<String>) -> Vec<DomTree> {
+    /// The DOM trees read, each told which frame its root document is and,
+    /// for `viewportOnly`, where its viewport sits in the page's.
+    fn dom_trees(&mut self, ax: &AxTree, viewport: Option<(f64, f64)>, notes: &mut Vec<String>) -> Vec<DomTree> {
         let mut out = Vec::new();
-        match self.dom.take() {
+        let main = std::mem::take(&mut self.dom);
+        match main.tree {
             Some(Ok(mut t)) => {
                 t.root_frame = ax.root.and_then(|r| ax.node(r)).and_then(|n| n.frame_id.clone());
-                t.add_hint_ids(std::mem::take(&mut self.dom_hints));
+                t.add_hint_ids(main.click_hints);
+                t.boxes = main.boxes;
+                t.placement = viewport.map(|(w, h)| Placement::page(w, h));
                 out.push(t);
             }
             Some(Err(e)) => notes.push(format!("the DOM was not read, so refs have no selectors or clickable marks: {e}")),
             None => {}
         }
+        let mut oopif_trees = Vec::new();
         for (k, job) in self.frames.iter().enumerate() {
             if !job.oopif_root {
                 continue;
             }
-            match self.frame_doms.get_mut(k).map(|(d, h)| (d.take(), std::mem::take(h))) {
-                Some((Some(Ok(mut t)), hints)) => {
+            let parts = self.frame_doms.get_mut(k).map(std::mem::take).unwrap_or_default();
+            match parts.tree {
+                Some(Ok(mut t)) => {
                     t.root_frame = Some(job.info.id.clone());
-                    t.add_hint_ids(hints);
+                    t.add_hint_ids(parts.click_hints);
+                    t.boxes = parts.boxes;
+                    oopif_trees.push((k, out.len()));
                     out.push(t);
                 }
-                Some((Some(Err(e)), _)) => notes.push(format!("the DOM of frame {} was not read: {e}", job.info.url)),
+                Some(Err(e)) => notes.push(format!("the DOM of frame {} was not read: {e}", job.info.url)),
                 _ => {}
             }
         }
         // A DOMSnapshot tree does not say which element hosts an
-        // out-of-process frame; `DOM.getFrameOwner` did.
-        for (k, job) in self.frames.iter().enumerate() {
-            let owner = self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64));
-            if let (true, Some(owner)) = (job.oopif_root, owner) {
-                if let Some(t) = crate::dom::tree_for(&out, job.info.parent_id.as_deref(), owner) {
-                    out[t].add_owner(&job.info.id, owner);
-                }
+        // out-of-process frame; `DOM.getFrameOwner` did. The frame's viewport
+        // sits at that element's box.
+        for (k, t) in oopif_trees {
+            let job = &self.frames[k];
+            let Some(owner) = self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64)) else {
+                continue;
+            };
+            if let Some(p) = crate::dom::tree_for(&out, job.info.parent_id.as_deref(), owner) {
+                out[p].add_owner(&job.info.id, owner);
+                let placement = match (&out[p].boxes, &out[p].placement) {
+                    (Some(b), Some(at)) => b.placement_inside(owner, at),
+                    _ => None,
+                };
+                out[t].placement = placement;
             }
+        }
+        if self.opts.viewport_only && !out.iter().any(|t| t.boxes.is_some() && t.placement.is_some()) {
+            notes.push("viewportOnly: the page's layout could not be read, so the whole page is shown".into());
         }
         out
     }

@@ -9,6 +9,7 @@
 
 use crate::fast_hash::FastMap;
 use crate::json_arena::{self, JArena, JVal};
+use crate::viewport::{Boxes, Placement};
 
 pub const NONE: u32 = u32::MAX;
 
@@ -83,6 +84,9 @@ pub struct DomTree {
     /// insides of `<video controls>`, date fields): a node missing here may
     /// be inside one of its elements' built-in roots.
     pub without_user_agent_roots: bool,
+    /// Layout boxes (`viewportOnly`), and where this process's viewport sits in the page's.
+    pub boxes: Option<Boxes>,
+    pub placement: Option<Placement>,
 }
 
 impl DomTree {
@@ -255,7 +259,11 @@ impl DomTree {
     /// control: a click listener, the root of a `cursor: pointer` area,
     /// `onclick`, `tabindex >= 0` or `contenteditable`.
     pub fn hints(&self, backend: i64) -> Hints {
-        let Some(n) = self.by_backend(backend).and_then(|i| self.node(i)) else { return Hints::default() };
+        let in_view = match (&self.boxes, &self.placement) {
+            (Some(b), Some(at)) => b.in_view(backend, at),
+            _ => None,
+        };
+        let Some(n) = self.by_backend(backend).and_then(|i| self.node(i)) else { return Hints { in_view, ..Hints::default() } };
         let tabindex = n.attr("tabindex").and_then(|t| t.trim().parse::<i64>().ok());
         let editable = n.attr("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
         Hints {
@@ -264,6 +272,7 @@ impl DomTree {
                 || tabindex.is_some_and(|t| t >= 0)
                 || editable,
             negative_tabindex: tabindex.is_some_and(|t| t < 0),
+            in_view,
         }
     }
 }
@@ -279,7 +288,9 @@ pub fn tree_for(trees: &[DomTree], frame: Option<&str>, backend: i64) -> Option<
 
 /// The hints for the node `backend` of `frame`.
 pub fn hints_in(trees: &[DomTree], frame: Option<&str>, backend: i64) -> Hints {
-    tree_for(trees, frame, backend).map_or_else(Hints::default, |t| trees[t].hints(backend))
+    // Text nodes are not in the element tree; their frame's tree has their box.
+    let by_frame = || frame.and_then(|f| trees.iter().position(|t| t.document_of_frame(f).is_some()));
+    tree_for(trees, frame, backend).or_else(by_frame).map_or_else(Hints::default, |t| trees[t].hints(backend))
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -287,6 +298,8 @@ pub struct Hints {
     pub clickable: bool,
     /// `tabindex < 0`: focusable by script only, not a tab stop.
     pub negative_tabindex: bool,
+    /// Whether its box shows in the viewport (None: no box, or not asked).
+    pub in_view: Option<bool>,
 }
 
 #[cfg(test)]

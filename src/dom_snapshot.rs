@@ -14,6 +14,7 @@ use std::borrow::Cow;
 
 use crate::dom::{is_kept_attr, DKind, DomTree, NONE};
 use crate::fast_hash::FastMap;
+use crate::viewport::{Boxes, Rect};
 
 /// What one reply gives.
 #[derive(Debug, Default)]
@@ -22,6 +23,8 @@ pub struct SnapshotRead {
     pub click_hints: Vec<i64>,
     /// The element tree, when the reply's walk is the DOM tree.
     pub tree: Option<DomTree>,
+    /// Layout boxes, when asked for (`viewportOnly`).
+    pub boxes: Option<Boxes>,
 }
 
 #[derive(serde::Deserialize)]
@@ -39,6 +42,10 @@ struct SnapDoc {
     frame_id: i64,
     nodes: SnapNodes,
     layout: SnapLayout,
+    #[serde(default)]
+    scroll_offset_x: f64,
+    #[serde(default)]
+    scroll_offset_y: f64,
 }
 
 fn no_string() -> i64 {
@@ -74,13 +81,16 @@ struct Rare {
 struct SnapLayout {
     node_index: Vec<usize>,
     styles: Vec<Vec<i64>>,
+    /// x, y, width, height in the document's coordinates, scroll included.
+    bounds: Vec<Vec<f64>>,
 }
 
 /// What a driver holding the parsed reply needs to pass on (`CdpCommand::project`):
 /// the reply has per-node text values, input values, bounds and text boxes
 /// this module never reads.
-pub fn projection_spec() -> serde_json::Value {
-    serde_json::json!({ "pick": {
+/// Boxes and scroll offsets only with `boxes` (`viewportOnly`).
+pub fn projection_spec(boxes: bool) -> serde_json::Value {
+    let mut spec = serde_json::json!({ "pick": {
         "strings": true,
         "documents": {
             "frameId": true,
@@ -90,18 +100,59 @@ pub fn projection_spec() -> serde_json::Value {
             },
             "layout": { "nodeIndex": true, "styles": true },
         },
-    } })
+    } });
+    if boxes {
+        let docs = &mut spec["pick"]["documents"];
+        docs["scrollOffsetX"] = true.into();
+        docs["scrollOffsetY"] = true.into();
+        docs["layout"]["bounds"] = true.into();
+    }
+    spec
 }
 
 /// Read the reply of `DOMSnapshot.captureSnapshot({ computedStyles: ['cursor'] })`.
-pub fn read_snapshot(text: &str) -> Result<SnapshotRead, String> {
+pub fn read_snapshot(text: &str, want_boxes: bool) -> Result<SnapshotRead, String> {
     let repaired = crate::json_text::repaired(text);
     let snap: Snapshot<'_> =
         serde_json::from_str(repaired.as_deref().unwrap_or(text)).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
     let click_hints = click_hints(&snap);
     let shadowed = snap.documents.iter().any(|d| d.nodes.shadow_root_type.as_ref().is_some_and(|r| !r.index.is_empty()));
     let tree = if shadowed || snap.documents.is_empty() { None } else { Some(element_tree(&snap)) };
-    Ok(SnapshotRead { click_hints, tree })
+    let boxes = want_boxes.then(|| boxes(&snap));
+    Ok(SnapshotRead { click_hints, tree, boxes })
+}
+
+/// Every layout box, relative to the root document's viewport, clipped by
+/// the viewports of the same-process frames it is in.
+fn boxes(snap: &Snapshot<'_>) -> Boxes {
+    let docs = &snap.documents;
+    let mut out = Boxes::default();
+    let mut visited = vec![false; docs.len()];
+    // (document, its offset into the root viewport, its clip there)
+    let root_offset = docs.first().map_or((0.0, 0.0), |d| (-d.scroll_offset_x, -d.scroll_offset_y));
+    let mut pending: Vec<(usize, (f64, f64), Rect)> = vec![(0, root_offset, Rect::EVERYWHERE)];
+    while let Some((d, (dx, dy), clip)) = pending.pop() {
+        if docs.is_empty() || std::mem::replace(&mut visited[d], true) {
+            continue;
+        }
+        let doc = &docs[d];
+        let n = &doc.nodes;
+        let content: FastMap<usize, i64> =
+            n.content_document_index.iter().flat_map(|r| r.index.iter().copied().zip(r.value.iter().copied())).collect();
+        for (k, &i) in doc.layout.node_index.iter().enumerate() {
+            let (Some(&backend), Some(rect)) = (n.backend_node_id.get(i), doc.layout.bounds.get(k).and_then(|b| Rect::from_slice(b))) else {
+                continue;
+            };
+            let rect = rect.moved(dx, dy);
+            out.insert(backend, rect, clip);
+            let hosted = content.get(&i).and_then(|&c| usize::try_from(c).ok()).filter(|&c| c < docs.len());
+            if let Some(c) = hosted {
+                let child = &docs[c];
+                pending.push((c, (rect.x - child.scroll_offset_x, rect.y - child.scroll_offset_y), rect.clip(clip)));
+            }
+        }
+    }
+    out
 }
 
 fn string<'s>(snap: &'s Snapshot<'_>, index: i64) -> Option<&'s str> {
@@ -239,7 +290,7 @@ mod tests {
 
     #[test]
     fn builds_the_element_tree_with_frames() {
-        let read = read_snapshot(PAGE).unwrap();
+        let read = read_snapshot(PAGE, false).unwrap();
         let t = read.tree.expect("no shadow roots: the snapshot is the tree");
         let div = t.node(t.by_backend(4).unwrap()).unwrap();
         assert_eq!(div.tag, "div");
@@ -262,7 +313,7 @@ mod tests {
 
     #[test]
     fn pointer_roots_and_listeners() {
-        let mut hints = read_snapshot(PAGE).unwrap().click_hints;
+        let mut hints = read_snapshot(PAGE, false).unwrap().click_hints;
         hints.sort();
         // The div is where `cursor: pointer` begins (the p inherits it); the p has a listener; so has the frame's button.
         assert_eq!(hints, vec![4, 5, 22]);
@@ -271,18 +322,18 @@ mod tests {
     #[test]
     fn shadow_roots_mean_no_tree() {
         let shadowed = PAGE.replacen(r#""isClickable""#, r#""shadowRootType":{"index":[4],"value":[0]},"isClickable""#, 1);
-        let read = read_snapshot(&shadowed).unwrap();
+        let read = read_snapshot(&shadowed, false).unwrap();
         assert!(read.tree.is_none(), "the flat tree is not the DOM tree");
         assert!(!read.click_hints.is_empty(), "click facts still count");
     }
 
     #[test]
     fn malformed_replies() {
-        assert!(read_snapshot("{\"documents\":1}").is_err());
-        assert!(read_snapshot("[").is_err());
+        assert!(read_snapshot("{\"documents\":1}", false).is_err());
+        assert!(read_snapshot("[", false).is_err());
         // Parents after children, out of range, or missing: those nodes are left out, nothing panics.
         let odd = r##"{"strings":["#document","DIV"],"documents":[{"nodes":{"parentIndex":[-1,5,0,-1],"nodeType":[9,1,1,1],"nodeName":[0,1,1,9],"backendNodeId":[1,2,3]},"layout":{}}]}"##;
-        let t = read_snapshot(odd).unwrap().tree.unwrap();
+        let t = read_snapshot(odd, true).unwrap().tree.unwrap();
         assert!(t.by_backend(2).is_none());
         assert_eq!(t.node(t.by_backend(3).unwrap()).unwrap().tag, "div");
         assert_eq!(t.nodes.len(), 2);

@@ -51,6 +51,9 @@ pub struct FrameCapture {
 pub fn stitch(main: &mut AxTree, main_frame_id: Option<&str>, frames: Vec<FrameCapture>, notes: &mut Vec<String>) {
     // (frame id, first node index, end) of every frame already in `main`.
     let mut ranges: Vec<(Option<String>, usize, usize)> = vec![(main_frame_id.map(str::to_string), 0, main.nodes.len())];
+    // Mostly hidden frames (trackers, ad syncs) whose iframe the tree leaves
+    // out: one note for all of them, not one each.
+    let mut unplaced: Vec<String> = Vec::new();
     for f in frames {
         let Some(child_root) = f.tree.root else {
             notes.push(format!("frame {} has no accessible content", shown_url(&f.info.url)));
@@ -68,7 +71,7 @@ pub fn stitch(main: &mut AxTree, main_frame_id: Option<&str>, frames: Vec<FrameC
             _ => None,
         };
         let Some(owner) = owner else {
-            notes.push(format!("frame {} could not be placed under its iframe and is left out", shown_url(&f.info.url)));
+            unplaced.push(shown_url(&f.info.url));
             continue;
         };
         let offset = main.nodes.len();
@@ -87,6 +90,15 @@ pub fn stitch(main: &mut AxTree, main_frame_id: Option<&str>, frames: Vec<FrameC
         main.nodes[owner].children.push(root_idx as u32);
         main.notes.extend(f.tree.notes);
         ranges.push((Some(f.info.id.clone()), offset, offset + count));
+    }
+    match unplaced.len() {
+        0 => {}
+        1 => notes.push(format!("frame {} could not be placed under its iframe (hidden, or not in the tree) and is left out", unplaced[0])),
+        n => {
+            let shown: Vec<&str> = unplaced.iter().take(3).map(String::as_str).collect();
+            let more = if n > 3 { format!(" and {} more", n - 3) } else { String::new() };
+            notes.push(format!("{n} frames could not be placed under their iframe (hidden, or not in the tree) and are left out: {}{more}", shown.join(", ")));
+        }
     }
 }
 

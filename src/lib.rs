@@ -34,6 +34,7 @@ pub mod snapshot;
 pub mod staleness;
 pub mod targets;
 pub mod tree;
+pub mod viewport;
 pub mod websocket;
 
 #[cfg(feature = "napi")]

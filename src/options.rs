@@ -30,6 +30,8 @@ pub struct SnapshotOptions {
     pub refs_only: bool,
     /// Read the DOM beside the tree: selectors, frames, hosts and clickable marks.
     pub dom_pass: bool,
+    /// Show only what is in the viewport (and refs only for that).
+    pub viewport_only: bool,
 }
 
 impl Default for SnapshotOptions {
@@ -49,6 +51,7 @@ impl Default for SnapshotOptions {
             timeout_ms: DEFAULT_TIMEOUT_MS,
             refs_only: false,
             dom_pass: true,
+            viewport_only: false,
         }
     }
 }
@@ -129,6 +132,7 @@ impl SnapshotOptions {
             timeout_ms: get_uint(m, "timeoutMs", d.timeout_ms, 1, 3_600_000)?,
             refs_only: get_bool(m, "refsOnly", d.refs_only)?,
             dom_pass: get_bool(m, "domPass", d.dom_pass)?,
+            viewport_only: get_bool(m, "viewportOnly", d.viewport_only)?,
         })
     }
 }

@@ -105,7 +105,13 @@ enum Tier {
 pub fn serialize(tree: &AxTree, subtree_root: Option<u32>, title: Option<&str>, opts: &SnapshotOptions, hints: Option<HintFn<'_>>) -> Serialized {
     let max_name = opts.max_name_chars as usize;
     let mut notes: Vec<String> = Vec::new();
-    let mut view = build_view(tree, subtree_root, title, max_name, hints, &mut notes);
+    let mut view = build_view(tree, subtree_root, title, max_name, hints, opts.viewport_only, &mut notes);
+    if opts.viewport_only {
+        match hints {
+            Some(_) => keep_in_view(&mut view, &mut notes),
+            None => notes.push("viewportOnly needs the DOM pass (its layout boxes), which was off or not read, so the whole page is shown".into()),
+        }
+    }
     normalize_text(&mut view, opts.compact, max_name);
     if opts.interactive_only {
         prune(&mut view);
@@ -131,6 +137,7 @@ fn build_view<'a>(
     title: Option<&str>,
     max_name: usize,
     hints: Option<HintFn<'_>>,
+    text_boxes: bool,
     notes: &mut Vec<String>,
 ) -> Vec<VNode<'a>> {
     let doc_title = title.or_else(|| tree.title()).unwrap_or_default();
@@ -174,6 +181,9 @@ fn build_view<'a>(
             let mut t = VNode::element(Cow::Borrowed("text"), Cow::Borrowed(node.name.as_str()));
             t.kind = Kind::Text;
             t.from_list_marker = in_marker;
+            if let (true, Some(h), Some(b)) = (text_boxes, hints, node.backend_node_id) {
+                t.hints.in_view = h(frame, b).in_view;
+            }
             let idx = view.len() as u32;
             view.push(t);
             view[parent as usize].children.push(idx);
@@ -212,6 +222,51 @@ fn build_view<'a>(
         ));
     }
     view
+}
+
+/// `viewportOnly`: keep what shows in the viewport and the nodes around
+/// it. A node without a box of its own (an option in a closed select, a
+/// `display: contents` wrapper) goes with its nearest ancestor that has one;
+/// a container stays when anything in it shows. Children come after their
+/// parent in the arena, so one forward sweep passes the verdict down and
+/// one backward sweep passes "something shows" up.
+fn keep_in_view(view: &mut [VNode<'_>], notes: &mut Vec<String>) {
+    let n = view.len();
+    let mut parent = vec![0u32; n];
+    let mut shown = vec![true; n];
+    for i in 0..n {
+        let own = view[i].hints.in_view.unwrap_or(shown[i]);
+        shown[i] = own;
+        for &c in &view[i].children {
+            if (c as usize) > i && (c as usize) < n {
+                parent[c as usize] = i as u32;
+                shown[c as usize] = own;
+            }
+        }
+    }
+    for i in (1..n).rev() {
+        if shown[i] {
+            shown[parent[i] as usize] = true;
+        }
+    }
+    let mut hidden_controls = 0usize;
+    let mut hidden = 0usize;
+    for i in 0..n {
+        if !shown[i] {
+            hidden += 1;
+            if view[i].kind == Kind::Element && (roles::is_tier1_role(&view[i].role) || view[i].hints.clickable) {
+                hidden_controls += 1;
+            }
+            view[i].kept = false;
+        }
+        let children = std::mem::take(&mut view[i].children);
+        view[i].children = children.into_iter().filter(|&c| shown.get(c as usize).copied().unwrap_or(false)).collect();
+    }
+    if hidden > 0 {
+        notes.push(format!(
+            "viewportOnly: {hidden} node(s) outside the viewport are left out, {hidden_controls} of them controls; scroll to see them"
+        ));
+    }
 }
 
 fn is_bullet(text: &str) -> bool {

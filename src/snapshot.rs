@@ -14,6 +14,8 @@ pub struct PageFacts {
     pub url: Option<String>,
     pub title: Option<String>,
     pub dom_hash: Option<String>,
+    /// The page's viewport (`innerWidth`, `innerHeight`), for `viewportOnly`.
+    pub viewport: Option<(f64, f64)>,
     pub notes: Vec<String>,
 }
 
