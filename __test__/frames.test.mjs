@@ -118,6 +118,13 @@ test('a cross-site (out-of-process) iframe is read through its own session; same
         const clicked = await runAction(page, s, 'click', { ref: pay.ref });
         assert.equal(clicked.success, true, clicked.message);
         assert.equal(await childFrame.evaluate(() => document.title), 'paid', 'the click landed on the button inside the cross-site frame');
+        // A same-process frame nested inside the cross-site one: its process's session, offset by the cross-site frame.
+        const nestedFrame = page.frames().find(f => f.parentFrame() === childFrame);
+        await nestedFrame.evaluate(() => { document.querySelector('button').onclick = () => { document.title = 'nested'; }; });
+        const nested = Object.values(s.refs).find(r => r.name === 'Nested in cross-site');
+        const nestedClick = await runAction(page, s, 'click', { ref: nested.ref });
+        assert.equal(nestedClick.success, true, nestedClick.message);
+        assert.equal(await nestedFrame.evaluate(() => document.title), 'nested');
         // A bare CDP session cannot reach another process: a note, not a failure.
         const bare = await buildWebAiSnapshot({ cdp: session }, { maxDepth: 20 });
         assert.deepEqual(Object.values(bare.refs).map(r => r.name), ['Top', 'Same-site button', 'End']);

@@ -65,7 +65,9 @@ async function liveElement(senders, entry) {
         if (frameSend) {
             send = frameSend;
             oopif = true;
-            offset = await frameOffset(senders.send, entry.frameId);
+            // Boxes from this session are in its out-of-process root's viewport,
+            // same-process frames nested in it included: offset by that root.
+            offset = await frameOffset(senders.send, frameSend.rootFrameId || entry.frameId);
         }
     }
     // Only "no such node" means gone; a dead session is a failure, not a verdict.

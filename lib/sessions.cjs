@@ -41,12 +41,16 @@ async function frameSessionSend(page, frameId) {
     }
     const entry = byId.get(frameId);
     if (!entry) return null;
-    return (method, params) => entry.session.send(method, params).catch(err => {
+    const send = (method, params) => entry.session.send(method, params).catch(err => {
         // The frame navigated or went away: look again next time.
-        byId.delete(frameId);
+        for (const [id, e] of byId) if (e.session === entry.session) byId.delete(id);
         tried.delete(entry.frame);
         throw err;
     });
+    // The out-of-process frame whose session this is: `frameId` itself, or
+    // the one a same-process frame nested inside it belongs to.
+    send.rootFrameId = entry.root;
+    return send;
 }
 
 async function scanFrames(page, { byId, tried }) {
@@ -61,8 +65,18 @@ async function scanFrames(page, { byId, tried }) {
         }
         const tree = await s.send('Page.getFrameTree').catch(() => null);
         const id = tree && tree.frameTree && tree.frameTree.frame.id;
-        if (id && !byId.has(id)) byId.set(id, { session: s, frame });
-        else await s.detach().catch(() => {});
+        if (!id || byId.has(id)) {
+            await s.detach().catch(() => {});
+            continue;
+        }
+        // The frame and the same-process frames nested in it: one session answers for all.
+        const stack = [tree.frameTree];
+        while (stack.length) {
+            const node = stack.pop();
+            const fid = node && node.frame && node.frame.id;
+            if (fid && !byId.has(fid)) byId.set(fid, { session: s, frame, root: id });
+            for (const child of (node && node.childFrames) || []) stack.push(child);
+        }
     }
 }
 

@@ -53,6 +53,12 @@ pub struct DNode {
     /// The frame an `iframe`/`frame` element hosts.
     pub frame_id: Option<String>,
     pub attrs: Vec<(String, String)>,
+    /// Among its parent's element children (see [`DomTree::index_siblings`]):
+    /// its 1-based position, its position among those of its tag, and how
+    /// many share its tag.
+    pub child_pos: u32,
+    pub type_pos: u32,
+    pub type_count: u32,
 }
 
 impl DNode {
@@ -113,6 +119,7 @@ impl DomTree {
                 stack.push((d, idx));
             }
         }
+        tree.index_siblings();
         Ok(tree)
     }
 
@@ -176,6 +183,9 @@ impl DomTree {
             content_doc: NONE,
             frame_id: frame_id.clone(),
             attrs,
+            child_pos: 1,
+            type_pos: 1,
+            type_count: 1,
         });
         if backend >= 0 {
             self.by_backend.insert(backend, idx);
@@ -196,6 +206,39 @@ impl DomTree {
             }
         }
         idx
+    }
+
+    /// Fill each element's sibling positions, once for the whole tree, so
+    /// that selector steps cost the same under a parent of ten thousand
+    /// children as under one of two.
+    pub(crate) fn index_siblings(&mut self) {
+        let mut positions: Vec<(u32, u32, u32, u32)> = Vec::new();
+        for p in 0..self.nodes.len() {
+            if self.nodes[p].children.is_empty() {
+                continue;
+            }
+            positions.clear();
+            {
+                let nodes = &self.nodes;
+                let tag_of = |c: u32| nodes.get(c as usize).map_or("", |n| n.tag.as_str());
+                let mut per_tag: FastMap<&str, (u32, u32)> = FastMap::default();
+                for &c in &nodes[p].children {
+                    per_tag.entry(tag_of(c)).or_insert((0, 0)).1 += 1;
+                }
+                for (k, &c) in nodes[p].children.iter().enumerate() {
+                    let (seen, count) = per_tag.entry(tag_of(c)).or_insert((0, 0));
+                    *seen += 1;
+                    positions.push((c, k as u32 + 1, *seen, *count));
+                }
+            }
+            for &(c, pos, type_pos, type_count) in &positions {
+                if let Some(n) = self.nodes.get_mut(c as usize) {
+                    n.child_pos = pos;
+                    n.type_pos = type_pos;
+                    n.type_count = type_count;
+                }
+            }
+        }
     }
 
     /// Record the element that hosts `frame` when the reply that built this

@@ -229,6 +229,7 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
             }
         }
     }
+    tree.index_siblings();
     tree
 }
 

@@ -31,6 +31,8 @@ pub struct Located {
 const TEST_ATTRS: &[&str] = &["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
 const STABLE_ATTRS: &[&str] = &["name", "aria-label", "placeholder", "title", "alt", "href"];
 const MAX_ATTR_VALUE: usize = 120;
+/// Longest `>` chain a selector may have below its anchor.
+const MAX_CHAIN_STEPS: usize = 48;
 
 /// Counts of every selector key among the elements of one query region.
 struct RegionIndex {
@@ -134,23 +136,14 @@ struct Step {
     nth_child: Option<usize>,
 }
 
-/// The element list `idx` is in: its parent's children (a shadow root's or a
-/// document's for the top of a scope).
-fn siblings(tree: &DomTree, idx: u32) -> &[u32] {
-    tree.element_children(tree.node(idx).map_or(NONE, |n| n.parent))
-}
-
 impl Step {
     fn of(tree: &DomTree, idx: u32) -> Step {
-        let siblings = siblings(tree, idx);
-        let tag = tree.node(idx).map(|n| n.tag.clone()).unwrap_or_default();
-        if tag.is_empty() {
-            let k = siblings.iter().position(|&s| s == idx).map_or(1, |p| p + 1);
-            return Step { tag: None, nth_of_type: None, nth_child: Some(k) };
+        let Some(n) = tree.node(idx) else { return Step { tag: None, nth_of_type: None, nth_child: Some(1) } };
+        if n.tag.is_empty() {
+            return Step { tag: None, nth_of_type: None, nth_child: Some(n.child_pos as usize) };
         }
-        let same: Vec<u32> = siblings.iter().copied().filter(|&s| tree.node(s).is_some_and(|n| n.tag == tag)).collect();
-        let nth = (same.len() > 1).then(|| same.iter().position(|&s| s == idx).map_or(1, |p| p + 1));
-        Step { tag: Some(tag), nth_of_type: nth, nth_child: None }
+        let nth = (n.type_count > 1).then_some(n.type_pos as usize);
+        Step { tag: Some(n.tag.clone()), nth_of_type: nth, nth_child: None }
     }
 
     fn text(&self) -> String {
@@ -164,11 +157,10 @@ impl Step {
 
     fn matches(&self, tree: &DomTree, idx: u32) -> bool {
         match (&self.tag, self.nth_child) {
-            (None, Some(k)) => k > 0 && siblings(tree, idx).iter().position(|&s| s == idx) == Some(k - 1),
-            _ => {
-                let other = Step::of(tree, idx);
-                other.tag == self.tag && self.nth_of_type.is_none_or(|k| other.nth_of_type.unwrap_or(1) == k)
-            }
+            (None, Some(k)) => tree.node(idx).is_some_and(|n| n.child_pos as usize == k),
+            _ => tree.node(idx).is_some_and(|n| {
+                self.tag.as_deref() == Some(n.tag.as_str()) && self.nth_of_type.is_none_or(|k| n.type_pos as usize == k)
+            }),
         }
     }
 }
@@ -298,6 +290,12 @@ impl<'t> Locator<'t> {
                 anchor = Some(a);
                 break;
             }
+            if steps.len() >= MAX_CHAIN_STEPS {
+                // A page nested this deep without anchors would make each
+                // selector as long as the page is deep; the ref resolves by
+                // backendNodeId instead (a note lists it).
+                return None;
+            }
             steps.push(Step::of(tree, p));
             cur = p;
         }
@@ -414,6 +412,19 @@ mod tests {
     fn structural_path_from_nearest_anchor() {
         let t = page(&el("form", 20, &[("id", "f")], &[el("div", 21, &[], &el("button", 22, &[], "")), el("div", 23, &[], &el("button", 24, &[], ""))].join(",")));
         assert_eq!(sel(&t, 24).selector.as_deref(), Some("#f > div:nth-of-type(2) > button"));
+    }
+
+    #[test]
+    fn chains_are_capped_on_pages_nested_without_anchors() {
+        let mut deep = el("button", 999, &[], "");
+        for k in 0..200 {
+            deep = el("div", 1000 + k, &[], &deep);
+        }
+        let t = page(&[deep, el("button", 50, &[], "")].join(","));
+        let located = sel(&t, 999);
+        assert_eq!(located.selector, None, "no 200-step selector");
+        assert!(!located.shadow_closed);
+        assert_eq!(sel(&t, 50).selector.as_deref(), Some("body > button"));
     }
 
     #[test]
