@@ -147,3 +147,25 @@ test('shadow DOM content (open, closed, slotted, nested) appears where the page 
         await page.close();
     }
 });
+
+test('viewportOnly places a cross-site frame at its iframe: below the fold it shows nothing, scrolled to it shows its own viewport', async () => {
+    const child = await serve('127.0.0.1', () => '<!doctype html><body style="margin:0"><button>Child top</button><div style="height:800px"></div><button>Child deep</button></body>');
+    const top = await serve('127.0.0.1', () => `<!doctype html><body style="margin:0"><button>Top</button><div style="height:1500px"></div>`
+        + `<iframe title="Below" style="height:300px;width:400px" src="http://localhost:${child.address().port}/"></iframe><div style="height:1500px"></div></body>`);
+    const b = await sharedBrowser();
+    const page = await b.newPage({ viewport: { width: 800, height: 600 } });
+    try {
+        await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
+        const names = async () => Object.values((await buildWebAiSnapshot(page, { viewportOnly: true, maxDepth: 20 })).refs).map(r => r.name);
+        assert.deepEqual(await names(), ['Top']);
+        await page.evaluate(() => window.scrollTo(0, document.querySelector('iframe').offsetTop - 100));
+        assert.deepEqual(await names(), ['Child top'], 'the frame shows its own top only');
+        const childFrame = page.frames().find(f => f.url().startsWith('http://localhost:'));
+        await childFrame.evaluate(() => window.scrollTo(0, 700));
+        assert.deepEqual(await names(), ['Child deep'], 'scrolled inside the frame');
+    } finally {
+        await page.close();
+        top.close();
+        child.close();
+    }
+});

@@ -324,9 +324,15 @@ impl DomTree {
 /// document, else the first that knows the backend id (backend ids are unique
 /// per process only, so the frame decides when it can).
 pub fn tree_for(trees: &[DomTree], frame: Option<&str>, backend: i64) -> Option<usize> {
-    frame
-        .and_then(|f| trees.iter().position(|t| t.document_of_frame(f).is_some() && t.by_backend(backend).is_some()))
-        .or_else(|| trees.iter().position(|t| t.by_backend(backend).is_some()))
+    // Another process's tree may use the same number for an unrelated node:
+    // once a tree holds the frame, only that tree can answer.
+    if let Some(f) = frame {
+        let holders: Vec<usize> = (0..trees.len()).filter(|&t| trees[t].document_of_frame(f).is_some()).collect();
+        if !holders.is_empty() {
+            return holders.into_iter().find(|&t| trees[t].by_backend(backend).is_some());
+        }
+    }
+    trees.iter().position(|t| t.by_backend(backend).is_some())
 }
 
 /// The hints for the node `backend` of `frame`.
@@ -375,6 +381,17 @@ mod tests {
         assert_eq!(t.owners.get("F2").copied(), t.by_backend(8));
         assert!(t.hints(6).negative_tabindex);
         assert!(!t.hints(6).clickable);
+    }
+
+    #[test]
+    fn backend_ids_of_another_process_do_not_answer_for_a_frame() {
+        let main = DomTree::from_get_document(DOC, Some("F1".into())).unwrap();
+        let other = DomTree::from_get_document(r#"{"root":{"nodeType":9,"backendNodeId":1,"children":[{"nodeType":1,"localName":"html","backendNodeId":2}]}}"#, Some("F9".into())).unwrap();
+        let trees = [main, other];
+        assert_eq!(tree_for(&trees, Some("F9"), 2), Some(1));
+        // Backend 6 is a button in the page's process; in F9's it is nothing (a text node, a built-in root's insides).
+        assert_eq!(tree_for(&trees, Some("F9"), 6), None);
+        assert_eq!(tree_for(&trees, None, 6), Some(0), "without a frame, any tree that knows it");
     }
 
     #[test]
