@@ -223,6 +223,10 @@ test('the seven tools: schemas, execute contract, approval and completion callba
     try {
         const first = await tools.execute('get_snapshot', {});
         assert.equal(first.success, true);
+        // Seed 001's page and viewport beside our fields.
+        assert.deepEqual(first.snapshot.page, { url: first.snapshot.url, title: 'Actions' });
+        assert.deepEqual(first.snapshot.viewport, { width: 1280, height: 900, scroll_x: 0, scroll_y: 0 });
+        assert.equal(first.snapshot.screenshot, undefined, 'no screenshot unless asked');
         // Seed 001: the viewport by default. The bottom button is far below it.
         assert.doesNotMatch(first.snapshot.text, /Bottom button/);
         assert.ok(first.snapshot.notes.some(n => /^viewportOnly: \d+ node\(s\) outside the viewport are left out/.test(n)), first.snapshot.notes.join(' | '));
@@ -239,6 +243,9 @@ test('the seven tools: schemas, execute contract, approval and completion callba
         assert.ok(stale.snapshot, 'errors come with a fresh snapshot');
 
         assert.equal((await tools.execute('browser_scroll', {})).error, 'invalid_params');
+        const scrolled = await tools.execute('browser_scroll', { direction: 'down', amount: 200 });
+        assert.equal(scrolled.snapshot.viewport.scroll_y, 200, 'the fresh snapshot has the updated viewport (seed 001 AC-T6)');
+        await page.evaluate(() => window.scrollTo(0, 0));
         assert.equal((await tools.execute('browser_fly', {})).error, 'invalid_params');
         assert.deepEqual(await tools.execute('request_human_approval', { action: 'pay', reason: 'money' }), { approved: true, message: null, error: null });
         answer = false;
@@ -254,6 +261,10 @@ test('the seven tools: schemas, execute contract, approval and completion callba
         assert.equal(blocked.error, 'human_rejected');
         assert.equal(blocked.message, 'User feedback: not that one');
         assert.match(asked.at(-1), /^browser_click/);
+
+        const withShot = createBrowserTools(page, { screenshot: true });
+        const shot = (await withShot.execute('get_snapshot', {})).snapshot.screenshot;
+        assert.equal(Buffer.from(shot, 'base64').subarray(1, 4).toString(), 'PNG');
 
         const done = await tools.execute('complete_task', { status: 'success', reason: 'clicked' });
         assert.equal(done.acknowledged, true);

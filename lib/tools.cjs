@@ -7,6 +7,8 @@
 //   const result = await tools.execute(call.name, call.input);
 const ax = require('./ax-snapshot.cjs');
 const { runAction } = require('./actions.cjs');
+const { cdpSessionFor } = require('./sessions.cjs');
+const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 
 const REF = { type: 'string', pattern: '^@e\\d+$' };
 const SNAPSHOT_ID = {
@@ -124,6 +126,13 @@ function holds(indicators, snapshot) {
     }).length;
 }
 
+/** A CDP send for the page, when it has one (Playwright page or `{ cdp }`). */
+function sendOf(page) {
+    if (page && typeof page.context === 'function') return async (method, params) => (await cdpSessionFor(page)).send(method, params);
+    if (page && page.cdp && typeof page.cdp.send === 'function') return (method, params) => page.cdp.send(method, params);
+    return null;
+}
+
 /**
  * Tools bound to one page.
  *   options.snapshotOptions  options for every snapshot (buildWebAiSnapshot); `viewportOnly`
@@ -132,6 +141,10 @@ function holds(indicators, snapshot) {
  *   options.approve          async ({ action, reason, snapshot }) => boolean | { approved, message }
  *   options.checkpoints      [(snapshot) => boolean]: after an action, a true one asks `approve`
  *   options.completionCriteria { successIndicators: [(snapshot) => boolean], failureIndicators: [...] }
+ *   options.screenshot       attach a base64 PNG of the viewport to every snapshot (default false)
+ *
+ * Every snapshot the tools return also carries seed 001's `page` ({ url, title })
+ * and `viewport` ({ width, height, scroll_x, scroll_y }).
  */
 function createBrowserTools(page, options = {}) {
     const opts = options || {};
@@ -140,8 +153,26 @@ function createBrowserTools(page, options = {}) {
     const state = { snapshot: null, viewportOnly: typeof base.viewportOnly === 'boolean' ? base.viewportOnly : true };
     const snapshotOptions = () => ({ ...base, viewportOnly: state.viewportOnly });
 
+    const send = sendOf(page);
+    const deadline = typeof opts.timeoutMs === 'number' && opts.timeoutMs > 0 ? opts.timeoutMs : 2000;
+
+    /** Seed 001's page, viewport and (on request) screenshot, beside our snapshot's fields. */
+    async function withSeedFields(snapshot) {
+        if (!snapshot) return snapshot;
+        snapshot.page = { url: snapshot.url ?? null, title: snapshot.title ?? null };
+        const ask = (method, params) => (send ? withDeadline(send(method, params).catch(() => null), deadline) : null);
+        const [metrics, shot] = await Promise.all([
+            ask('Page.getLayoutMetrics', {}),
+            opts.screenshot ? ask('Page.captureScreenshot', { format: 'png' }) : null,
+        ]);
+        const v = metrics && metrics !== TIMED_OUT ? metrics.cssVisualViewport || metrics.visualViewport : null;
+        snapshot.viewport = v ? { width: v.clientWidth, height: v.clientHeight, scroll_x: v.pageX, scroll_y: v.pageY } : null;
+        if (opts.screenshot) snapshot.screenshot = shot && shot !== TIMED_OUT && typeof shot.data === 'string' ? shot.data : null;
+        return snapshot;
+    }
+
     async function freshSnapshot() {
-        state.snapshot = await ax.buildWebAiSnapshot(page, snapshotOptions());
+        state.snapshot = await withSeedFields(await ax.buildWebAiSnapshot(page, snapshotOptions()));
         return state.snapshot;
     }
 
@@ -190,7 +221,7 @@ function createBrowserTools(page, options = {}) {
         }
         if (!state.snapshot) await freshSnapshot();
         const result = await runAction(page, state.snapshot, action, input, { timeoutMs: opts.timeoutMs, snapshotOptions: snapshotOptions() });
-        if (result.snapshot) state.snapshot = result.snapshot;
+        if (result.snapshot) state.snapshot = await withSeedFields(result.snapshot);
         if (result.success && (opts.checkpoints || []).length && holds(opts.checkpoints, state.snapshot) > 0) {
             const a = await ask(`${name}(${JSON.stringify(input)})`, 'a checkpoint condition holds on the page');
             if (!a.approved) {

@@ -59,6 +59,9 @@ export async function agentStep(page: Page, call: { name: string; input: Record<
     const result: ActionResult = await tools.execute(call.name, call.input);
     const code: ActionErrorCode | null = result.error;
     const snap = tools.snapshot;
+    const seen = await tools.execute('get_snapshot', { viewport_only: false });
+    void [seen.snapshot?.page.title, seen.snapshot?.viewport?.scroll_y, seen.snapshot?.screenshot];
+    void createBrowserTools(page, { screenshot: true, snapshotOptions: { viewportOnly: false } });
     if (snap) {
         const first: ElementRef | undefined = Object.values(snap.refs)[0];
         if (first) {
