@@ -273,3 +273,12 @@ test('the seven tools: schemas, execute contract, approval and completion callba
         await page.close();
     }
 });
+
+test('actions on a { cdpEndpoint } source say how to get a session that stays open', async () => {
+    const snapshot = { snapshotId: 'x', refs: { '@e1': { ref: '@e1', role: 'button', name: 'Go', backendNodeId: 5 } } };
+    const r = await runAction({ cdpEndpoint: 'http://127.0.0.1:9' }, snapshot, 'click', { ref: '@e1' }, { snapshotOptions: { timeoutMs: 2000 } });
+    assert.equal(r.success, false);
+    assert.equal(r.error, 'invalid_params');
+    assert.match(r.message, /connectOverCDP/);
+    assert.ok(r.snapshotError, 'the fresh snapshot could not be taken either, and says so');
+});

@@ -41,6 +41,9 @@ async function sendersFor(source) {
     if (source && source.cdp && typeof source.cdp.send === 'function') {
         return { send: (method, params) => source.cdp.send(method, params), frameSend: async () => null };
     }
+    if (source && typeof source.cdpEndpoint === 'string') {
+        fail('invalid_params', `actions need a session that stays open, and { cdpEndpoint } connects for one capture only: connect Playwright to ${source.cdpEndpoint} (chromium.connectOverCDP) and pass its page, or pass { cdp } with a CDP session`);
+    }
     fail('invalid_params', 'actions need a Playwright page or { cdp: { send } }');
 }
 
