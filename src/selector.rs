@@ -38,6 +38,9 @@ const MAX_CHAIN_STEPS: usize = 48;
 struct RegionIndex {
     counts: FastMap<String, u32>,
     elements: Vec<u32>,
+    /// The region's elements by tag and position among their siblings of
+    /// that tag, built on first need (selectors with no anchor).
+    by_step: std::cell::OnceCell<FastMap<(String, u32), Vec<u32>>>,
 }
 
 fn id_key(id: &str) -> String {
@@ -93,7 +96,29 @@ impl RegionIndex {
             }
             push_inner(&mut stack, i);
         }
-        RegionIndex { counts, elements }
+        RegionIndex { counts, elements, by_step: std::cell::OnceCell::new() }
+    }
+
+    /// The elements a chain's last step can match: by tag and position when
+    /// the step names one, else every element of that tag.
+    fn candidates<'r>(&'r self, tree: &'r DomTree, step: &Step) -> Box<dyn Iterator<Item = u32> + 'r> {
+        let Some(tag) = &step.tag else { return Box::new(self.elements.iter().copied()) };
+        let index = self.by_step.get_or_init(|| {
+            let mut m: FastMap<(String, u32), Vec<u32>> = FastMap::default();
+            for &e in &self.elements {
+                if let Some(n) = tree.node(e) {
+                    m.entry((n.tag.clone(), n.type_pos)).or_default().push(e);
+                }
+            }
+            m
+        });
+        match step.nth_of_type {
+            Some(k) => Box::new(index.get(&(tag.clone(), k as u32)).into_iter().flatten().copied()),
+            None => {
+                let tag = tag.clone();
+                Box::new(self.elements.iter().copied().filter(move |&e| tree.node(e).is_some_and(|n| n.tag == tag)))
+            }
+        }
     }
 
     fn unique(&self, key: &str) -> bool {
@@ -170,11 +195,16 @@ impl Step {
 pub struct Locator<'t> {
     trees: &'t [DomTree],
     regions: HashMap<(usize, u32), RegionIndex>,
+    /// Chain checks left for selectors without an anchor.
+    unanchored_budget: usize,
 }
+
+/// Chain checks all unanchored selectors of one capture may make together.
+const UNANCHORED_BUDGET: usize = 2_000_000;
 
 impl<'t> Locator<'t> {
     pub fn new(trees: &'t [DomTree]) -> Locator<'t> {
-        Locator { trees, regions: HashMap::new() }
+        Locator { trees, regions: HashMap::new(), unanchored_budget: UNANCHORED_BUDGET }
     }
 
     pub fn locate(&mut self, frame: Option<&str>, backend: i64) -> Option<Located> {
@@ -277,6 +307,7 @@ impl<'t> Locator<'t> {
 
     /// A selector for `el` unique among the elements reachable from `root`.
     fn selector_in(&mut self, t: usize, root: u32, el: u32) -> Option<String> {
+        let mut budget = self.unanchored_budget;
         let tree = &self.trees[t];
         let region = self.region(t, root);
         if let Some(own) = region.own_selector(tree, el) {
@@ -305,8 +336,25 @@ impl<'t> Locator<'t> {
             // Unique anchor, then one `nth-of-type` step per level: one element.
             return Some(format!("{a} > {body}"));
         }
-        // No anchor up to the top of a shadow root: count the matches.
-        let hits = region.elements.iter().filter(|&&e| chain_matches(tree, &steps, e)).take(2).count();
+        // No anchor up to the top of a shadow root: count the matches, within
+        // a budget for the whole capture, so that thousands of such refs in
+        // one large shadow root cannot turn this quadratic.
+        let mut hits = 0;
+        let last = steps.last()?;
+        for e in region.candidates(tree, last) {
+            if budget == 0 {
+                hits = 0;
+                break;
+            }
+            budget -= 1;
+            if chain_matches(tree, &steps, e) {
+                hits += 1;
+                if hits > 1 {
+                    break;
+                }
+            }
+        }
+        self.unanchored_budget = budget;
         (hits == 1).then_some(body)
     }
 }
@@ -425,6 +473,21 @@ mod tests {
         assert_eq!(located.selector, None, "no 200-step selector");
         assert!(!located.shadow_closed);
         assert_eq!(sel(&t, 50).selector.as_deref(), Some("body > button"));
+    }
+
+    #[test]
+    fn unanchored_chains_in_a_shadow_root_are_counted_within_a_budget() {
+        let items: Vec<String> = (0..3).map(|k| el("li", 60 + k, &[], &el("button", 70 + k, &[], ""))).collect();
+        let root = format!(r#"{{"nodeType":11,"shadowRootType":"open","backendNodeId":59,"children":[{}]}}"#, items.join(","));
+        let t = page(&format!(r#"{{"nodeType":1,"localName":"x-list","backendNodeId":58,"attributes":[],"shadowRoots":[{root}]}}"#));
+        let trees = std::slice::from_ref(&t);
+        let mut locator = Locator::new(trees);
+        let second = locator.locate(Some("F"), 71).unwrap();
+        assert_eq!(second.shadow_path, vec!["x-list"]);
+        assert_eq!(second.selector.as_deref(), Some("li:nth-of-type(2) > button"));
+        // With the budget spent, such a ref resolves by backendNodeId alone.
+        locator.unanchored_budget = 0;
+        assert_eq!(locator.locate(Some("F"), 72).unwrap().selector, None);
     }
 
     #[test]
