@@ -126,6 +126,30 @@ test('select picks an option by value or by visible text', async () => {
         assert.match(missing.message, /no option .*"Huge".*"Small", "Medium", "Large"/);
         assert.equal((await runAction(page, snapshot, 'select', { ref: size, value: 'Extra' })).error, 'element_disabled');
         assert.equal((await runAction(page, snapshot, 'select', { ref: ref('button', 'Go'), value: 'x' })).error, 'action_failed');
+        assert.doesNotMatch(await page.locator('#log').textContent(), /clicked Go/, 'a button that opens nothing is not clicked');
+    } finally {
+        await page.close();
+    }
+});
+
+test('select opens a custom dropdown (ARIA combobox) and clicks the option by its name', async () => {
+    const { page, snapshot, ref } = await setup();
+    try {
+        const fruit = ref('combobox', 'Fruit');
+        const picked = await runAction(page, snapshot, 'select', { ref: fruit, value: 'banana' });
+        assert.equal(picked.success, true, picked.message);
+        assert.equal(picked.label, 'Banana');
+        assert.match(await page.locator('#log').textContent(), /picked Banana;/);
+        assert.equal(await page.locator('#fruit').textContent(), 'Banana');
+        const fruitNow = s => Object.values(s.refs).find(r => r.role === 'combobox' && r.name === 'Fruit').ref;
+        const disabled = await runAction(page, picked.snapshot, 'select', { ref: fruitNow(picked.snapshot), value: 'Cherry' });
+        assert.equal(disabled.error, 'element_disabled', disabled.message);
+        // Still open from the refused pick: a second click would close it, so start over.
+        await page.evaluate(() => { document.getElementById('fruit-list').hidden = true; });
+        const again = await buildWebAiSnapshot(page);
+        const missing = await runAction(page, again, 'select', { ref: fruitNow(again), value: 'Durian' });
+        assert.equal(missing.error, 'action_failed');
+        assert.match(missing.message, /no option named "Durian"; options: "Apple", "Banana", "Cherry"/);
     } finally {
         await page.close();
     }

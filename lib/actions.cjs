@@ -115,6 +115,7 @@ const STATE_FN = `function () {
         textInput: el.localName === 'textarea' || (el.localName === 'input' && !nonText.includes(type)),
         editable: !!el.isContentEditable,
         select: el.localName === 'select',
+        popup: !!(el.getAttribute && ['listbox', 'menu', 'true', 'tree', 'grid'].includes(String(el.getAttribute('aria-haspopup')).toLowerCase())),
     };
 }`;
 
@@ -230,7 +231,8 @@ async function select(el, entry, wanted) {
     const s = await state(el);
     if (s.disabled) fail('element_disabled', `${label(entry)} is disabled`);
     if (!s.select) {
-        fail('action_failed', `${label(entry)} is not a <select> (<${s.tag}>); for a custom dropdown click it, then click the option's ref`);
+        if (s.popup || ['combobox', 'listbox'].includes(entry.role)) return selectCustom(el, entry, wanted);
+        fail('action_failed', `${label(entry)} is not a <select> (<${s.tag}>) nor a dropdown (role combobox or listbox, or aria-haspopup)`);
     }
     const r = await call(el.send, el.objectId, `function (wanted) {
         const opts = Array.from(this.options);
@@ -248,6 +250,53 @@ async function select(el, entry, wanted) {
     if (r.disabled) fail('element_disabled', `option ${JSON.stringify(r.disabled)} of ${label(entry)} is disabled`);
     if (!r.ok) fail('action_failed', `${label(entry)} has no option with value or text ${JSON.stringify(wanted)}; options: ${r.options.map(o => JSON.stringify(o)).join(', ')}`);
     return { value: r.value, label: r.label };
+}
+
+const OPTION_ROLES = ['option', 'menuitemradio', 'menuitem', 'treeitem'];
+
+/**
+ * A custom dropdown (an ARIA combobox, a button with a popup, a listbox):
+ * open it with a real click unless it is a listbox already showing, find the
+ * option by its accessible name in the frame's accessibility tree (popups
+ * are often rendered elsewhere in the document), and click that.
+ */
+async function selectCustom(el, entry, wanted) {
+    if (entry.role !== 'listbox') {
+        await click(el, entry);
+        await settle(el.send);
+    }
+    // Where its options are: the popup it names (aria-controls, aria-owns), a
+    // listbox itself, else anywhere in its document.
+    const root = await el.send('Runtime.callFunctionOn', {
+        objectId: el.objectId,
+        functionDeclaration: `function () {
+            if (this.getAttribute('role') === 'listbox') return this;
+            const ids = [this.getAttribute('aria-controls'), this.getAttribute('aria-owns')].join(' ').split(/\\s+/).filter(Boolean);
+            return ids.map(id => this.ownerDocument.getElementById(id)).find(Boolean) || this.ownerDocument;
+        }`,
+        returnByValue: false,
+    });
+    const docId = root && root.result && root.result.objectId;
+    if (!docId) fail('action_failed', `the popup of ${label(entry)} could not be read`);
+    const w = String(wanted).trim();
+    const seen = [];
+    for (const role of OPTION_ROLES) {
+        const { nodes = [] } = await el.send('Accessibility.queryAXTree', { objectId: docId, role });
+        const options = nodes
+            .filter(n => !n.ignored && typeof n.backendDOMNodeId === 'number')
+            .map(n => ({ name: String((n.name && n.name.value) || '').trim(), backendNodeId: n.backendDOMNodeId }));
+        seen.push(...options.map(o => o.name));
+        const o = options.find(x => x.name === w) || options.find(x => x.name.toLowerCase() === w.toLowerCase());
+        if (!o) continue;
+        const resolved = await el.send('DOM.resolveNode', { backendNodeId: o.backendNodeId });
+        const objectId = resolved && resolved.object && resolved.object.objectId;
+        if (!objectId) fail('action_failed', `option ${JSON.stringify(o.name)} went away before it could be clicked`);
+        const optionEl = { ...el, objectId, backendNodeId: o.backendNodeId };
+        await click(optionEl, { role, name: o.name, ref: `in ${entry.ref || 'the dropdown'}` });
+        return { value: o.name, label: o.name };
+    }
+    const listed = seen.length ? `; options: ${seen.slice(0, 20).map(n => JSON.stringify(n)).join(', ')}` : '; no options showed after opening it';
+    fail('action_failed', `${label(entry)} has no option named ${JSON.stringify(w)}${listed}`);
 }
 
 async function scrollPage(send, direction, amount) {

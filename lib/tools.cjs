@@ -57,7 +57,7 @@ const TOOL_SCHEMAS = Object.freeze([
     },
     {
         name: 'browser_select',
-        description: `Select an option from a dropdown/combobox. The element must have role 'combobox' or be a select element. ${INVALIDATION} Errors: ref_invalid, element_disabled, action_failed, timeout, invalid_params.`,
+        description: `Select an option from a dropdown/combobox. The element must have role 'combobox' or be a select element; a custom dropdown is opened and its option clicked. ${INVALIDATION} Errors: ref_invalid, element_disabled, element_obscured, action_failed, timeout, invalid_params.`,
         input_schema: {
             type: 'object',
             properties: {
