@@ -112,6 +112,9 @@ fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32)
     )
 }
 
+/// What a call that ran out of time becomes when it is only a note.
+const NO_ANSWER: &str = "no answer within timeoutMs";
+
 /// A `DOM.getDocument` answer read into a tree, or why it could not be.
 type DomReply = std::result::Result<DomTree, String>;
 
@@ -254,7 +257,7 @@ impl CaptureSession {
         // A frame or an optional call that ran out of time is only a note.
         let reply = match reply {
             CdpReply::TimedOut if matches!(id, PAGE_FACTS | FRAME_TREE | TARGETS | DOM_DOCUMENT | DOM_SNAPSHOT) || id >= FRAME_BASE => {
-                CdpReply::Err("no answer within timeoutMs".into())
+                CdpReply::Err(NO_ANSWER.into())
             }
             other => other,
         };
@@ -438,12 +441,17 @@ impl CaptureSession {
         self.frame_batch(jobs)
     }
 
+    /// The `iframe` element hosting frame job `k`, from its `DOM.getFrameOwner` reply.
+    fn frame_owner(&self, k: usize) -> Option<i64> {
+        self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64))
+    }
+
     fn frame_captures(&mut self) -> Vec<FrameCapture> {
         let frames = std::mem::take(&mut self.frames);
         let trees = std::mem::take(&mut self.frame_trees);
         let mut out = Vec::new();
         for (k, (job, tree)) in frames.into_iter().zip(trees).enumerate() {
-            let owner = self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64));
+            let owner = self.frame_owner(k);
             match tree {
                 Some(Ok(tree)) => out.push(FrameCapture { info: job.info, tree, owner_backend_id: owner }),
                 Some(Err(e)) => self.frame_notes.push(format!("frame {} could not be read: {}", job.info.url, e.message)),
@@ -534,7 +542,7 @@ impl CaptureSession {
         let parsed = match reply {
             CdpReply::Ok(text) => crate::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("reply is not JSON: {e}")),
             CdpReply::Err(msg) => Err(msg.clone()),
-            CdpReply::TimedOut => Err("no answer within timeoutMs".to_string()),
+            CdpReply::TimedOut => Err(NO_ANSWER.to_string()),
         };
         let value = match parsed {
             Ok(v) => v,
@@ -601,7 +609,7 @@ impl CaptureSession {
         let text = match reply {
             CdpReply::Ok(text) => Ok(text),
             CdpReply::Err(msg) => Err(msg),
-            CdpReply::TimedOut => Err("no answer within timeoutMs".to_string()),
+            CdpReply::TimedOut => Err(NO_ANSWER.to_string()),
         };
         self.replies.insert(id, CdpReply::Ok(String::new()));
         let is_document = id == DOM_DOCUMENT || (id >= FRAME_BASE && (id - FRAME_BASE) % FRAME_STRIDE == 3);
@@ -685,9 +693,7 @@ impl CaptureSession {
         // sits at that element's box.
         for (k, t) in oopif_trees {
             let job = &self.frames[k];
-            let Some(owner) = self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64)) else {
-                continue;
-            };
+            let Some(owner) = self.frame_owner(k) else { continue };
             if let Some(p) = crate::dom::tree_for(&out, job.info.parent_id.as_deref(), owner) {
                 out[p].add_owner(&job.info.id, owner);
                 let placement = match (&out[p].boxes, &out[p].placement) {
@@ -697,7 +703,8 @@ impl CaptureSession {
                 out[t].placement = placement;
             }
         }
-        if self.opts.viewport_only && !out.iter().any(|t| t.boxes.is_some() && t.placement.is_some()) {
+        // No tree at all is the serializer's note ("needs the DOM pass").
+        if self.opts.viewport_only && !out.is_empty() && !out.iter().any(|t| t.boxes.is_some() && t.placement.is_some()) {
             notes.push("viewportOnly: the page's layout could not be read, so the whole page is shown".into());
         }
         out

@@ -137,16 +137,14 @@ fn boxes(snap: &Snapshot<'_>) -> Boxes {
         }
         let doc = &docs[d];
         let n = &doc.nodes;
-        let content: FastMap<usize, i64> =
-            n.content_document_index.iter().flat_map(|r| r.index.iter().copied().zip(r.value.iter().copied())).collect();
+        let content = hosted_documents(n, docs.len());
         for (k, &i) in doc.layout.node_index.iter().enumerate() {
             let (Some(&backend), Some(rect)) = (n.backend_node_id.get(i), doc.layout.bounds.get(k).and_then(|b| Rect::from_slice(b))) else {
                 continue;
             };
             let rect = rect.moved(dx, dy);
             out.insert(backend, rect, clip);
-            let hosted = content.get(&i).and_then(|&c| usize::try_from(c).ok()).filter(|&c| c < docs.len());
-            if let Some(c) = hosted {
+            if let Some(&c) = content.get(&i) {
                 let child = &docs[c];
                 pending.push((c, (rect.x - child.scroll_offset_x, rect.y - child.scroll_offset_y), rect.clip(clip)));
             }
@@ -186,8 +184,7 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
         }
         let n = &docs[d].nodes;
         let pseudo: FastMap<usize, ()> = n.pseudo_type.iter().flat_map(|r| r.index.iter().map(|&i| (i, ()))).collect();
-        let content: FastMap<usize, i64> =
-            n.content_document_index.iter().flat_map(|r| r.index.iter().copied().zip(r.value.iter().copied())).collect();
+        let content = hosted_documents(n, docs.len());
         let count = n.node_type.len();
         // Model index of each node of this document (NONE: left out, and so is everything under it).
         let mut model = vec![NONE; count];
@@ -208,7 +205,7 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
             };
             let backend = n.backend_node_id.get(i).copied().unwrap_or(-1);
             let name = n.node_name.get(i).and_then(|&s| string(snap, s)).unwrap_or_default();
-            let hosted = content.get(&i).and_then(|&k| usize::try_from(k).ok()).filter(|&k| k < docs.len());
+            let hosted = content.get(&i).copied();
             let frame_id = hosted.and_then(|k| string(snap, docs[k].frame_id)).map(str::to_string);
             let mut attrs = Vec::new();
             if kind == DKind::Element {
@@ -231,6 +228,16 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
     }
     tree.index_siblings();
     tree
+}
+
+/// Frame owner nodes of a document and the documents they host, those
+/// indices checked against the `count` documents of the reply.
+fn hosted_documents(n: &SnapNodes, count: usize) -> FastMap<usize, usize> {
+    n.content_document_index
+        .iter()
+        .flat_map(|r| r.index.iter().copied().zip(r.value.iter().copied()))
+        .filter_map(|(node, doc)| usize::try_from(doc).ok().filter(|&d| d < count).map(|d| (node, d)))
+        .collect()
 }
 
 /// Elements with a click listener, or where `cursor: pointer` begins (the

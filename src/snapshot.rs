@@ -126,10 +126,15 @@ impl<'a> InsideHosts<'a> {
             }
             (tree.parents(), by_backend)
         });
-        let idx = *by_backend.get(&backend)?;
-        tree.ancestors_with(parents, idx)
-            .into_iter()
-            .find_map(|a| tree.node(a).and_then(|n| n.backend_node_id).and_then(|b| locator.locate_inside_host(frame, b)))
+        // Up from the node, nearest first; the step cap stops a malformed cycle.
+        let mut cur = *by_backend.get(&backend)?;
+        for _ in 0..parents.len() {
+            cur = *parents.get(cur as usize).filter(|&&p| p != u32::MAX)?;
+            if let Some(found) = tree.node(cur).and_then(|n| n.backend_node_id).and_then(|b| locator.locate_inside_host(frame, b)) {
+                return Some(found);
+            }
+        }
+        None
     }
 }
 

@@ -128,7 +128,7 @@ impl AxTree {
         self.ancestors_with(&self.parents(), idx)
     }
 
-    /// Each node's parent (`u32::MAX`: none), for repeated [`Self::ancestors_with`].
+    /// Each node's parent (`u32::MAX`: none), for callers that walk up often.
     pub fn parents(&self) -> Vec<u32> {
         let mut parent = vec![u32::MAX; self.nodes.len()];
         for (p, n) in self.nodes.iter().enumerate() {
@@ -143,7 +143,7 @@ impl AxTree {
         parent
     }
 
-    pub fn ancestors_with(&self, parent: &[u32], idx: u32) -> Vec<u32> {
+    fn ancestors_with(&self, parent: &[u32], idx: u32) -> Vec<u32> {
         let mut out = Vec::new();
         let mut seen = vec![false; self.nodes.len()];
         let mut cur = idx;
