@@ -626,7 +626,9 @@ impl CaptureSession {
             parts.tree = Some(text.and_then(|t| DomTree::from_get_document(&t, None)));
             return;
         }
-        // Without the snapshot, clickability falls back to attributes.
+        // Without the snapshot, clickability falls back to attributes. Out
+        // of time, nothing follows: the capture has no time left to wait for.
+        let out_of_time = matches!(&text, Err(m) if m == NO_ANSWER);
         let tree = match text.and_then(|t| read_snapshot(&t, want_boxes)) {
             Ok(read) => {
                 parts.click_hints = read.click_hints;
@@ -637,6 +639,7 @@ impl CaptureSession {
         };
         match tree {
             Some(tree) => parts.tree = Some(Ok(tree)),
+            None if out_of_time => parts.tree = Some(Err(NO_ANSWER.to_string())),
             None => {
                 let (doc_id, session) = if id < FRAME_BASE {
                     (DOM_DOCUMENT, None)

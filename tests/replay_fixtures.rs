@@ -110,3 +110,37 @@ fn a_root_selector_without_a_match_is_root_not_found() {
     assert_eq!(err.code.code(), "snapshot.root-not-found");
     assert_eq!(err.evidence["rootSelector"], "#nope");
 }
+
+#[test]
+fn a_snapshot_out_of_time_is_a_note_and_no_dom_get_document_follows() {
+    // The recorded shadow page, whose DOMSnapshot would call for DOM.getDocument,
+    // but its snapshot never answers.
+    struct Late {
+        inner: Replay,
+        methods: Vec<&'static str>,
+    }
+    impl CdpTransport for Late {
+        fn send_batch(&mut self, commands: &[CdpCommand], deadline_ms: u64) -> Vec<(u32, CdpReply)> {
+            self.methods.extend(commands.iter().map(|c| c.method));
+            let mut out = self.inner.send_batch(commands, deadline_ms);
+            for (id, reply) in out.iter_mut() {
+                if commands.iter().any(|c| c.id == *id && c.method == "DOMSnapshot.captureSnapshot") {
+                    *reply = CdpReply::TimedOut;
+                }
+            }
+            out
+        }
+    }
+    let rec = recordings().into_iter().find(|(n, _)| n == "shadow.json").expect("shadow recording").1;
+    let replies = rec["replies"]
+        .as_array()
+        .expect("replies")
+        .iter()
+        .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
+        .collect();
+    let mut late = Late { inner: Replay { replies }, methods: Vec::new() };
+    let snap = capture_with(&mut late, SnapshotOptions::default()).expect("a snapshot, not a failure");
+    assert!(!late.methods.contains(&"DOM.getDocument"), "{:?}", late.methods);
+    assert!(snap.notes.iter().any(|n| n.contains("the DOM was not read") && n.contains("no answer within timeoutMs")), "{:?}", snap.notes);
+    assert!(!snap.refs.is_empty());
+}
