@@ -11,9 +11,11 @@ use serde_json::{json, Value};
 use crate::capture::{self, CdpReply, Step};
 use crate::error::{ErrorCode, WebAiError};
 use crate::options::SnapshotOptions;
-use crate::snapshot::{build_snapshot, PageFacts};
-use crate::targets::{self, JsTester, Pattern, PatternSpec, RefView, Target};
-use crate::{cdp_input, contracts, dom_hash, hash, legacy_input, registry};
+use crate::text::snapshot::{build_snapshot, PageFacts};
+use crate::agent::targets::{self, JsTester, Pattern, PatternSpec, RefView, Target};
+use crate::agent::{contracts, registry};
+use crate::compat::{dom_hash, hash};
+use crate::tree::{cdp_reader as cdp_input, legacy_reader as legacy_input};
 
 const ERROR_MARKER: &str = "WEBAI_ERROR:";
 
@@ -22,7 +24,7 @@ fn to_napi(e: WebAiError) -> Error {
 }
 
 fn parse_json(text: &str, what: &str) -> std::result::Result<Value, WebAiError> {
-    crate::json_text::from_str_lossy(text).map_err(|e| WebAiError::invalid_input(what, format!("{what} is not valid JSON: {e}")))
+    crate::compat::json_text::from_str_lossy(text).map_err(|e| WebAiError::invalid_input(what, format!("{what} is not valid JSON: {e}")))
 }
 
 #[napi]
@@ -345,7 +347,7 @@ pub fn rank_candidates(
 pub fn summarize_for_doctor(snapshot_json: String, max_refs: f64) -> Result<String> {
     let v = parse_json(&snapshot_json, "snapshot").map_err(to_napi)?;
     let max = if max_refs.is_finite() && max_refs > 0.0 { max_refs as usize } else { 0 };
-    Ok(crate::doctor::summarize(&v, max).to_string())
+    Ok(crate::agent::doctor::summarize(&v, max).to_string())
 }
 
 pub struct NativeCapture {
@@ -414,15 +416,15 @@ pub fn native_bare_tree(endpoint: String, target_id: Option<String>, url_include
 /// as the snapshot saw it (`was*`) and as the page reports it now.
 #[napi]
 pub fn verify_identity(was_role: String, was_name: String, now_role: String, now_name: String) -> String {
-    match crate::staleness::compare(&was_role, &was_name, &now_role, &now_name) {
-        crate::staleness::Verdict::Same => json!({ "verdict": "same", "message": null }),
-        crate::staleness::Verdict::Minor { note } => json!({ "verdict": "minor", "message": note }),
-        crate::staleness::Verdict::Changed { message } => json!({ "verdict": "changed", "message": message }),
+    match crate::agent::staleness::compare(&was_role, &was_name, &now_role, &now_name) {
+        crate::agent::staleness::Verdict::Same => json!({ "verdict": "same", "message": null }),
+        crate::agent::staleness::Verdict::Minor { note } => json!({ "verdict": "minor", "message": note }),
+        crate::agent::staleness::Verdict::Changed { message } => json!({ "verdict": "changed", "message": message }),
     }
     .to_string()
 }
 
 #[napi]
 pub fn gone_message(role: String, name: String, ref_id: String) -> String {
-    crate::staleness::gone_message(&role, &name, &ref_id)
+    crate::agent::staleness::gone_message(&role, &name, &ref_id)
 }

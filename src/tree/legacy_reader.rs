@@ -48,7 +48,7 @@ fn node_from(m: &Map<String, Value>) -> AxNode {
     AxNode {
         role: text(m.get("role"))
             .filter(|r| !r.is_empty())
-            .map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::roles::intern(&r)),
+            .map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::tree::roles::intern(&r)),
         name: text(m.get("name")).unwrap_or_default(),
         value: text(m.get("value")).filter(|v| !v.is_empty()),
         ignored: false,

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use crate::dom::{tree_for, DKind, DomTree, ShadowKind, NONE};
-use crate::fast_hash::FastMap;
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Located {
@@ -36,11 +36,11 @@ const MAX_CHAIN_STEPS: usize = 48;
 
 /// Counts of every selector key among the elements of one query region.
 struct RegionIndex {
-    counts: FastMap<String, u32>,
+    counts: FxHashMap<String, u32>,
     elements: Vec<u32>,
     /// The region's elements by tag and position among their siblings of
     /// that tag, built on first need (selectors with no anchor).
-    by_step: std::cell::OnceCell<FastMap<(String, u32), Vec<u32>>>,
+    by_step: std::cell::OnceCell<FxHashMap<(String, u32), Vec<u32>>>,
 }
 
 fn id_key(id: &str) -> String {
@@ -65,7 +65,7 @@ impl RegionIndex {
     /// All elements reachable from `root` (not `root` itself) through element
     /// children and open shadow roots; frame documents are other regions.
     fn build(tree: &DomTree, root: u32) -> RegionIndex {
-        let mut counts: FastMap<String, u32> = FastMap::default();
+        let mut counts: FxHashMap<String, u32> = FxHashMap::default();
         let mut elements = Vec::new();
         let mut stack: Vec<u32> = Vec::new();
         let push_inner = |stack: &mut Vec<u32>, idx: u32| {
@@ -104,7 +104,7 @@ impl RegionIndex {
     fn candidates<'r>(&'r self, tree: &'r DomTree, step: &Step) -> Box<dyn Iterator<Item = u32> + 'r> {
         let Some(tag) = &step.tag else { return Box::new(self.elements.iter().copied()) };
         let index = self.by_step.get_or_init(|| {
-            let mut m: FastMap<(String, u32), Vec<u32>> = FastMap::default();
+            let mut m: FxHashMap<(String, u32), Vec<u32>> = FxHashMap::default();
             for &e in &self.elements {
                 if let Some(n) = tree.node(e) {
                     m.entry((n.tag.clone(), n.type_pos)).or_default().push(e);

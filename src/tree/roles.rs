@@ -24,7 +24,7 @@ const KNOWN_ROLES: &[&str] = &[
 /// The shared copy of a role name, or an owned one for a role we have not seen.
 pub fn intern(role: &str) -> std::borrow::Cow<'static, str> {
     use std::sync::OnceLock;
-    static TABLE: OnceLock<crate::fast_hash::FastMap<&'static str, &'static str>> = OnceLock::new();
+    static TABLE: OnceLock<rustc_hash::FxHashMap<&'static str, &'static str>> = OnceLock::new();
     let table = TABLE.get_or_init(|| KNOWN_ROLES.iter().map(|r| (*r, *r)).collect());
     match table.get(role) {
         Some(r) => std::borrow::Cow::Borrowed(r),

@@ -9,7 +9,7 @@
 //! [`Placement`] then puts that viewport in the page's (the identity for the
 //! page itself, the owner `iframe`'s box for an out-of-process frame).
 
-use crate::fast_hash::FastMap;
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rect {
@@ -58,7 +58,7 @@ impl Rect {
 #[derive(Debug, Default)]
 pub struct Boxes {
     /// (box, clip of the frames around it), relative to the root document's viewport.
-    map: FastMap<i64, (Rect, Rect)>,
+    map: FxHashMap<i64, (Rect, Rect)>,
 }
 
 impl Boxes {

@@ -3,8 +3,8 @@
 
 use serde_json::{json, Value};
 
-use crate::hash::hash_doctor_field;
-use crate::js_string::utf16_len;
+use crate::compat::hash::hash_doctor_field;
+use crate::compat::js_string::utf16_len;
 
 fn truthy(v: Option<&Value>) -> Option<&Value> {
     v.filter(|v| match v {

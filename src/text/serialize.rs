@@ -8,14 +8,14 @@
 //! 4. refs, then print with the `maxDepth` cut.
 
 use std::borrow::Cow;
-use crate::fast_hash::FastMap;
+use rustc_hash::FxHashMap;
 
 use crate::dom::Hints;
-use crate::hash::{element_signature_hash, hash_doctor_field};
-use crate::selector::Located;
-use crate::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow};
+use crate::compat::hash::{element_signature_hash, hash_doctor_field};
+use crate::dom::selector::Located;
+use crate::compat::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow};
 use crate::options::{SnapshotOptions, REF_BUDGET};
-use crate::roles;
+use crate::tree::roles;
 use crate::tree::{AxTree, States, Tristate};
 
 /// One ref'd element (SPEC §6 `ElementRef`); the DOM pass fills `located`.
@@ -488,7 +488,7 @@ fn assign_refs(
     }
     let mut refs = Vec::new();
     let mut ref_of: Vec<Option<u32>> = vec![None; view.len()];
-    let mut occurrences: FastMap<(&str, &str), u32> = FastMap::default();
+    let mut occurrences: FxHashMap<(&str, &str), u32> = FxHashMap::default();
     // Preorder walk; `path` holds the child indices down to the node being visited.
     let mut path: Vec<u32> = Vec::new();
     let mut stack: Vec<(u32, usize, u32)> = view[0].children.iter().enumerate().rev().map(|(k, &c)| (c, 1, k as u32)).collect();

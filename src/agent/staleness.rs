@@ -1,8 +1,8 @@
 //! Is the element a ref points at still the one the snapshot showed? The
 //! verdict and the messages an agent gets (seed 000, stale references).
 
-use crate::js_string::{json_quote, normalize_name};
-use crate::roles;
+use crate::compat::js_string::{json_quote, normalize_name};
+use crate::tree::roles;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {

@@ -3,6 +3,11 @@
 //! Nodes live in one arena and refer to children by index, so no walk over a
 //! page-controlled tree ever needs recursion.
 
+pub mod cdp_reader;
+pub mod legacy_reader;
+pub mod roles;
+pub mod rows_reader;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tristate {
     False,
@@ -161,7 +166,7 @@ impl AxTree {
     pub fn title(&self) -> Option<&str> {
         self.root
             .and_then(|r| self.node(r))
-            .filter(|n| crate::roles::aria_role(&n.role) == "document")
+            .filter(|n| crate::tree::roles::aria_role(&n.role) == "document")
             .map(|n| n.name.as_str())
             .filter(|s| !s.is_empty())
     }

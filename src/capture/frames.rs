@@ -114,7 +114,7 @@ mod tests {
     use serde_json::json;
 
     fn node(role: &str, name: &str, backend: i64, children: Vec<u32>) -> AxNode {
-        AxNode { role: crate::roles::intern(role), name: name.into(), backend_node_id: Some(backend), children, ..AxNode::default() }
+        AxNode { role: crate::tree::roles::intern(role), name: name.into(), backend_node_id: Some(backend), children, ..AxNode::default() }
     }
 
     #[test]

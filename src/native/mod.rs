@@ -6,6 +6,8 @@
 //! as the browser's raw JSON text, parsed once by the tree reader. It leaves
 //! the browser as it found it: only its own sessions are detached on close.
 
+pub mod websocket;
+
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -16,8 +18,8 @@ use serde_json::{json, Value};
 use crate::capture::{capture_with, CdpCommand, CdpReply, CdpTransport};
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::options::SnapshotOptions;
-use crate::snapshot::WebAiSnapshot;
-use crate::websocket::{http_get, split_ws_url, WebSocket, WsError};
+use crate::text::snapshot::WebAiSnapshot;
+use crate::native::websocket::{http_get, split_ws_url, WebSocket, WsError};
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Endpoint {

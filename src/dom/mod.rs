@@ -7,9 +7,14 @@
 //! when that walk is the DOM tree, and from `DOM.getDocument` with `pierce`
 //! when the page has shadow roots, which DOMSnapshot flattens.
 
-use crate::fast_hash::FastMap;
-use crate::json_arena::{self, JArena, JVal};
-use crate::viewport::{Boxes, Placement};
+pub mod json_arena;
+pub mod selector;
+pub mod snapshot_reader;
+pub mod viewport;
+
+use rustc_hash::FxHashMap;
+use json_arena::{JArena, JVal};
+use crate::dom::viewport::{Boxes, Placement};
 
 pub const NONE: u32 = u32::MAX;
 
@@ -76,16 +81,16 @@ impl DNode {
 #[derive(Debug, Default)]
 pub struct DomTree {
     pub nodes: Vec<DNode>,
-    by_backend: FastMap<i64, u32>,
+    by_backend: FxHashMap<i64, u32>,
     /// The frame documents of `iframe` elements, by frame id.
-    frame_docs: FastMap<String, u32>,
+    frame_docs: FxHashMap<String, u32>,
     /// Frame owner elements by the frame they host (also out-of-process ones,
     /// whose document is in another tree).
-    pub owners: FastMap<String, u32>,
+    pub owners: FxHashMap<String, u32>,
     /// The frame of the root document.
     pub root_frame: Option<String>,
     /// From DOMSnapshot: listener or `cursor: pointer` root, by backend id.
-    click_hints: FastMap<i64, bool>,
+    click_hints: FxHashMap<i64, bool>,
     /// Built from DOMSnapshot, which skips user-agent shadow roots (the
     /// insides of `<video controls>`, date fields): a node missing here may
     /// be inside one of its elements' built-in roots.
@@ -221,7 +226,7 @@ impl DomTree {
             {
                 let nodes = &self.nodes;
                 let tag_of = |c: u32| nodes.get(c as usize).map_or("", |n| n.tag.as_str());
-                let mut per_tag: FastMap<&str, (u32, u32)> = FastMap::default();
+                let mut per_tag: FxHashMap<&str, (u32, u32)> = FxHashMap::default();
                 for &c in &nodes[p].children {
                     per_tag.entry(tag_of(c)).or_insert((0, 0)).1 += 1;
                 }

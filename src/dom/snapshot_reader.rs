@@ -13,8 +13,8 @@
 use std::borrow::Cow;
 
 use crate::dom::{is_kept_attr, DKind, DomTree, NONE};
-use crate::fast_hash::FastMap;
-use crate::viewport::{Boxes, Rect};
+use rustc_hash::FxHashMap;
+use crate::dom::viewport::{Boxes, Rect};
 
 /// What one reply gives.
 #[derive(Debug, Default)]
@@ -112,7 +112,7 @@ pub fn projection_spec(boxes: bool) -> serde_json::Value {
 
 /// Read the reply of `DOMSnapshot.captureSnapshot({ computedStyles: ['cursor'] })`.
 pub fn read_snapshot(text: &str, want_boxes: bool) -> Result<SnapshotRead, String> {
-    let repaired = crate::json_text::repaired(text);
+    let repaired = crate::compat::json_text::repaired(text);
     let snap: Snapshot<'_> =
         serde_json::from_str(repaired.as_deref().unwrap_or(text)).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
     let click_hints = click_hints(&snap);
@@ -183,7 +183,7 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
             continue;
         }
         let n = &docs[d].nodes;
-        let pseudo: FastMap<usize, ()> = n.pseudo_type.iter().flat_map(|r| r.index.iter().map(|&i| (i, ()))).collect();
+        let pseudo: FxHashMap<usize, ()> = n.pseudo_type.iter().flat_map(|r| r.index.iter().map(|&i| (i, ()))).collect();
         let content = hosted_documents(n, docs.len());
         let count = n.node_type.len();
         // Model index of each node of this document (NONE: left out, and so is everything under it).
@@ -232,7 +232,7 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
 
 /// Frame owner nodes of a document and the documents they host, those
 /// indices checked against the `count` documents of the reply.
-fn hosted_documents(n: &SnapNodes, count: usize) -> FastMap<usize, usize> {
+fn hosted_documents(n: &SnapNodes, count: usize) -> FxHashMap<usize, usize> {
     n.content_document_index
         .iter()
         .flat_map(|r| r.index.iter().copied().zip(r.value.iter().copied()))

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::js_string::{collapse_whitespace, utf16_slice_for_hash};
+use crate::compat::js_string::{collapse_whitespace, utf16_slice_for_hash};
 
 const JS_WS: &str = r"\t\n\x0B\x0C\r \u{A0}\u{1680}\u{2000}-\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}\u{FEFF}";
 
@@ -43,7 +43,7 @@ pub fn normalize_dom_for_hash(html: &str) -> String {
 /// The hash `domHashAround` gives for an element's outerHTML.
 pub fn dom_hash_of_html(html: &str, max_chars: usize) -> String {
     let normalized = normalize_dom_for_hash(html);
-    crate::hash::hash16(utf16_slice_for_hash(&normalized, max_chars).as_bytes())
+    crate::compat::hash::hash16(utf16_slice_for_hash(&normalized, max_chars).as_bytes())
 }
 
 #[cfg(test)]
@@ -63,6 +63,6 @@ mod tests {
 
     #[test]
     fn hash_truncates_by_utf16_units() {
-        assert_eq!(dom_hash_of_html("<p>a</p>", 3), crate::hash::hash16(b"<p>"));
+        assert_eq!(dom_hash_of_html("<p>a</p>", 3), crate::compat::hash::hash16(b"<p>"));
     }
 }

@@ -1,11 +1,11 @@
 //! Assembling a `WebAiSnapshot` (SPEC §6) from a tree, page facts and options.
 
 use crate::dom::DomTree;
-use crate::hash::{estimate_tokens, hash_accessibility_snapshot};
-use crate::selector::Locator;
-use crate::js_string::json_quote;
+use crate::compat::hash::{estimate_tokens, hash_accessibility_snapshot};
+use crate::dom::selector::Locator;
+use crate::compat::js_string::json_quote;
 use crate::options::SnapshotOptions;
-use crate::serialize::{serialize, ElementRef, HintFn, Serialized};
+use crate::text::serialize::{serialize, ElementRef, HintFn, Serialized};
 use crate::tree::AxTree;
 
 /// What the capture learned about the page besides its accessibility tree.
@@ -107,7 +107,7 @@ pub fn build_snapshot(
 /// and backend ids are indexed on first use, which most captures never need.
 struct InsideHosts<'a> {
     tree: &'a AxTree,
-    index: Option<(Vec<u32>, crate::fast_hash::FastMap<i64, u32>)>,
+    index: Option<(Vec<u32>, rustc_hash::FxHashMap<i64, u32>)>,
 }
 
 impl<'a> InsideHosts<'a> {
@@ -115,10 +115,10 @@ impl<'a> InsideHosts<'a> {
         InsideHosts { tree, index: None }
     }
 
-    fn host_of(&mut self, backend: i64, frame: Option<&str>, locator: &mut Locator<'_>) -> Option<crate::selector::Located> {
+    fn host_of(&mut self, backend: i64, frame: Option<&str>, locator: &mut Locator<'_>) -> Option<crate::dom::selector::Located> {
         let tree = self.tree;
         let (parents, by_backend) = self.index.get_or_insert_with(|| {
-            let mut by_backend = crate::fast_hash::FastMap::default();
+            let mut by_backend = rustc_hash::FxHashMap::default();
             for (i, n) in tree.nodes.iter().enumerate() {
                 if let Some(b) = n.backend_node_id {
                     by_backend.entry(b).or_insert(i as u32);

@@ -6,7 +6,7 @@
 //! keeps every good node and reports what it dropped; nothing here panics on
 //! page-controlled data.
 
-use crate::fast_hash::FastMap;
+use rustc_hash::FxHashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -63,7 +63,7 @@ pub fn parse_full_ax_tree(json: &str) -> Result<AxTree> {
 }
 
 fn parse_lenient(json: &str) -> Result<AxTree> {
-    let value: Value = crate::json_text::from_str_lossy(json)
+    let value: Value = crate::compat::json_text::from_str_lossy(json)
         .map_err(|e| WebAiError::invalid_input("axTree", format!("the accessibility tree is not valid JSON: {e}")))?;
     from_value(value)
 }
@@ -174,7 +174,7 @@ fn build_tree(raw: Vec<RawNode>, skipped_non_objects: usize) -> AxTree {
     if skipped_non_objects > 0 {
         tree.notes.push(format!("{skipped_non_objects} malformed accessibility node(s) were skipped"));
     }
-    let mut index: FastMap<String, u32> = FastMap::with_capacity_and_hasher(raw.len(), Default::default());
+    let mut index: FxHashMap<String, u32> = FxHashMap::with_capacity_and_hasher(raw.len(), Default::default());
     let mut child_keys: Vec<Vec<String>> = Vec::with_capacity(raw.len());
     let mut duplicates = 0usize;
     for r in raw {
@@ -193,7 +193,7 @@ fn build_tree(raw: Vec<RawNode>, skipped_non_objects: usize) -> AxTree {
         let mut node = AxNode {
             role: value_text(&r.role)
                 .or_else(|| value_text(&r.chrome_role))
-                .map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::roles::intern(&r)),
+                .map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::tree::roles::intern(&r)),
             name: value_text(&r.name).unwrap_or_default(),
             value: value_text(&r.value),
             ignored: r.ignored.unwrap_or(false),

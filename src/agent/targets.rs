@@ -1,10 +1,10 @@
 //! `observeProviderTargets` matching and `rankTargetCandidates` ordering.
 //!
 //! Names are JS RegExps (or strings, matched as case-insensitive substrings).
-//! Patterns [`crate::js_regex`] cannot translate exactly are tested through a
+//! Patterns [`crate::compat::js_regex`] cannot translate exactly are tested through a
 //! [`JsTester`], which the binding backs with the caller's own RegExp objects.
 
-use crate::js_regex::{has_astral_or_replacement, translate, Translation};
+use crate::compat::js_regex::{has_astral_or_replacement, translate, Translation};
 
 /// A name pattern as the JS layer describes it.
 #[derive(Debug, Clone)]

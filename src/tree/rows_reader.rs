@@ -7,7 +7,7 @@
 //! this spec, so the CDP schema stays described in Rust.
 
 use std::borrow::Cow;
-use crate::fast_hash::FastMap;
+use rustc_hash::FxHashMap;
 use std::fmt;
 
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
@@ -192,7 +192,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for ListOf<'a> {
 /// Read the projected rows. The JS driver wrote them, so a row that is not an
 /// array of the expected width means a broken driver: `snapshot.invalid-input`.
 pub fn parse_rows(json: &str) -> Result<AxTree> {
-    match crate::json_text::repaired(json) {
+    match crate::compat::json_text::repaired(json) {
         // Names with lone surrogates (rare) are read from a repaired copy.
         Some(fixed) if serde_json::from_str::<serde::de::IgnoredAny>(json).is_err() => parse_rows_text(&fixed),
         _ => parse_rows_text(json),
@@ -204,7 +204,7 @@ fn parse_rows_text(json: &str) -> Result<AxTree> {
         WebAiError::invalid_input("axTree", format!("the projected accessibility tree is malformed: {e}"))
     })?;
     let mut tree = AxTree { nodes: Vec::with_capacity(rows.len()), ..AxTree::default() };
-    let mut index: FastMap<Key, u32> = FastMap::with_capacity_and_hasher(rows.len(), Default::default());
+    let mut index: FxHashMap<Key, u32> = FxHashMap::with_capacity_and_hasher(rows.len(), Default::default());
     // Rows are only read; the tree owns copies of what it keeps.
     let mut duplicates = 0usize;
     let mut kept_rows: Vec<&Row> = Vec::with_capacity(rows.len());
@@ -225,7 +225,7 @@ fn parse_rows_text(json: &str) -> Result<AxTree> {
         }
         let mut node = AxNode {
             role: match &row.2 {
-                Prim::Str(r) => crate::roles::intern(r),
+                Prim::Str(r) => crate::tree::roles::intern(r),
                 _ => std::borrow::Cow::Borrowed("generic"),
             },
             name: row.3.text().unwrap_or_default(),

@@ -12,16 +12,16 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::cdp_input::parse_full_ax_tree;
-use crate::cdp_rows::{parse_rows, projection_spec};
+use crate::tree::cdp_reader::parse_full_ax_tree;
+use crate::tree::rows_reader::{parse_rows, projection_spec};
 use crate::dom::DomTree;
-use crate::dom_snapshot::{self, read_snapshot};
-use crate::viewport::{Boxes, Placement};
-use crate::frames::{child_frames, stitch, FrameCapture, FrameInfo};
+use crate::dom::snapshot_reader::{self, read_snapshot};
+use crate::dom::viewport::{Boxes, Placement};
+use crate::capture::frames::{child_frames, stitch, FrameCapture, FrameInfo};
 use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::options::SnapshotOptions;
-use crate::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
+use crate::text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct CdpCommand {
@@ -237,7 +237,7 @@ impl CaptureSession {
             // the snapshot while the tree's reply travels and is read. Its
             // reply is the element tree too, unless the page has shadow
             // roots; then `DOM.getDocument` follows (see `dom_snapshot`).
-            cmds.push(CdpCommand { optional: true, project: Some(dom_snapshot::projection_spec(self.opts.viewport_only)), ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) });
+            cmds.push(CdpCommand { optional: true, project: Some(snapshot_reader::projection_spec(self.opts.viewport_only)), ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) });
         }
         if let Some(sel) = &self.opts.root_selector {
             cmds.push(CdpCommand::new(
@@ -315,7 +315,7 @@ impl CaptureSession {
 
     fn reply_json(&self, id: u32) -> Option<Value> {
         match self.replies.get(&id) {
-            Some(CdpReply::Ok(text)) => crate::json_text::from_str_lossy(text).ok(),
+            Some(CdpReply::Ok(text)) => crate::compat::json_text::from_str_lossy(text).ok(),
             _ => None,
         }
     }
@@ -362,7 +362,7 @@ impl CaptureSession {
                 cmds.push(CdpCommand {
                     optional: true,
                     session: job.session.clone(),
-                    project: Some(dom_snapshot::projection_spec(self.opts.viewport_only)),
+                    project: Some(snapshot_reader::projection_spec(self.opts.viewport_only)),
                     ..CdpCommand::new(id + 4, "DOMSnapshot.captureSnapshot", dom_snapshot_params())
                 });
             }
@@ -540,7 +540,7 @@ impl CaptureSession {
     fn read_page_facts(&self, reply: &CdpReply) -> PageFacts {
         let mut facts = PageFacts::default();
         let parsed = match reply {
-            CdpReply::Ok(text) => crate::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("reply is not JSON: {e}")),
+            CdpReply::Ok(text) => crate::compat::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("reply is not JSON: {e}")),
             CdpReply::Err(msg) => Err(msg.clone()),
             CdpReply::TimedOut => Err(NO_ANSWER.to_string()),
         };
@@ -562,7 +562,7 @@ impl CaptureSession {
             _ => None,
         };
         if self.opts.include_dom_hash {
-            facts.dom_hash = obj.get("normalizedHtml").and_then(Value::as_str).map(|h| crate::hash::hash16(h.as_bytes()));
+            facts.dom_hash = obj.get("normalizedHtml").and_then(Value::as_str).map(|h| crate::compat::hash::hash16(h.as_bytes()));
         }
         facts
     }

@@ -210,7 +210,7 @@ fn read_string(text: &str, start: usize) -> Result<(Cow<'_, str>, usize), String
                 if !escaped {
                     return Ok((Cow::Borrowed(&text[start + 1..i]), i + 1));
                 }
-                let s: String = crate::json_text::from_str_lossy(raw).map_err(|e| e.to_string())?;
+                let s: String = crate::compat::json_text::from_str_lossy(raw).map_err(|e| e.to_string())?;
                 return Ok((Cow::Owned(s), i + 1));
             }
             b'\\' => {

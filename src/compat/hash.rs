@@ -2,7 +2,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::js_string::collapse_whitespace;
+use crate::compat::js_string::collapse_whitespace;
 
 fn sha256_hex_prefix(data: &[u8], hex_chars: usize) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -36,9 +36,9 @@ pub fn hash16(data: &[u8]) -> String {
 pub fn element_signature_hash(role: &str, name: &str, depth: usize, path: &[u32]) -> String {
     let mut json = String::with_capacity(role.len() + name.len() + 48 + path.len() * 3);
     json.push_str("{\"role\":");
-    json.push_str(&crate::js_string::json_quote(role));
+    json.push_str(&crate::compat::js_string::json_quote(role));
     json.push_str(",\"name\":");
-    json.push_str(&crate::js_string::json_quote(name));
+    json.push_str(&crate::compat::js_string::json_quote(name));
     json.push_str(",\"depth\":");
     json.push_str(&depth.to_string());
     json.push_str(",\"path\":[");
@@ -54,7 +54,7 @@ pub fn element_signature_hash(role: &str, name: &str, depth: usize, path: &[u32]
 
 /// `estimateSnapshotTokens`: `ceil(length / 4)` with JavaScript's length.
 pub fn estimate_tokens(text: &str) -> u64 {
-    (crate::js_string::utf16_len(text) as u64).div_ceil(4)
+    (crate::compat::js_string::utf16_len(text) as u64).div_ceil(4)
 }
 
 #[cfg(test)]
