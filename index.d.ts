@@ -9,38 +9,115 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-export declare class CaptureSession {
-  constructor(optionsJson: string)
-  /** The first batch of commands, as JSON `[{ id, method, params }]`. */
-  start(): string
-  /** One reply: the CDP `result` as JSON text, or an error message. */
-  receive(id: number, resultJson?: string | undefined | null, error?: string | undefined | null): void
-  /** `{"commands":[…]}` for the next batch or `{"snapshot":{…}}` when done. */
-  advance(): string
-  remainingMs(): number
-  /** The `snapshot.timeout` error for a call that ran out of time. */
-  timeoutError(method: string): string
+export declare const enum ActionErrorCode {
+  RefInvalid = 'ref_invalid',
+  ElementDisabled = 'element_disabled',
+  ElementObscured = 'element_obscured',
+  ElementNotVisible = 'element_not_visible',
+  ActionFailed = 'action_failed',
+  Timeout = 'timeout',
+  HumanRejected = 'human_rejected',
+  InvalidParams = 'invalid_params',
 }
-export type JsCaptureSession = CaptureSession
+
+export interface ActionInput {
+  /** `click`, `fill`, `select` or `scroll`. */
+  action: string
+  /** The tool call's arguments: `{ ref?, value?, clear_first?, direction?, amount?, snapshot_id? }`. */
+  args: any
+  snapshotId?: string
+  refCount: number
+  /** The snapshot's `ElementRef` for `args.ref`, when it has one. */
+  target?: any
+  timeoutMs?: number
+}
+
+export interface ActionResult {
+  success: boolean
+  error?: ActionErrorCode
+  message?: string
+  evidence?: any
+  /** Facts of the action: the click point, the value filled, the viewport. */
+  detail?: any
+  actionMs: number
+}
+
+/** Run one action on a tab of a running browser, connecting from Rust. */
+export declare function actNative(endpoint: EndpointInput, input: ActionInput): Promise<ActionResult>
+
+/** Run one action over a CDP session held by JS. */
+export declare function actOver(send: JsSend, input: ActionInput): Promise<ActionResult>
 
 /**
- * Connect to a DevTools endpoint (`http://host:port` or `ws://…`) from Rust,
- * snapshot the chosen tab off the JS thread, and detach.
+ * Connect to a DevTools endpoint from Rust, snapshot the chosen tab, detach.
+ * Async on tokio: waiting on the browser holds no thread.
  */
-export declare function captureNative(endpoint: string, targetId: string | undefined | null, urlIncludes: string | undefined | null, optionsJson: string): Promise<string>
+export declare function captureNative(endpoint: EndpointInput, options: any): Promise<CaptureOutcome>
 
-export declare function contractData(): string
+export interface CaptureOutcome {
+  /** The snapshot as JSON text. */
+  snapshot?: string
+  /** Time spent in this package apart from waiting for the browser. */
+  processingMs: number
+  error?: ErrorInit
+}
+
+/** Capture over a CDP session held by JS. */
+export declare function captureOver(send: JsSend, options: any): Promise<CaptureOutcome>
+
+/** One CDP command for the JS driver to send. */
+export interface CdpRequest {
+  method: string
+  params: any
+  /** The out-of-process frame whose own session must answer (absent: the page's). */
+  session?: string
+  /** Copy only these fields of the reply into the text (see `project` in the JS layer). */
+  project?: any
+}
+
+export declare function contractData(): any
+
+export declare const DEFAULT_ACTION_TIMEOUT_MS: number
+
+export declare const DEFAULT_DOM_HASH_MAX_CHARS: number
+
+export declare const DEFAULT_MAX_NAME_CHARS: number
+
+export declare const DEFAULT_SNAPSHOT_MAX_DEPTH: number
+
+export declare const DEFAULT_TIMEOUT_MS: number
 
 /** The `domHashAround` hash of an element's outerHTML. */
 export declare function domHashOfHtml(html: string, maxChars: number): string
 
+export interface EndpointInput {
+  /** `http(s)://host:port` or a `ws(s)://` DevTools URL. */
+  cdpEndpoint: string
+  targetId?: string
+  urlIncludes?: string
+}
+
+/** The fields of a `WebAiError`, from the one table in Rust. */
+export interface ErrorInit {
+  errorCode: string
+  stage: string
+  retryHint: string
+  message: string
+  evidence: any
+}
+
 /**
- * The `WebAiError` JSON for an error code (used by the JS layer for errors
- * it detects itself, so every field comes from the one table).
+ * The `WebAiError` fields for an error code (for errors the JS layer
+ * detects itself, so every field comes from the one table).
  */
-export declare function errorPayload(code: string, message: string, evidenceJson?: string | undefined | null): string
+export declare function errorPayload(code: string, message: string, evidence?: any | undefined | null): ErrorInit
 
 export declare function estimateSnapshotTokens(text: string): number
+
+export interface FeatureHits {
+  feature: string
+  hits: Array<TargetHit>
+}
 
 export interface FreshnessFields {
   expectedSnapshotId?: string
@@ -54,26 +131,48 @@ export declare function hashAccessibilitySnapshot(text: string): string
 
 export declare function hashDoctorField(value: string): string
 
-/**
- * Match snapshot refs against targets. Input: `targets` as `[[feature,
- * {roles, names, excludeNames, required}]]`, `refs` as `[{role, name}]`.
- * Output: `[[feature, [[refIndex, confidence]]]]`.
- */
-export declare function matchTargets(targetsJson: string, refsJson: string, jsTest: (arg0: number, arg1: string) => boolean): string
+export interface Identity {
+  role: string
+  name: string
+}
 
-/**
- * The benchmark's native floor: connect and attach like `captureNative`, then
- * one bare `Accessibility.getFullAXTree` whose answer is not parsed.
- * Resolves `[totalMs, connectMs, bytes]`.
- */
-export declare function nativeBareTree(endpoint: string, targetId: string | undefined | null, urlIncludes: string | undefined | null, timeoutMs: number): Promise<number[]>
+/** Snapshot refs that qualify for each target, with their confidence. */
+export declare function matchTargets(targetsIn: Array<TargetInput>, refs: Array<RefIdentity>): Array<FeatureHits>
+
+/** The benchmark's native floor: `[totalMs, connectMs, bytes]`. */
+export declare function nativeBareTree(endpoint: EndpointInput, timeoutMs: number): Promise<Array<number>>
 
 export declare function normalizeDomForHash(html: string): string
 
 export declare function normalizeRef(input: string): string
 
-/** Ranked order of candidates `[{confidence, role, name, snapshotRef}]`. */
-export declare function rankCandidates(candidatesJson: string, expectedRole: string | undefined | null, expectedNamesJson: string, jsTest: (arg0: number, arg1: string) => boolean): Array<number>
+/** A name pattern: a RegExp's `source` and `flags`, or a `substring`. */
+export interface PatternInput {
+  source?: string
+  flags?: string
+  substring?: string
+}
+
+export interface RankCandidate {
+  confidence: number
+  role?: string
+  name: string
+  snapshotRef: boolean
+}
+
+/** Ranked order of candidates (indices, stable, highest first). */
+export declare function rankCandidates(candidates: Array<RankCandidate>, expectedRole: string | undefined | null, expectedNames: Array<PatternInput>): Array<number>
+
+export interface RecordedFacts {
+  url?: string
+  title?: string
+  domHash?: string
+}
+
+export interface RefIdentity {
+  role: string
+  name: string
+}
 
 export interface RegistryFields {
   stale: boolean
@@ -88,19 +187,56 @@ export declare function registryInvalidation(registry: RegistryFields, domHash?:
 export declare function registryIsStale(registry: RegistryFields | undefined | null, ctx: FreshnessFields): boolean
 
 /**
- * Serialize a recorded tree. `kind` is `cdp` (a `getFullAXTree` result) or
- * `legacy` (`{ legacyNodes }` flattened by the JS layer).
+ * Serialize a recorded tree: `kind` is `cdp` (a `getFullAXTree` result as
+ * JSON text) or `legacy` (`{ legacyNodes }` flattened by the JS layer).
+ * Returns the snapshot as JSON text.
  */
-export declare function snapshotFromTree(kind: string, inputJson: string, optionsJson: string, factsJson?: string | undefined | null): string
+export declare function snapshotFromTree(kind: string, inputJson: string, options: any, facts?: RecordedFacts | undefined | null): string
 
-/** `summarizeSnapshotForDoctor`; `snapshot_json` has `refs` as an ordered array. */
-export declare function summarizeForDoctor(snapshotJson: string, maxRefs: number): string
+/** `summarizeSnapshotForDoctor`; `snapshot.refs` is an ordered array. */
+export declare function summarizeForDoctor(snapshot: any, maxRefs: number): any
 
-/** Validate options (throws `snapshot.invalid-input`) and return them normalised. */
-export declare function validateOptions(optionsJson: string): void
+export interface TargetHit {
+  /** Index into the refs given. */
+  index: number
+  confidence: number
+}
 
-/**
- * `{ verdict: 'same' | 'minor' | 'changed', message }` for a ref's element
- * as the snapshot saw it (`was*`) and as the page reports it now.
- */
-export declare function verifyIdentity(wasRole: string, wasName: string, nowRole: string, nowName: string): string
+export interface TargetInput {
+  feature: string
+  roles: Array<string>
+  names: Array<PatternInput>
+  excludeNames: Array<PatternInput>
+  required: boolean
+}
+
+/** Validate options (throws `snapshot.invalid-input`). */
+export declare function validateOptions(options: any): void
+
+export interface Verdict {
+  verdict: VerdictKind
+  message?: string
+  /** The element's role and name now (absent when it is gone). */
+  now?: Identity
+}
+
+export declare const enum VerdictKind {
+  Same = 'same',
+  Minor = 'minor',
+  Changed = 'changed',
+  Gone = 'gone',
+}
+
+/** A ref's element as the snapshot saw it (`was*`) against what the page reports now. */
+export declare function verifyIdentity(wasRole: string, wasName: string, nowRole: string, nowName: string): Verdict
+
+export interface VerifyOutcome {
+  verdict?: Verdict
+  /** Why the element could not be checked (a dead session, the deadline). */
+  failure?: string
+  /** The check ran out of time. */
+  timedOut: boolean
+}
+
+/** Check a ref's element on the live page (`resolveRef(…, { verify: true })`). */
+export declare function verifyOver(send: JsSend, target: any, timeoutMs: number): Promise<VerifyOutcome>

@@ -835,10 +835,17 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
-module.exports.CaptureSession = nativeBinding.CaptureSession
-module.exports.JsCaptureSession = nativeBinding.JsCaptureSession
+module.exports.ActionErrorCode = nativeBinding.ActionErrorCode
+module.exports.actNative = nativeBinding.actNative
+module.exports.actOver = nativeBinding.actOver
 module.exports.captureNative = nativeBinding.captureNative
+module.exports.captureOver = nativeBinding.captureOver
 module.exports.contractData = nativeBinding.contractData
+module.exports.DEFAULT_ACTION_TIMEOUT_MS = nativeBinding.DEFAULT_ACTION_TIMEOUT_MS
+module.exports.DEFAULT_DOM_HASH_MAX_CHARS = nativeBinding.DEFAULT_DOM_HASH_MAX_CHARS
+module.exports.DEFAULT_MAX_NAME_CHARS = nativeBinding.DEFAULT_MAX_NAME_CHARS
+module.exports.DEFAULT_SNAPSHOT_MAX_DEPTH = nativeBinding.DEFAULT_SNAPSHOT_MAX_DEPTH
+module.exports.DEFAULT_TIMEOUT_MS = nativeBinding.DEFAULT_TIMEOUT_MS
 module.exports.domHashOfHtml = nativeBinding.domHashOfHtml
 module.exports.errorPayload = nativeBinding.errorPayload
 module.exports.estimateSnapshotTokens = nativeBinding.estimateSnapshotTokens
@@ -855,4 +862,6 @@ module.exports.registryIsStale = nativeBinding.registryIsStale
 module.exports.snapshotFromTree = nativeBinding.snapshotFromTree
 module.exports.summarizeForDoctor = nativeBinding.summarizeForDoctor
 module.exports.validateOptions = nativeBinding.validateOptions
+module.exports.VerdictKind = nativeBinding.VerdictKind
 module.exports.verifyIdentity = nativeBinding.verifyIdentity
+module.exports.verifyOver = nativeBinding.verifyOver

@@ -298,11 +298,12 @@ test('the seven tools: schemas, execute contract, approval and completion callba
     }
 });
 
-test('actions on a { cdpEndpoint } source say how to get a session that stays open', async () => {
+test('actions on an unreachable { cdpEndpoint } are action_failed naming the endpoint, with cdp.unreachable as evidence', async () => {
     const snapshot = { snapshotId: 'x', refs: { '@e1': { ref: '@e1', role: 'button', name: 'Go', backendNodeId: 5 } } };
-    const r = await runAction({ cdpEndpoint: 'http://127.0.0.1:9' }, snapshot, 'click', { ref: '@e1' }, { snapshotOptions: { timeoutMs: 2000 } });
+    const r = await runAction({ cdpEndpoint: 'http://127.0.0.1:9' }, snapshot, 'click', { ref: '@e1' }, { timeoutMs: 1500, snapshotOptions: { timeoutMs: 1500 } });
     assert.equal(r.success, false);
-    assert.equal(r.error, 'invalid_params');
-    assert.match(r.message, /connectOverCDP/);
+    assert.equal(r.error, 'action_failed');
+    assert.match(r.message, /cannot reach the DevTools endpoint http:\/\/127\.0\.0\.1:9/);
+    assert.equal(r.evidence.errorCode, 'cdp.unreachable');
     assert.ok(r.snapshotError, 'the fresh snapshot could not be taken either, and says so');
 });

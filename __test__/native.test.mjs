@@ -2,11 +2,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { buildWebAiSnapshot, WebAiError } from '../lib/index.mjs';
+import { buildWebAiSnapshot, runAction, WebAiError } from '../lib/index.mjs';
 import { findChromium, CHROMIUM_FLAGS } from '../lib/chromium.mjs';
 import { pagesDir } from './helpers.mjs';
 
@@ -121,6 +122,79 @@ test('an unreachable endpoint is cdp.unreachable within the deadline; a bad endp
     assert.ok(Date.now() - started < 3000, 'the deadline was kept');
     silent.close();
     await rejectsWith(buildWebAiSnapshot({ cdpEndpoint: 'ftp://nowhere' }), 'snapshot.invalid-input');
+});
+
+test('captures waiting on a stuck endpoint hold no thread: the event loop and the fs pool stay free', async () => {
+    // Servers that accept and never answer: one for HTTP discovery, one for the websocket handshake.
+    const sockets = [];
+    const stuck = net.createServer(socket => sockets.push(socket));
+    await new Promise(r => stuck.listen(0, '127.0.0.1', r));
+    const port = stuck.address().port;
+    const captures = Array.from({ length: 8 }, (_, i) => buildWebAiSnapshot(
+        { cdpEndpoint: i % 2 ? `http://127.0.0.1:${port}` : `ws://127.0.0.1:${port}/devtools/browser/x` }, { timeoutMs: 2500 },
+    ).then(() => 'resolved', err => err));
+    await new Promise(r => setTimeout(r, 200));
+    // libuv's pool has 4 threads: blocking captures would queue this read behind them.
+    const reads = [];
+    for (let i = 0; i < 5; i += 1) {
+        const started = performance.now();
+        await readFile(new URL(import.meta.url));
+        reads.push(performance.now() - started);
+    }
+    const outcomes = await Promise.all(captures);
+    for (const socket of sockets) socket.destroy();
+    stuck.close();
+    assert.ok(Math.max(...reads) < 50, `fs.readFile took ${reads.map(r => r.toFixed(1)).join(', ')} ms while 8 captures waited`);
+    for (const o of outcomes) {
+        assert.ok(o instanceof WebAiError, String(o));
+        assert.equal(o.errorCode, 'cdp.unreachable', o.message);
+    }
+});
+
+test('16 concurrent native captures of 16 tabs all succeed, each of its own tab', async () => {
+    const pages = [];
+    try {
+        for (let i = 0; i < 16; i += 1) {
+            const page = await browser.newPage();
+            pages.push(page);
+            const n = String(i).padStart(2, '0');
+            await page.goto(`data:text/html,<title>Tab ${n}</title><button>Button ${n}</button>`);
+        }
+        const ids = await Promise.all(pages.map(async p => {
+            const s = await p.context().newCDPSession(p);
+            const { targetInfo } = await s.send('Target.getTargetInfo');
+            await s.detach();
+            return targetInfo.targetId;
+        }));
+        const snaps = await Promise.all(ids.map(targetId => buildWebAiSnapshot({ cdpEndpoint: endpoint, targetId })));
+        snaps.forEach((s, i) => {
+            const n = String(i).padStart(2, '0');
+            assert.equal(s.title, `Tab ${n}`);
+            assert.match(s.text, new RegExp(`button "Button ${n}" \\[ref=@e1\\]`));
+        });
+    } finally {
+        await Promise.all(pages.map(p => p.close()));
+    }
+});
+
+test('actions run on a { cdpEndpoint } tab like on a Playwright page', async () => {
+    const page = await browser.newPage();
+    try {
+        await page.goto(pathToFileURL(join(pagesDir, 'actions.html')).href);
+        const source = { cdpEndpoint: endpoint, urlIncludes: 'actions.html' };
+        const snapshot = await buildWebAiSnapshot(source);
+        const go = Object.values(snapshot.refs).find(r => r.role === 'button' && r.name === 'Go');
+        const r = await runAction(source, snapshot, 'click', { ref: go.ref });
+        assert.equal(r.success, true, r.message);
+        assert.match(await page.evaluate(() => document.getElementById('log').textContent), /go/i);
+        assert.ok(r.snapshot && r.snapshot.snapshotId !== snapshot.snapshotId, 'a fresh snapshot, also over the endpoint');
+        const email = Object.values(r.snapshot.refs).find(x => x.role === 'textbox' && x.name === 'Email');
+        const f = await runAction(source, r.snapshot, 'fill', { ref: email.ref, value: 'a@b.c' });
+        assert.equal(f.success, true, f.message);
+        assert.equal(f.value, 'a@b.c');
+    } finally {
+        await page.close();
+    }
 });
 
 test('a tab closed mid-capture fails cleanly, without a hang', async () => {

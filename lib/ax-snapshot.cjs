@@ -1,18 +1,17 @@
 'use strict';
 const native = require('./native.cjs');
-const { WebAiError, webAiError, callNative, fromNative } = require('./errors.cjs');
+const { WebAiError, webAiError, callNative, unwrapOutcome } = require('./errors.cjs');
 const { domHashAround } = require('./dom-hash.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 const { cdpSessionFor, frameSessionSend, forgetSession } = require('./sessions.cjs');
+const { adapt, requestSender } = require('./transport.cjs');
 
-const DEFAULT_SNAPSHOT_MAX_DEPTH = 6;
-const DEFAULT_MAX_NAME_CHARS = 900;
+const { DEFAULT_SNAPSHOT_MAX_DEPTH, DEFAULT_MAX_NAME_CHARS, DEFAULT_TIMEOUT_MS } = native;
 const DEFAULT_INTERACTIVE_ROLES = new Set([
     'button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio',
     'switch', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab',
     'slider', 'spinbutton', 'treeitem', 'listbox', 'gridcell', 'cell',
 ]);
-const DEFAULT_TIMEOUT_MS = 10000;
 
 function estimateSnapshotTokens(text) {
     return native.estimateSnapshotTokens(String(text || ''));
@@ -26,20 +25,20 @@ function hashDoctorField(value) {
     return native.hashDoctorField(String(value));
 }
 
-/** Options as JSON for the addon, which validates them (`snapshot.invalid-input`). */
-function optionsJson(options) {
+/** Options for the addon, which validates them (`snapshot.invalid-input`). */
+function optionsOf(options) {
     if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
         throw webAiError('snapshot.invalid-input', `options must be an object, got ${Array.isArray(options) ? 'an array' : typeof options}`, { what: 'options' });
     }
     const o = { ...(options || {}) };
     for (const [k, v] of Object.entries(o)) {
         if (v === undefined) delete o[k];
-        // JSON would turn these into null and hide the mistake.
+        // As a number the addon would see null and hide the mistake.
         if (typeof v === 'number' && !Number.isFinite(v)) {
             throw webAiError('snapshot.invalid-input', `option \`${k}\` must be a finite number, got ${v}`, { what: `options.${k}` });
         }
     }
-    return JSON.stringify(o);
+    return o;
 }
 
 function timeoutOf(options) {
@@ -51,190 +50,49 @@ function messageOf(err) {
     return err && err.message ? String(err.message) : String(err);
 }
 
-/** An accessor for a dotted path (one or two levels), built once per spec. */
-function getter(path) {
-    const [a, b] = path.split('.');
-    if (b === undefined) {
-        return o => {
-            const v = o[a];
-            return v === undefined ? null : v;
-        };
-    }
-    return o => {
-        const x = o[a];
-        if (x === null || typeof x !== 'object') return null;
-        const v = x[b];
-        return v === undefined ? null : v;
-    };
-}
-
-const projectors = new Map();
-
-/**
- * Keep only the keys named in `spec` (a tree of keys, `true` for "all of
- * it"), through arrays: what the addon reads of a column-oriented reply such
- * as DOMSnapshot's. The recursion follows `spec`, which is the addon's and
- * a few levels deep, never the page's data.
- */
-function pick(value, spec) {
-    if (spec === true || value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return value.map(v => pick(v, spec));
-    const out = {};
-    for (const key of Object.keys(spec)) {
-        if (value[key] !== undefined) out[key] = pick(value[key], spec[key]);
-    }
-    return out;
+/** A finished capture outcome of the addon: the snapshot, or its error thrown. */
+function snapshotOf(outcome, timings = null) {
+    unwrapOutcome(outcome);
+    if (timings) timings.rust = (timings.rust || 0) + outcome.processingMs;
+    return JSON.parse(outcome.snapshot);
 }
 
 /**
- * Copy the columns the addon asked for out of a parsed CDP result, as JSON
- * text. Generic on purpose: which fields matter is decided in Rust
- * (`cdp_rows::projection_spec`); this only avoids re-serialising the parts of
- * a huge answer that nobody reads.
+ * Capture over any CDP `send(method, params)`. The plan (which calls, in
+ * which order, with which deadline) is the addon's; it calls back for each
+ * command. `frameSend(frameId)`, when given, resolves the send of an
+ * out-of-process frame's own session. `timings`, when given, collects the
+ * time spent in this package apart from waiting for the browser (ms):
+ * `project` (JS, replies to text) and `rust` (reading, serializing).
  */
-function project(result, spec) {
-    if (spec.pick) return JSON.stringify(pick(result, spec.pick));
-    const key = JSON.stringify(spec);
-    let projector = projectors.get(key);
-    if (!projector) {
-        const columns = spec.columns.map(getter);
-        const width = columns.length;
-        const pairs = spec.pairs;
-        const pairKey = pairs ? getter(pairs.key) : null;
-        const pairValue = pairs ? getter(pairs.value) : null;
-        const wanted = pairs ? new Set(pairs.keys) : null;
-        const dropColumn = spec.drop ? spec.drop.column : -1;
-        const dropValues = new Set(spec.drop ? spec.drop.values : []);
-        projector = items => {
-            const rows = [];
-            for (let i = 0; i < items.length; i += 1) {
-                const item = items[i];
-                if (item === null || typeof item !== 'object') {
-                    rows.push(null);
-                    continue;
-                }
-                const row = new Array(width + 1);
-                for (let c = 0; c < width; c += 1) row[c] = columns[c](item);
-                if (dropColumn >= 0 && dropValues.has(row[dropColumn])) continue;
-                const flat = [];
-                const list = pairs ? item[pairs.from] : null;
-                if (Array.isArray(list)) {
-                    for (let k = 0; k < list.length; k += 1) {
-                        const entry = list[k];
-                        if (entry === null || typeof entry !== 'object') continue;
-                        const name = pairKey(entry);
-                        if (wanted.has(name)) flat.push(name, pairValue(entry));
-                    }
-                }
-                row[width] = flat;
-                rows.push(row);
-            }
-            return rows;
-        };
-        projectors.set(key, projector);
-    }
-    const items = result && Array.isArray(result[spec.rows]) ? result[spec.rows] : [];
-    return JSON.stringify(projector(items));
-}
-
-/**
- * Drive a capture over any CDP `send(method, params)`. The plan (which calls,
- * in which order) is the addon's; this loop moves JSON text, handing each
- * reply over as it arrives so the addon reads the tree while the page still
- * answers the rest of the batch.
- */
-async function captureOverCdp(send, optsJson, timings = null, frameSend = null) {
-    // `frameSend(frameId)`, when given, resolves a send for an out-of-process
-    // frame's own session; commands the plan addresses to such a frame
-    // (`cmd.session`) go through it.
-    // `timings`, when given, collects how long our own work took (ms), apart
-    // from waiting for the browser: the benchmark reports it.
-    const clock = timings ? () => performance.now() : () => 0;
-    const session = callNative(() => new native.CaptureSession(optsJson));
-    let batch = JSON.parse(session.start());
-    for (;;) {
-        const remaining = session.remainingMs();
-        let late = null;
-        await Promise.all(batch.map(async cmd => {
-            let result;
-            try {
-                let target = send;
-                if (cmd.session) {
-                    target = frameSend ? await withDeadline(frameSend(cmd.session), remaining) : null;
-                    if (target === TIMED_OUT) target = null;
-                    if (!target) throw new Error('an out-of-process frame is reachable only through a Playwright page (its own CDP session)');
-                }
-                result = remaining <= 0 ? TIMED_OUT : await withDeadline(target(cmd.method, cmd.params), session.remainingMs());
-            } catch (err) {
-                session.receive(cmd.id, null, messageOf(err));
-                return;
-            }
-            if (result === TIMED_OUT) {
-                if (cmd.optional) session.receive(cmd.id, null, `no answer within timeoutMs`);
-                else late = late || cmd.method;
-                return;
-            }
-            const t0 = clock();
-            let text;
-            try {
-                text = cmd.project ? project(result, cmd.project) : JSON.stringify(result === undefined ? {} : result);
-            } catch (err) {
-                session.receive(cmd.id, null, `the reply could not be read: ${messageOf(err)}`);
-                return;
-            }
-            const t1 = clock();
-            session.receive(cmd.id, text, null);
-            if (timings) {
-                timings.project = (timings.project || 0) + (t1 - t0);
-                timings.receive = (timings.receive || 0) + (clock() - t1);
-            }
-        }));
-        if (late) throw new WebAiError(JSON.parse(session.timeoutError(late)));
-        const t2 = clock();
-        const step = JSON.parse(callNative(() => session.advance()));
-        if (timings) timings.advance = (timings.advance || 0) + (clock() - t2);
-        if (step.snapshot) {
-            // Fire-and-forget (DOM.disable): nothing waits on it, failures do not matter.
-            for (const cmd of step.cleanup || []) {
-                Promise.resolve()
-                    .then(async () => {
-                        const target = cmd.session ? (frameSend ? await frameSend(cmd.session) : null) : send;
-                        if (target) await target(cmd.method, cmd.params);
-                    })
-                    .catch(() => undefined);
-            }
-            return step.snapshot;
-        }
-        batch = step.commands;
-    }
-}
-
-function isPlaywrightPage(page) {
-    return page && typeof page.context === 'function' && typeof page.url === 'function';
+async function captureOverCdp(send, options, timings = null, frameSend = null) {
+    const opts = optionsOf(typeof options === 'string' ? JSON.parse(options) : options);
+    const outcome = await native.captureOver(requestSender(send, frameSend, timings), opts);
+    return snapshotOf(outcome, timings);
 }
 
 function hasLegacyAccessibility(page) {
     return Boolean(page && page.accessibility && typeof page.accessibility.snapshot === 'function');
 }
 
-async function viaPlaywright(page, optsJson, options) {
+async function viaPlaywright(page, opts) {
     let session;
     try {
         const ctx = page.context();
         if (!ctx || typeof ctx.newCDPSession !== 'function') throw new Error('this Playwright page has no newCDPSession');
-        session = await withDeadline(cdpSessionFor(page), timeoutOf(options));
+        session = await withDeadline(cdpSessionFor(page), timeoutOf(opts));
         if (session === TIMED_OUT) {
             forgetSession(page);
-            throw webAiError('snapshot.timeout', `opening a CDP session exceeded timeoutMs (${timeoutOf(options)} ms)`, { method: 'newCDPSession', timeoutMs: timeoutOf(options) });
+            throw webAiError('snapshot.timeout', `opening a CDP session exceeded timeoutMs (${timeoutOf(opts)} ms)`, { method: 'newCDPSession', timeoutMs: timeoutOf(opts) });
         }
     } catch (err) {
         if (err instanceof WebAiError) throw err;
         // Firefox/WebKit pages have no CDP; old Playwright may still offer the legacy tree.
-        if (hasLegacyAccessibility(page)) return viaLegacy(page, options);
+        if (hasLegacyAccessibility(page)) return viaLegacy(page, opts);
         throw webAiError('snapshot.unavailable', `no way to read the page's accessibility tree: ${messageOf(err)}`, { reason: messageOf(err) });
     }
     try {
-        return await captureOverCdp((method, params) => session.send(method, params), optsJson, null, frameId => frameSessionSend(page, frameId));
+        return snapshotOf(await native.captureOver(adapt(page).send, opts));
     } catch (err) {
         forgetSession(page);
         throw err;
@@ -318,12 +176,12 @@ async function viaLegacy(page, options) {
             typeof page.title === 'function' ? withDeadline(Promise.resolve().then(() => page.title()).catch(() => null), left) : null,
         ]);
         const facts = {
-            url: typeof page.url === 'function' ? (page.url() || null) : null,
-            title: typeof title === 'string' ? title : null,
-            domHash: typeof domHash === 'string' ? domHash : null,
+            url: typeof page.url === 'function' ? (page.url() || undefined) : undefined,
+            title: typeof title === 'string' ? title : undefined,
+            domHash: typeof domHash === 'string' ? domHash : undefined,
         };
         const { rootSelector: _applied, ...rest } = options;
-        const snapshot = JSON.parse(callNative(native.snapshotFromTree, 'legacy', flattenLegacyTree(tree), optionsJson(rest), JSON.stringify(facts)));
+        const snapshot = JSON.parse(callNative(native.snapshotFromTree, 'legacy', flattenLegacyTree(tree), optionsOf(rest), facts));
         snapshot.stats.captureMs = Math.round((Date.now() - started) * 1000) / 1000;
         return snapshot;
     } finally {
@@ -345,23 +203,15 @@ async function buildWebAiSnapshot(page, options = {}) {
 }
 
 async function captureSnapshot(page, options = {}) {
-    const optsJson = optionsJson(options);
-    const opts = JSON.parse(optsJson);
-    if (isPlaywrightPage(page)) return viaPlaywright(page, optsJson, opts);
-    if (page && page.cdp && typeof page.cdp.send === 'function') {
-        const cdp = page.cdp;
-        return captureOverCdp((method, params) => cdp.send(method, params), optsJson);
-    }
-    if (page && typeof page.cdpEndpoint === 'string') {
-        const { cdpEndpoint, targetId = null, urlIncludes = null } = page;
-        // The Rust core connects by itself, off the JS thread.
-        const json = await native.captureNative(cdpEndpoint, targetId == null ? null : String(targetId), urlIncludes == null ? null : String(urlIncludes), optsJson)
-            .catch(err => { throw fromNative(err); });
-        return JSON.parse(json);
-    }
+    const opts = optionsOf(options);
+    const source = adapt(page);
+    if (source.kind === 'playwright') return viaPlaywright(page, opts);
+    if (source.kind === 'cdp') return snapshotOf(await native.captureOver(source.send, opts));
+    // The Rust core connects by itself; waiting on the browser holds no thread.
+    if (source.kind === 'endpoint') return snapshotOf(await native.captureNative(source.endpoint, opts));
     if (hasLegacyAccessibility(page)) return viaLegacy(page, opts);
     throw webAiError('snapshot.unavailable',
-        'no way to read the page\'s accessibility tree: pass a Playwright page, { cdp: { send } }, or a page with accessibility.snapshot()',
+        'no way to read the page\'s accessibility tree: pass a Playwright page, { cdp: { send } }, { cdpEndpoint }, or a page with accessibility.snapshot()',
         { received: page === null ? 'null' : typeof page });
 }
 
@@ -387,11 +237,11 @@ function recordedInput(input) {
 }
 
 function buildWebAiSnapshotFromAxTree(input, options = {}) {
-    const optsJson = optionsJson(options);
+    const opts = optionsOf(options);
     const [kind, json] = recordedInput(input);
-    const facts = options && (options.url || options.title) ? JSON.stringify({ url: options.url ?? null, title: options.title ?? null }) : null;
-    const { url: _u, title: _t, ...rest } = options || {};
-    return JSON.parse(callNative(native.snapshotFromTree, kind, json, facts ? optionsJson(rest) : optsJson, facts));
+    const facts = opts.url || opts.title ? { url: opts.url ?? undefined, title: opts.title ?? undefined } : undefined;
+    const { url: _u, title: _t, ...rest } = opts;
+    return JSON.parse(callNative(native.snapshotFromTree, kind, json, facts ? rest : opts, facts));
 }
 
 function extractInteractiveRefs(snapshotOrTree, prefix = '@e') {
@@ -413,7 +263,7 @@ function summarizeSnapshotForDoctor(snapshot, { maxRefs = 8 } = {}) {
             ref: r && r.ref, role: r && r.role, name: r && r.name ? String(r.name) : null,
         })),
     };
-    return JSON.parse(callNative(native.summarizeForDoctor, JSON.stringify(lean), Number(maxRefs)));
+    return native.summarizeForDoctor(lean, Number(maxRefs));
 }
 
 module.exports = {

@@ -25,24 +25,20 @@ class WebAiError extends Error {
     }
 }
 
-const MARKER = 'WEBAI_ERROR:';
-
 /** A WebAiError for `code`, with stage and retryHint from the one table in Rust. */
 function webAiError(code, message, evidence, extra = {}) {
-    const payload = JSON.parse(native.errorPayload(code, message, evidence === undefined ? null : JSON.stringify(evidence)));
+    const payload = native.errorPayload(code, message, evidence === undefined ? null : evidence);
     return new WebAiError({ ...payload, ...extra });
 }
 
-/** Turn an error thrown by the addon into a WebAiError; anything else passes through. */
+/**
+ * The addon throws its deliberate failures as errors carrying `errorCode`,
+ * `stage`, `retryHint` and `evidence`: make them WebAiErrors. Anything else
+ * passes through.
+ */
 function fromNative(err) {
-    const msg = err && typeof err.message === 'string' ? err.message : '';
-    const at = msg.indexOf(MARKER);
-    if (at < 0) return err;
-    try {
-        return new WebAiError(JSON.parse(msg.slice(at + MARKER.length)));
-    } catch {
-        return err;
-    }
+    if (err instanceof WebAiError || !err || typeof err.errorCode !== 'string') return err;
+    return new WebAiError({ errorCode: err.errorCode, stage: err.stage, retryHint: err.retryHint, message: err.message, evidence: err.evidence });
 }
 
 /** Call into the addon, converting its deliberate failures. */
@@ -54,4 +50,10 @@ function callNative(fn, ...args) {
     }
 }
 
-module.exports = { WebAiError, webAiError, fromNative, callNative };
+/** An async outcome of the addon (`{ error }` or its value): throw its error as a WebAiError. */
+function unwrapOutcome(outcome) {
+    if (outcome && outcome.error) throw new WebAiError(outcome.error);
+    return outcome;
+}
+
+module.exports = { WebAiError, webAiError, fromNative, callNative, unwrapOutcome };

@@ -3,25 +3,16 @@ const native = require('./native.cjs');
 const { callNative } = require('./errors.cjs');
 
 /**
- * Describe name patterns for the addon. RegExps travel as source/flags and
- * keep an id so the addon can ask JS to run the real RegExp whenever Rust
- * cannot reproduce its semantics exactly (lookaround, backreferences, g/y…).
+ * Name patterns for the addon: a RegExp travels as its source and flags and
+ * runs in Rust with ECMAScript semantics (regress); a string is a
+ * case-insensitive substring; anything else never matches.
  */
-function patternTable() {
-    const regexps = [];
-    const describe = list => Array.from(Array.isArray(list) ? list : [], p => {
-        if (p instanceof RegExp) {
-            regexps.push(p);
-            return { re: regexps.length - 1, source: p.source, flags: p.flags };
-        }
-        if (typeof p === 'string') return { str: p };
-        return { never: true };
+function patterns(list) {
+    return Array.from(Array.isArray(list) ? list : [], p => {
+        if (p instanceof RegExp || Object.prototype.toString.call(p) === '[object RegExp]') return { source: p.source, flags: p.flags };
+        if (typeof p === 'string') return { substring: p };
+        return {};
     });
-    const test = (id, subject) => {
-        const re = regexps[id];
-        return Boolean(re && re.test(subject));
-    };
-    return { describe, test, regexps };
 }
 
 function targetsOf(featureMap) {
@@ -55,21 +46,21 @@ async function countOnPage(page, selector) {
 async function observeProviderTargets(page, { provider = null, featureMap = {}, snapshot = null } = {}) {
     void provider;
     const entries = targetsOf(featureMap);
-    const table = patternTable();
     const refs = snapshot && snapshot.refs && typeof snapshot.refs === 'object' ? Object.values(snapshot.refs) : [];
-    const described = entries.map(([feature, t]) => [feature, {
+    const described = entries.map(([feature, t]) => ({
+        feature,
         roles: Array.isArray(t && t.roles) ? t.roles.map(String) : [],
-        names: table.describe(t && t.names),
-        excludeNames: table.describe(t && t.excludeNames),
+        names: patterns(t && t.names),
+        excludeNames: patterns(t && t.excludeNames),
         required: Boolean(t && t.required),
-    }]);
+    }));
     const refView = refs.map(r => ({ role: String((r && r.role) || ''), name: String((r && r.name) || '') }));
-    const matched = JSON.parse(callNative(native.matchTargets, JSON.stringify(described), JSON.stringify(refView), table.test));
+    const matched = callNative(native.matchTargets, described, refView);
     const results = {};
     for (let i = 0; i < entries.length; i += 1) {
         const [feature, target] = entries[i];
-        const candidates = matched[i][1].map(([refIndex, confidence]) => {
-            const r = refs[refIndex];
+        const candidates = matched[i].hits.map(({ index, confidence }) => {
+            const r = refs[index];
             return { source: 'snapshot-ref', ref: r.ref, role: r.role, name: r.name || '', confidence };
         });
         const fallbacks = Array.isArray(target && target.cssFallbacks) ? target.cssFallbacks : [];
@@ -89,15 +80,13 @@ async function observeProviderTargets(page, { provider = null, featureMap = {}, 
 
 function rankTargetCandidates(candidates, { expectedRole = null, expectedNames = [] } = {}) {
     const list = Array.from(candidates || []);
-    const table = patternTable();
     const view = list.map(c => ({
         confidence: Number((c && c.confidence) || 0),
-        role: c && typeof c.role === 'string' ? c.role : null,
+        role: c && typeof c.role === 'string' ? c.role : undefined,
         name: String((c && c.name) || ''),
         snapshotRef: Boolean(c && c.source === 'snapshot-ref'),
     }));
-    const order = callNative(native.rankCandidates, JSON.stringify(view), expectedRole ? String(expectedRole) : null,
-        JSON.stringify(table.describe(expectedNames)), table.test);
+    const order = callNative(native.rankCandidates, view, expectedRole ? String(expectedRole) : undefined, patterns(expectedNames));
     return order.map(i => list[i]);
 }
 

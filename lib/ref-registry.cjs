@@ -71,14 +71,12 @@ async function resolveVerified(page, registry, normalized, options) {
     entry = entry || keptEntry(page, registry && registry.snapshotId, normalized);
     if (!entry) throw notFound(normalized, registry);
     const { verifyRefLive } = require('./actions.cjs');
-    const { withDeadline, TIMED_OUT } = require('./deadline.cjs');
-    const live = await withDeadline(verifyRefLive(page, entry), timeoutMs).catch(err => {
+    // The core bounds every browser call of the check by timeoutMs.
+    const live = await verifyRefLive(page, entry, timeoutMs).catch(err => {
+        if (err && err.timedOut) throw webAiError('snapshot.timeout', `verifying ${normalized} exceeded ${timeoutMs} ms`, { ref: normalized, timeoutMs });
         const message = err && err.message ? err.message : String(err);
         throw webAiError('snapshot.capture-failed', `verifying ${normalized} failed: ${message}`, { ref: normalized, message });
     });
-    if (live === TIMED_OUT) {
-        throw webAiError('snapshot.timeout', `verifying ${normalized} exceeded ${timeoutMs} ms`, { ref: normalized, timeoutMs });
-    }
     const was = { role: entry.role, name: entry.name };
     if (live.verdict === 'gone' || live.verdict === 'changed') {
         throw webAiError('snapshot.ref-stale', live.message, { ref: normalized, snapshotId: (registry && registry.snapshotId) || null, was, now: live.now });

@@ -7,7 +7,7 @@
 //   const result = await tools.execute(call.name, call.input);
 const ax = require('./ax-snapshot.cjs');
 const { runAction } = require('./actions.cjs');
-const { cdpSessionFor } = require('./sessions.cjs');
+const { adapt } = require('./transport.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 
 const REF = { type: 'string', pattern: '^@e\\d+$' };
@@ -126,11 +126,11 @@ function holds(indicators, snapshot) {
     }).length;
 }
 
-/** A CDP send for the page, when it has one (Playwright page or `{ cdp }`). */
+/** A CDP call on the page's session, parsed, when the source has one (Playwright page or `{ cdp }`). */
 function sendOf(page) {
-    if (page && typeof page.context === 'function') return async (method, params) => (await cdpSessionFor(page)).send(method, params);
-    if (page && page.cdp && typeof page.cdp.send === 'function') return (method, params) => page.cdp.send(method, params);
-    return null;
+    const source = adapt(page);
+    if (!source.send) return null;
+    return async (method, params) => JSON.parse(await source.send({ method, params }));
 }
 
 /**

@@ -1,7 +1,7 @@
 'use strict';
 const native = require('./native.cjs');
 
-const data = JSON.parse(native.contractData());
+const data = native.contractData();
 
 function deepFreeze(value) {
     const stack = [value];

@@ -1,30 +1,74 @@
-//! The napi surface: converts strings and numbers at the edge and nothing else.
+//! The napi surface: converts values at the edge and nothing else.
 //!
-//! Large values (trees, snapshots) cross as JSON text; a deliberate failure
-//! crosses as an `Error` whose message is `WEBAI_ERROR:` + the error's JSON,
-//! which the JS layer turns into a `WebAiError`.
+//! Values cross as typed objects; JSON text only where it is the faster
+//! road: a snapshot (one string instead of thousands of small objects) and
+//! CDP replies (already text when the browser's session hands them over).
+//! A deliberate failure of a synchronous function is thrown as an `Error`
+//! carrying `errorCode`, `stage`, `retryHint` and `evidence`; an async one
+//! resolves to an outcome with an `error` of those fields, which the JS
+//! layer throws as a `WebAiError`.
 
 use napi::bindgen_prelude::*;
+use napi::threadsafe_function::ThreadsafeFunction;
 use napi_derive::napi;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::capture::{self, CdpReply, Step};
-use crate::error::{ErrorCode, WebAiError};
-use crate::options::SnapshotOptions;
-use crate::text::snapshot::{build_snapshot, PageFacts};
-use crate::agent::targets::{self, JsTester, Pattern, PatternSpec, RefView, Target};
-use crate::agent::{contracts, registry};
+use crate::action::{self, ActionRequest, RefTarget};
+use crate::agent::targets::{self, Pattern, PatternSpec, RefView, Target};
+use crate::agent::{contracts, registry, staleness};
+use crate::capture::{capture_with, CdpCall, CdpReply, CdpTransport, Captured, ReplyFuture};
 use crate::compat::{dom_hash, hash};
-use crate::tree::{cdp_reader as cdp_input, legacy_reader as legacy_input};
+use crate::error::{ErrorCode, WebAiError};
+use crate::native::{self, Endpoint};
+use crate::options::{self, SnapshotOptions};
+use crate::text::snapshot::{build_snapshot, PageFacts};
+use crate::tree::{cdp_reader, legacy_reader};
 
-const ERROR_MARKER: &str = "WEBAI_ERROR:";
+#[napi]
+pub const DEFAULT_SNAPSHOT_MAX_DEPTH: u32 = options::DEFAULT_SNAPSHOT_MAX_DEPTH;
+#[napi]
+pub const DEFAULT_MAX_NAME_CHARS: u32 = options::DEFAULT_MAX_NAME_CHARS;
+#[napi]
+pub const DEFAULT_DOM_HASH_MAX_CHARS: u32 = options::DEFAULT_DOM_HASH_MAX_CHARS;
+#[napi]
+pub const DEFAULT_TIMEOUT_MS: u32 = options::DEFAULT_TIMEOUT_MS;
+#[napi]
+pub const DEFAULT_ACTION_TIMEOUT_MS: u32 = action::DEFAULT_ACTION_TIMEOUT_MS;
 
-fn to_napi(e: WebAiError) -> Error {
-    Error::new(Status::GenericFailure, format!("{ERROR_MARKER}{}", e.to_json()))
+/// The fields of a `WebAiError`, from the one table in Rust.
+#[napi(object)]
+pub struct ErrorInit {
+    pub error_code: String,
+    pub stage: String,
+    pub retry_hint: String,
+    pub message: String,
+    pub evidence: Value,
 }
 
-fn parse_json(text: &str, what: &str) -> std::result::Result<Value, WebAiError> {
-    crate::compat::json_text::from_str_lossy(text).map_err(|e| WebAiError::invalid_input(what, format!("{what} is not valid JSON: {e}")))
+impl From<WebAiError> for ErrorInit {
+    fn from(e: WebAiError) -> ErrorInit {
+        ErrorInit {
+            error_code: e.code.code().to_string(),
+            stage: e.code.stage().to_string(),
+            retry_hint: e.code.retry_hint().to_string(),
+            message: e.message,
+            evidence: e.evidence,
+        }
+    }
+}
+
+/// An `Error` object with the `WebAiError` fields, to throw.
+fn thrown(env: &Env, e: WebAiError) -> Error {
+    let init = ErrorInit::from(e);
+    let build = || -> Result<Error> {
+        let mut obj = env.create_error(Error::new(Status::GenericFailure, init.message.clone()))?;
+        obj.set_named_property("errorCode", init.error_code.as_str())?;
+        obj.set_named_property("stage", init.stage.as_str())?;
+        obj.set_named_property("retryHint", init.retry_hint.as_str())?;
+        obj.set_named_property("evidence", init.evidence.clone())?;
+        Ok(Error::from(obj.to_unknown()))
+    };
+    build().unwrap_or_else(|err| err)
 }
 
 #[napi]
@@ -54,128 +98,61 @@ pub fn dom_hash_of_html(html: String, max_chars: f64) -> String {
     dom_hash::dom_hash_of_html(&html, max)
 }
 
-fn facts_from(facts_json: Option<String>) -> std::result::Result<PageFacts, WebAiError> {
-    let Some(text) = facts_json else { return Ok(PageFacts::default()) };
-    let v = parse_json(&text, "page facts")?;
-    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-    Ok(PageFacts {
-        url: s("url"),
-        title: s("title"),
-        dom_hash: s("domHash"),
-        viewport: None,
-        notes: v
-            .get("notes")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|n| n.as_str().map(str::to_string)).collect())
-            .unwrap_or_default(),
-    })
+#[napi(object)]
+pub struct RecordedFacts {
+    pub url: Option<String>,
+    pub title: Option<String>,
+    pub dom_hash: Option<String>,
 }
 
-fn tree_from(kind: &str, input_json: &str) -> std::result::Result<crate::tree::AxTree, WebAiError> {
-    match kind {
-        "cdp" => cdp_input::parse_full_ax_tree(input_json),
-        "legacy" => legacy_input::from_value(parse_json(input_json, "legacy accessibility tree")?),
-        other => Err(WebAiError::invalid_input("kind", format!("unknown tree kind {other:?}"))),
-    }
-}
-
-/// Serialize a recorded tree. `kind` is `cdp` (a `getFullAXTree` result) or
-/// `legacy` (`{ legacyNodes }` flattened by the JS layer).
+/// Serialize a recorded tree: `kind` is `cdp` (a `getFullAXTree` result as
+/// JSON text) or `legacy` (`{ legacyNodes }` flattened by the JS layer).
+/// Returns the snapshot as JSON text.
 #[napi]
-pub fn snapshot_from_tree(kind: String, input_json: String, options_json: String, facts_json: Option<String>) -> Result<String> {
+pub fn snapshot_from_tree(env: Env, kind: String, input_json: String, options: Value, facts: Option<RecordedFacts>) -> Result<String> {
     let started = std::time::Instant::now();
     let run = || -> std::result::Result<String, WebAiError> {
-        let opts = SnapshotOptions::from_json(&options_json)?;
+        let opts = SnapshotOptions::from_value(&options)?;
         if opts.root_selector.is_some() {
-            return Err(WebAiError::new(
-                ErrorCode::InvalidInput,
-                "rootSelector needs a live page; a recorded tree has no DOM to query",
-            )
-            .with_evidence(json!({ "what": "options.rootSelector" })));
+            return Err(WebAiError::invalid_input("options.rootSelector", "rootSelector needs a live page; a recorded tree has no DOM to query"));
         }
-        let tree = tree_from(&kind, &input_json)?;
-        let facts = facts_from(facts_json.clone())?;
+        let tree = match kind.as_str() {
+            "cdp" => cdp_reader::parse_full_ax_tree(&input_json)?,
+            "legacy" => legacy_reader::from_value(
+                crate::compat::json_text::from_str_lossy(&input_json)
+                    .map_err(|e| WebAiError::invalid_input("legacy accessibility tree", format!("legacy accessibility tree is not valid JSON: {e}")))?,
+            )?,
+            other => return Err(WebAiError::invalid_input("kind", format!("unknown tree kind {other:?}"))),
+        };
+        let facts = facts.map(|f| PageFacts { url: f.url, title: f.title, dom_hash: f.dom_hash, ..PageFacts::default() }).unwrap_or_default();
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         Ok(build_snapshot(&tree, None, facts, &opts, ms, &[]).to_json())
     };
-    run().map_err(to_napi)
+    run().map_err(|e| thrown(&env, e))
 }
 
-/// Validate options (throws `snapshot.invalid-input`) and return them normalised.
+/// Validate options (throws `snapshot.invalid-input`).
 #[napi]
-pub fn validate_options(options_json: String) -> Result<()> {
-    SnapshotOptions::from_json(&options_json).map(|_| ()).map_err(to_napi)
+pub fn validate_options(env: Env, options: Value) -> Result<()> {
+    SnapshotOptions::from_value(&options).map(|_| ()).map_err(|e| thrown(&env, e))
 }
 
-#[napi(js_name = "CaptureSession")]
-pub struct JsCaptureSession {
-    inner: capture::CaptureSession,
-}
-
+/// The `WebAiError` fields for an error code (for errors the JS layer
+/// detects itself, so every field comes from the one table).
 #[napi]
-impl JsCaptureSession {
-    #[napi(constructor)]
-    pub fn new(options_json: String) -> Result<Self> {
-        let opts = SnapshotOptions::from_json(&options_json).map_err(to_napi)?;
-        Ok(JsCaptureSession { inner: capture::CaptureSession::new(opts) })
-    }
-
-    /// The first batch of commands, as JSON `[{ id, method, params }]`.
-    #[napi]
-    pub fn start(&mut self) -> String {
-        Value::Array(self.inner.start().iter().map(|c| c.to_json()).collect()).to_string()
-    }
-
-    /// One reply: the CDP `result` as JSON text, or an error message.
-    #[napi]
-    pub fn receive(&mut self, id: u32, result_json: Option<String>, error: Option<String>) {
-        let reply = match (result_json, error) {
-            (Some(r), None) => CdpReply::Ok(r),
-            (_, Some(e)) => CdpReply::Err(e),
-            (None, None) => CdpReply::Err("empty reply".into()),
-        };
-        self.inner.receive(id, reply);
-    }
-
-    /// `{"commands":[…]}` for the next batch or `{"snapshot":{…}}` when done.
-    #[napi]
-    pub fn advance(&mut self) -> Result<String> {
-        match self.inner.advance().map_err(to_napi)? {
-            Step::Send(cmds) => Ok(json!({ "commands": cmds.iter().map(|c| c.to_json()).collect::<Vec<_>>() }).to_string()),
-            Step::Done(snapshot) => {
-                let cleanup: Vec<_> = self.inner.cleanup().iter().map(|c| c.to_json()).collect();
-                Ok(format!("{{\"snapshot\":{},\"cleanup\":{}}}", snapshot.to_json(), serde_json::Value::Array(cleanup)))
-            }
-        }
-    }
-
-    #[napi]
-    pub fn remaining_ms(&self) -> f64 {
-        self.inner.remaining_ms() as f64
-    }
-
-    /// The `snapshot.timeout` error for a call that ran out of time.
-    #[napi]
-    pub fn timeout_error(&self, method: String) -> String {
-        self.inner.timeout_error(&method).to_json().to_string()
-    }
-}
-
-/// The `WebAiError` JSON for an error code (used by the JS layer for errors
-/// it detects itself, so every field comes from the one table).
-#[napi]
-pub fn error_payload(code: String, message: String, evidence_json: Option<String>) -> Result<String> {
+pub fn error_payload(code: String, message: String, evidence: Option<Value>) -> Result<ErrorInit> {
     let Some(c) = ErrorCode::from_code(&code) else {
         return Err(Error::new(Status::InvalidArg, format!("unknown errorCode {code}")));
     };
-    let evidence = evidence_json.and_then(|e| serde_json::from_str(&e).ok()).unwrap_or(Value::Null);
-    Ok(WebAiError::new(c, message).with_evidence(evidence).to_json().to_string())
+    Ok(WebAiError::new(c, message).with_evidence(evidence.unwrap_or(Value::Null)).into())
 }
 
 #[napi]
-pub fn contract_data() -> String {
-    contracts::all_contract_data().to_string()
+pub fn contract_data() -> Value {
+    contracts::all_contract_data()
 }
+
+// ----- registries and stale refs -----
 
 #[napi(object)]
 pub struct RegistryFields {
@@ -193,12 +170,7 @@ pub struct FreshnessFields {
 }
 
 fn view(r: &RegistryFields) -> registry::RegistryView {
-    registry::RegistryView {
-        stale: r.stale,
-        snapshot_id: r.snapshot_id.clone(),
-        dom_hash: r.dom_hash.clone(),
-        ax_hash: r.ax_hash.clone(),
-    }
+    registry::RegistryView { stale: r.stale, snapshot_id: r.snapshot_id.clone(), dom_hash: r.dom_hash.clone(), ax_hash: r.ax_hash.clone() }
 }
 
 #[napi]
@@ -225,206 +197,372 @@ pub fn normalize_ref(input: String) -> String {
     registry::normalize_ref(&input)
 }
 
-struct CallbackTester<'a> {
-    f: &'a Function<'a, FnArgs<(u32, String)>, bool>,
-    error: Option<Error>,
+#[napi(string_enum = "lowercase")]
+pub enum VerdictKind {
+    Same,
+    Minor,
+    Changed,
+    Gone,
 }
 
-impl JsTester for CallbackTester<'_> {
-    fn test(&mut self, pattern_id: u32, subject: &str) -> bool {
-        if self.error.is_some() {
-            return false;
-        }
-        match self.f.call((pattern_id, subject.to_string()).into()) {
-            Ok(b) => b,
-            Err(e) => {
-                self.error = Some(e);
-                false
-            }
-        }
+#[napi(object)]
+pub struct Identity {
+    pub role: String,
+    pub name: String,
+}
+
+#[napi(object)]
+pub struct Verdict {
+    pub verdict: VerdictKind,
+    pub message: Option<String>,
+    /// The element's role and name now (absent when it is gone).
+    pub now: Option<Identity>,
+}
+
+fn verdict_kind(v: &str) -> VerdictKind {
+    match v {
+        "same" => VerdictKind::Same,
+        "minor" => VerdictKind::Minor,
+        "changed" => VerdictKind::Changed,
+        _ => VerdictKind::Gone,
     }
 }
 
-fn pattern_spec(v: &Value) -> PatternSpec {
-    if let Some(id) = v.get("re").and_then(Value::as_u64) {
-        PatternSpec::RegExp {
-            id: id as u32,
-            source: v.get("source").and_then(Value::as_str).unwrap_or_default().to_string(),
-            flags: v.get("flags").and_then(Value::as_str).unwrap_or_default().to_string(),
-        }
-    } else if let Some(s) = v.get("str").and_then(Value::as_str) {
-        PatternSpec::Substring(s.to_string())
-    } else {
-        PatternSpec::Never
-    }
-}
-
-fn patterns(v: Option<&Value>) -> Vec<Pattern> {
-    v.and_then(Value::as_array).map(|a| a.iter().map(|p| Pattern::compile(&pattern_spec(p))).collect()).unwrap_or_default()
-}
-
-/// Match snapshot refs against targets. Input: `targets` as `[[feature,
-/// {roles, names, excludeNames, required}]]`, `refs` as `[{role, name}]`.
-/// Output: `[[feature, [[refIndex, confidence]]]]`.
+/// A ref's element as the snapshot saw it (`was*`) against what the page reports now.
 #[napi]
-pub fn match_targets(targets_json: String, refs_json: String, js_test: Function<FnArgs<(u32, String)>, bool>) -> Result<String> {
-    let targets_v = parse_json(&targets_json, "targets").map_err(to_napi)?;
-    let refs_v = parse_json(&refs_json, "refs").map_err(to_napi)?;
-    let refs: Vec<(String, String)> = refs_v
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|r| {
-                    let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-                    (s("role"), s("name"))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut tester = CallbackTester { f: &js_test, error: None };
-    let mut out = Vec::new();
-    for pair in targets_v.as_array().into_iter().flatten() {
-        let feature = pair.get(0).cloned().unwrap_or(Value::Null);
-        let t = pair.get(1).cloned().unwrap_or(Value::Null);
-        let target = Target {
-            roles: t
-                .get("roles")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(|r| r.as_str().map(str::to_string)).collect())
-                .unwrap_or_default(),
-            names: patterns(t.get("names")),
-            exclude_names: patterns(t.get("excludeNames")),
-            required: t.get("required").and_then(Value::as_bool).unwrap_or(false),
-        };
-        let mut hits = Vec::new();
-        for (i, (role, name)) in refs.iter().enumerate() {
-            if let Some(score) = targets::score_ref(&target, &RefView { role, name }, &mut tester) {
-                hits.push(json!([i, score]));
-            }
-        }
-        out.push(json!([feature, hits]));
-    }
-    if let Some(e) = tester.error {
-        return Err(e);
-    }
-    Ok(Value::Array(out).to_string())
-}
-
-/// Ranked order of candidates `[{confidence, role, name, snapshotRef}]`.
-#[napi]
-pub fn rank_candidates(
-    candidates_json: String,
-    expected_role: Option<String>,
-    expected_names_json: String,
-    js_test: Function<FnArgs<(u32, String)>, bool>,
-) -> Result<Vec<u32>> {
-    let cands_v = parse_json(&candidates_json, "candidates").map_err(to_napi)?;
-    let names_v = parse_json(&expected_names_json, "expectedNames").map_err(to_napi)?;
-    let inputs: Vec<targets::RankInput> = cands_v
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|c| targets::RankInput {
-                    confidence: c.get("confidence").and_then(Value::as_f64).unwrap_or(f64::NAN),
-                    role: c.get("role").and_then(Value::as_str).map(str::to_string),
-                    name: c.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
-                    is_snapshot_ref: c.get("snapshotRef").and_then(Value::as_bool).unwrap_or(false),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let expected = patterns(Some(&names_v));
-    let mut tester = CallbackTester { f: &js_test, error: None };
-    let order = targets::rank(&inputs, expected_role.as_deref().filter(|r| !r.is_empty()), &expected, &mut tester);
-    if let Some(e) = tester.error {
-        return Err(e);
-    }
-    Ok(order)
-}
-
-/// `summarizeSnapshotForDoctor`; `snapshot_json` has `refs` as an ordered array.
-#[napi]
-pub fn summarize_for_doctor(snapshot_json: String, max_refs: f64) -> Result<String> {
-    let v = parse_json(&snapshot_json, "snapshot").map_err(to_napi)?;
-    let max = if max_refs.is_finite() && max_refs > 0.0 { max_refs as usize } else { 0 };
-    Ok(crate::agent::doctor::summarize(&v, max).to_string())
-}
-
-pub struct NativeCapture {
-    endpoint: crate::native::Endpoint,
-    options_json: String,
-}
-
-impl Task for NativeCapture {
-    type Output = String;
-    type JsValue = String;
-
-    fn compute(&mut self) -> Result<String> {
-        let opts = SnapshotOptions::from_json(&self.options_json).map_err(to_napi)?;
-        crate::native::capture_endpoint(&self.endpoint, opts).map(|s| s.to_json()).map_err(to_napi)
-    }
-
-    fn resolve(&mut self, _env: Env, output: String) -> Result<String> {
-        Ok(output)
-    }
-}
-
-/// Connect to a DevTools endpoint (`http://host:port` or `ws://…`) from Rust,
-/// snapshot the chosen tab off the JS thread, and detach.
-#[napi(ts_return_type = "Promise<string>")]
-pub fn capture_native(endpoint: String, target_id: Option<String>, url_includes: Option<String>, options_json: String) -> AsyncTask<NativeCapture> {
-    AsyncTask::new(NativeCapture {
-        endpoint: crate::native::Endpoint { url: endpoint, target_id, url_includes },
-        options_json,
-    })
-}
-
-pub struct NativeFloor {
-    endpoint: crate::native::Endpoint,
-    timeout_ms: u32,
-}
-
-impl Task for NativeFloor {
-    type Output = Vec<f64>;
-    type JsValue = Vec<f64>;
-
-    fn compute(&mut self) -> Result<Vec<f64>> {
-        let started = std::time::Instant::now();
-        let deadline = started + std::time::Duration::from_millis(self.timeout_ms as u64);
-        let mut conn = crate::native::NativeConnection::open(&self.endpoint, deadline).map_err(to_napi)?;
-        let connected = started.elapsed().as_secs_f64() * 1000.0;
-        let bytes = conn.raw_tree(deadline).map_err(to_napi)?;
-        let total = started.elapsed().as_secs_f64() * 1000.0;
-        conn.close();
-        Ok(vec![total, connected, bytes as f64])
-    }
-
-    fn resolve(&mut self, _env: Env, output: Vec<f64>) -> Result<Vec<f64>> {
-        Ok(output)
-    }
-}
-
-/// The benchmark's native floor: connect and attach like `captureNative`, then
-/// one bare `Accessibility.getFullAXTree` whose answer is not parsed.
-/// Resolves `[totalMs, connectMs, bytes]`.
-#[napi(ts_return_type = "Promise<number[]>")]
-pub fn native_bare_tree(endpoint: String, target_id: Option<String>, url_includes: Option<String>, timeout_ms: u32) -> AsyncTask<NativeFloor> {
-    AsyncTask::new(NativeFloor { endpoint: crate::native::Endpoint { url: endpoint, target_id, url_includes }, timeout_ms })
-}
-
-/// `{ verdict: 'same' | 'minor' | 'changed', message }` for a ref's element
-/// as the snapshot saw it (`was*`) and as the page reports it now.
-#[napi]
-pub fn verify_identity(was_role: String, was_name: String, now_role: String, now_name: String) -> String {
-    match crate::agent::staleness::compare(&was_role, &was_name, &now_role, &now_name) {
-        crate::agent::staleness::Verdict::Same => json!({ "verdict": "same", "message": null }),
-        crate::agent::staleness::Verdict::Minor { note } => json!({ "verdict": "minor", "message": note }),
-        crate::agent::staleness::Verdict::Changed { message } => json!({ "verdict": "changed", "message": message }),
-    }
-    .to_string()
+pub fn verify_identity(was_role: String, was_name: String, now_role: String, now_name: String) -> Verdict {
+    let (verdict, message) = match staleness::compare(&was_role, &was_name, &now_role, &now_name) {
+        staleness::Verdict::Same => (VerdictKind::Same, None),
+        staleness::Verdict::Minor { note } => (VerdictKind::Minor, Some(note)),
+        staleness::Verdict::Changed { message } => (VerdictKind::Changed, Some(message)),
+    };
+    Verdict { verdict, message, now: Some(Identity { role: now_role, name: now_name }) }
 }
 
 #[napi]
 pub fn gone_message(role: String, name: String, ref_id: String) -> String {
-    crate::agent::staleness::gone_message(&role, &name, &ref_id)
+    staleness::gone_message(&role, &name, &ref_id)
+}
+
+// ----- targets -----
+
+/// A name pattern: a RegExp's `source` and `flags`, or a `substring`.
+#[napi(object)]
+pub struct PatternInput {
+    pub source: Option<String>,
+    pub flags: Option<String>,
+    pub substring: Option<String>,
+}
+
+#[napi(object)]
+pub struct TargetInput {
+    pub feature: String,
+    pub roles: Vec<String>,
+    pub names: Vec<PatternInput>,
+    pub exclude_names: Vec<PatternInput>,
+    pub required: bool,
+}
+
+#[napi(object)]
+pub struct RefIdentity {
+    pub role: String,
+    pub name: String,
+}
+
+#[napi(object)]
+pub struct TargetHit {
+    /// Index into the refs given.
+    pub index: u32,
+    pub confidence: f64,
+}
+
+#[napi(object)]
+pub struct FeatureHits {
+    pub feature: String,
+    pub hits: Vec<TargetHit>,
+}
+
+fn compile(patterns: Vec<PatternInput>) -> std::result::Result<Vec<Pattern>, WebAiError> {
+    patterns
+        .into_iter()
+        .map(|p| {
+            let spec = match (p.source, p.substring) {
+                (Some(source), _) => PatternSpec::RegExp { source, flags: p.flags.unwrap_or_default() },
+                (None, Some(s)) => PatternSpec::Substring(s),
+                (None, None) => PatternSpec::Never,
+            };
+            Pattern::compile(&spec)
+        })
+        .collect()
+}
+
+/// Snapshot refs that qualify for each target, with their confidence.
+#[napi]
+pub fn match_targets(env: Env, targets_in: Vec<TargetInput>, refs: Vec<RefIdentity>) -> Result<Vec<FeatureHits>> {
+    let run = || -> std::result::Result<Vec<FeatureHits>, WebAiError> {
+        let mut out = Vec::with_capacity(targets_in.len());
+        for t in targets_in {
+            let target = Target { roles: t.roles, names: compile(t.names)?, exclude_names: compile(t.exclude_names)?, required: t.required };
+            let hits = refs
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| {
+                    targets::score_ref(&target, &RefView { role: &r.role, name: &r.name }).map(|confidence| TargetHit { index: i as u32, confidence })
+                })
+                .collect();
+            out.push(FeatureHits { feature: t.feature, hits });
+        }
+        Ok(out)
+    };
+    run().map_err(|e| thrown(&env, e))
+}
+
+#[napi(object)]
+pub struct RankCandidate {
+    pub confidence: f64,
+    pub role: Option<String>,
+    pub name: String,
+    pub snapshot_ref: bool,
+}
+
+/// Ranked order of candidates (indices, stable, highest first).
+#[napi]
+pub fn rank_candidates(env: Env, candidates: Vec<RankCandidate>, expected_role: Option<String>, expected_names: Vec<PatternInput>) -> Result<Vec<u32>> {
+    let expected = compile(expected_names).map_err(|e| thrown(&env, e))?;
+    let inputs: Vec<targets::RankInput> = candidates
+        .into_iter()
+        .map(|c| targets::RankInput { confidence: c.confidence, role: c.role, name: c.name, is_snapshot_ref: c.snapshot_ref })
+        .collect();
+    Ok(targets::rank(&inputs, expected_role.as_deref().filter(|r| !r.is_empty()), &expected))
+}
+
+/// `summarizeSnapshotForDoctor`; `snapshot.refs` is an ordered array.
+#[napi]
+pub fn summarize_for_doctor(snapshot: Value, max_refs: f64) -> Value {
+    let max = if max_refs.is_finite() && max_refs > 0.0 { max_refs as usize } else { 0 };
+    crate::agent::doctor::summarize(&snapshot, max)
+}
+
+// ----- transports -----
+
+/// One CDP command for the JS driver to send.
+#[napi(object)]
+pub struct CdpRequest {
+    pub method: String,
+    pub params: Value,
+    /// The out-of-process frame whose own session must answer (absent: the page's).
+    pub session: Option<String>,
+    /// Copy only these fields of the reply into the text (see `project` in the JS layer).
+    pub project: Option<Value>,
+}
+
+/// `send(request) => Promise<string>`: resolves to the reply's `result` as
+/// JSON text, rejects with the browser's error.
+type JsSend = ThreadsafeFunction<CdpRequest, Promise<String>, CdpRequest, Status, false>;
+
+/// A CDP session held by JS (a Playwright page's, `{ cdp }`), as a transport.
+struct JsTransport {
+    send: JsSend,
+}
+
+impl CdpTransport for JsTransport {
+    fn call<'a>(&'a self, call: CdpCall<'a>) -> ReplyFuture<'a> {
+        let request = CdpRequest {
+            method: call.method.to_string(),
+            params: call.params.clone(),
+            session: call.session.map(str::to_string),
+            project: call.project.cloned(),
+        };
+        Box::pin(async move {
+            match self.send.call_async_catch(request).await {
+                Ok(promise) => match promise.await {
+                    Ok(text) => CdpReply::Ok(text),
+                    Err(e) => CdpReply::Err(e.reason.clone()),
+                },
+                Err(e) => CdpReply::Err(e.reason.clone()),
+            }
+        })
+    }
+}
+
+#[napi(object)]
+pub struct CaptureOutcome {
+    /// The snapshot as JSON text.
+    pub snapshot: Option<String>,
+    /// Time spent in this package apart from waiting for the browser.
+    pub processing_ms: f64,
+    pub error: Option<ErrorInit>,
+}
+
+fn capture_outcome(r: std::result::Result<Captured, WebAiError>) -> CaptureOutcome {
+    match r {
+        Ok(c) => CaptureOutcome { snapshot: Some(c.snapshot.to_json()), processing_ms: c.processing_ms, error: None },
+        Err(e) => CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()) },
+    }
+}
+
+/// Capture over a CDP session held by JS.
+#[napi]
+pub async fn capture_over(send: JsSend, options: Value) -> CaptureOutcome {
+    let opts = match SnapshotOptions::from_value(&options) {
+        Ok(o) => o,
+        Err(e) => return capture_outcome(Err(e)),
+    };
+    capture_outcome(capture_with(&JsTransport { send }, opts).await)
+}
+
+#[napi(object)]
+pub struct EndpointInput {
+    /// `http(s)://host:port` or a `ws(s)://` DevTools URL.
+    pub cdp_endpoint: String,
+    pub target_id: Option<String>,
+    pub url_includes: Option<String>,
+}
+
+impl From<EndpointInput> for Endpoint {
+    fn from(e: EndpointInput) -> Endpoint {
+        Endpoint { url: e.cdp_endpoint, target_id: e.target_id, url_includes: e.url_includes }
+    }
+}
+
+/// Connect to a DevTools endpoint from Rust, snapshot the chosen tab, detach.
+/// Async on tokio: waiting on the browser holds no thread.
+#[napi]
+pub async fn capture_native(endpoint: EndpointInput, options: Value) -> CaptureOutcome {
+    let opts = match SnapshotOptions::from_value(&options) {
+        Ok(o) => o,
+        Err(e) => return capture_outcome(Err(e)),
+    };
+    capture_outcome(native::capture_endpoint(&endpoint.into(), opts).await)
+}
+
+/// The benchmark's native floor: `[totalMs, connectMs, bytes]`.
+#[napi]
+pub async fn native_bare_tree(endpoint: EndpointInput, timeout_ms: u32) -> Result<Vec<f64>> {
+    native::bare_tree(&endpoint.into(), timeout_ms).await.map(|r| r.to_vec()).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+}
+
+// ----- actions -----
+
+#[napi(object)]
+pub struct ActionInput {
+    /// `click`, `fill`, `select` or `scroll`.
+    pub action: String,
+    /// The tool call's arguments: `{ ref?, value?, clear_first?, direction?, amount?, snapshot_id? }`.
+    pub args: Value,
+    pub snapshot_id: Option<String>,
+    pub ref_count: u32,
+    /// The snapshot's `ElementRef` for `args.ref`, when it has one.
+    pub target: Option<Value>,
+    pub timeout_ms: Option<u32>,
+}
+
+#[napi(string_enum = "snake_case")]
+pub enum ActionErrorCode {
+    RefInvalid,
+    ElementDisabled,
+    ElementObscured,
+    ElementNotVisible,
+    ActionFailed,
+    Timeout,
+    HumanRejected,
+    InvalidParams,
+}
+
+impl From<action::ActionCode> for ActionErrorCode {
+    fn from(c: action::ActionCode) -> ActionErrorCode {
+        use action::ActionCode as C;
+        match c {
+            C::RefInvalid => ActionErrorCode::RefInvalid,
+            C::ElementDisabled => ActionErrorCode::ElementDisabled,
+            C::ElementObscured => ActionErrorCode::ElementObscured,
+            C::ElementNotVisible => ActionErrorCode::ElementNotVisible,
+            C::ActionFailed => ActionErrorCode::ActionFailed,
+            C::Timeout => ActionErrorCode::Timeout,
+            C::HumanRejected => ActionErrorCode::HumanRejected,
+            C::InvalidParams => ActionErrorCode::InvalidParams,
+        }
+    }
+}
+
+#[napi(object)]
+pub struct ActionResult {
+    pub success: bool,
+    pub error: Option<ActionErrorCode>,
+    pub message: Option<String>,
+    pub evidence: Option<Value>,
+    /// Facts of the action: the click point, the value filled, the viewport.
+    pub detail: Option<Value>,
+    pub action_ms: f64,
+}
+
+fn request_of(input: ActionInput) -> ActionRequest {
+    ActionRequest {
+        action: input.action,
+        args: input.args,
+        snapshot_id: input.snapshot_id,
+        ref_count: input.ref_count as usize,
+        target: input.target.and_then(|t| serde_json::from_value::<RefTarget>(t).ok()),
+        timeout_ms: input.timeout_ms.unwrap_or(action::DEFAULT_ACTION_TIMEOUT_MS),
+    }
+}
+
+fn action_result(o: action::ActionOutcome) -> ActionResult {
+    ActionResult { success: o.success, error: o.error.map(Into::into), message: o.message, evidence: o.evidence, detail: o.detail, action_ms: o.action_ms }
+}
+
+/// Run one action over a CDP session held by JS.
+#[napi]
+pub async fn act_over(send: JsSend, input: ActionInput) -> ActionResult {
+    let request = request_of(input);
+    action_result(action::run(&JsTransport { send }, &request).await)
+}
+
+/// Run one action on a tab of a running browser, connecting from Rust.
+#[napi]
+pub async fn act_native(endpoint: EndpointInput, input: ActionInput) -> ActionResult {
+    let request = request_of(input);
+    let endpoint: Endpoint = endpoint.into();
+    let started = std::time::Instant::now();
+    let deadline = started + std::time::Duration::from_millis(request.timeout_ms.max(1) as u64);
+    match native::NativeConnection::open(&endpoint, deadline).await {
+        Ok(conn) => {
+            let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u32;
+            let mut o = action::run(&conn, &ActionRequest { timeout_ms: left.max(1), ..request }).await;
+            conn.close().await;
+            o.action_ms = started.elapsed().as_secs_f64() * 1000.0;
+            action_result(o)
+        }
+        Err(e) => ActionResult {
+            success: false,
+            error: Some(ActionErrorCode::ActionFailed),
+            message: Some(e.message),
+            evidence: Some(serde_json::json!({ "errorCode": e.code.code(), "evidence": e.evidence })),
+            detail: None,
+            action_ms: started.elapsed().as_secs_f64() * 1000.0,
+        },
+    }
+}
+
+#[napi(object)]
+pub struct VerifyOutcome {
+    pub verdict: Option<Verdict>,
+    /// Why the element could not be checked (a dead session, the deadline).
+    pub failure: Option<String>,
+    /// The check ran out of time.
+    pub timed_out: bool,
+}
+
+/// Check a ref's element on the live page (`resolveRef(…, { verify: true })`).
+#[napi]
+pub async fn verify_over(send: JsSend, target: Value, timeout_ms: u32) -> VerifyOutcome {
+    let target: RefTarget = serde_json::from_value(target).unwrap_or_default();
+    match action::verify(&JsTransport { send }, &target, timeout_ms).await {
+        Ok(c) => VerifyOutcome {
+            verdict: Some(Verdict { verdict: verdict_kind(c.verdict), message: c.message, now: c.now.map(|(role, name)| Identity { role, name }) }),
+            failure: None,
+            timed_out: false,
+        },
+        Err(f) => VerifyOutcome { verdict: None, timed_out: f.code == action::ActionCode::Timeout, failure: Some(f.message) },
+    }
 }

@@ -13,6 +13,7 @@
 //! The napi binding (`binding`, behind the `napi` feature) only converts
 //! values at the edge.
 
+pub mod action;
 pub mod agent;
 pub mod capture;
 pub mod compat;

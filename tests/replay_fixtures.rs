@@ -6,27 +6,43 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use web_ai_snapshot::capture::{capture_with, CdpCommand, CdpReply, CdpTransport};
+use web_ai_snapshot::capture::{capture_with, CdpCall, CdpReply, CdpTransport, ReplyFuture};
+use web_ai_snapshot::text::snapshot::WebAiSnapshot;
+use web_ai_snapshot::error::WebAiError;
 use web_ai_snapshot::options::SnapshotOptions;
 
 struct Replay {
     replies: Vec<(String, Value, Value)>,
 }
 
-impl CdpTransport for Replay {
-    fn send_batch(&mut self, commands: &[CdpCommand], _deadline_ms: u64) -> Vec<(u32, CdpReply)> {
-        commands
-            .iter()
-            .map(|c| {
-                let hit = self.replies.iter().find(|(m, p, _)| m == c.method && *p == c.params);
-                let reply = match hit {
-                    Some((_, _, result)) => CdpReply::Ok(result.to_string()),
-                    None => CdpReply::Err(format!("no recorded reply for {} {}", c.method, c.params)),
-                };
-                (c.id, reply)
-            })
-            .collect()
+impl Replay {
+    fn reply(&self, c: &CdpCall<'_>) -> CdpReply {
+        match self.replies.iter().find(|(m, p, _)| m == c.method && p == c.params) {
+            Some((_, _, result)) => CdpReply::Ok(result.to_string()),
+            None => CdpReply::Err(format!("no recorded reply for {} {}", c.method, c.params)),
+        }
     }
+}
+
+impl CdpTransport for Replay {
+    fn call<'a>(&'a self, call: CdpCall<'a>) -> ReplyFuture<'a> {
+        let reply = self.reply(&call);
+        Box::pin(async move { reply })
+    }
+}
+
+/// A transport answering each call with `answer(call)`.
+struct Answer<F>(F);
+
+impl<F: Fn(&CdpCall<'_>) -> CdpReply + Send + Sync> CdpTransport for Answer<F> {
+    fn call<'a>(&'a self, call: CdpCall<'a>) -> ReplyFuture<'a> {
+        let reply = (self.0)(&call);
+        Box::pin(async move { reply })
+    }
+}
+
+async fn capture(t: &dyn CdpTransport, opts: SnapshotOptions) -> Result<WebAiSnapshot, WebAiError> {
+    capture_with(t, opts).await.map(|c| c.snapshot)
 }
 
 fn recordings() -> Vec<(String, Value)> {
@@ -45,8 +61,8 @@ fn recordings() -> Vec<(String, Value)> {
     out
 }
 
-#[test]
-fn every_recording_replays_to_its_recorded_snapshot() {
+#[tokio::test]
+async fn every_recording_replays_to_its_recorded_snapshot() {
     let all = recordings();
     assert!(all.len() >= 10, "expected the recorded fixtures, found {}", all.len());
     for (name, rec) in all {
@@ -57,7 +73,7 @@ fn every_recording_replays_to_its_recorded_snapshot() {
             .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
             .collect();
         let opts = SnapshotOptions::from_value(&rec["options"]).expect("recorded options are valid");
-        let snap = capture_with(&mut Replay { replies }, opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let snap = capture(&Replay { replies }, opts).await.unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(snap.text, rec["expected"]["text"].as_str().unwrap_or_default(), "{name}: text differs");
         let refs: Vec<Value> = snap
             .refs
@@ -73,62 +89,44 @@ fn every_recording_replays_to_its_recorded_snapshot() {
     }
 }
 
-#[test]
-fn a_failed_tree_call_is_capture_failed_with_evidence() {
-    struct Failing;
-    impl CdpTransport for Failing {
-        fn send_batch(&mut self, commands: &[CdpCommand], _: u64) -> Vec<(u32, CdpReply)> {
-            commands.iter().map(|c| (c.id, CdpReply::Err("Target closed".into()))).collect()
-        }
-    }
-    let err = capture_with(&mut Failing, SnapshotOptions::default()).unwrap_err();
+#[tokio::test]
+async fn a_failed_tree_call_is_capture_failed_with_evidence() {
+    let failing = Answer(|_: &CdpCall<'_>| CdpReply::Err("Target closed".into()));
+    let err = capture(&failing, SnapshotOptions::default()).await.unwrap_err();
     assert_eq!(err.code.code(), "snapshot.capture-failed");
     assert_eq!(err.evidence["method"], "Accessibility.getFullAXTree");
     assert_eq!(err.evidence["message"], "Target closed");
 }
 
-#[test]
-fn a_root_selector_without_a_match_is_root_not_found() {
-    struct NoMatch;
-    impl CdpTransport for NoMatch {
-        fn send_batch(&mut self, commands: &[CdpCommand], _: u64) -> Vec<(u32, CdpReply)> {
-            commands
-                .iter()
-                .map(|c| {
-                    let r = match (c.method, c.params.get("returnByValue").and_then(Value::as_bool)) {
-                        ("Accessibility.getFullAXTree", _) => r#"{"nodes":[]}"#.to_string(),
-                        ("Runtime.evaluate", Some(false)) => r#"{"result":{"type":"object","subtype":"null","value":null}}"#.to_string(),
-                        _ => r#"{"result":{"type":"object","value":{"url":"about:blank","title":"","html":null}}}"#.to_string(),
-                    };
-                    (c.id, CdpReply::Ok(r))
-                })
-                .collect()
-        }
-    }
+#[tokio::test]
+async fn a_root_selector_without_a_match_is_root_not_found() {
+    let no_match = Answer(|c: &CdpCall<'_>| {
+        let r = match (c.method, c.params.get("returnByValue").and_then(Value::as_bool)) {
+            ("Accessibility.getFullAXTree", _) => r#"{"nodes":[]}"#.to_string(),
+            ("Runtime.evaluate", Some(false)) => r#"{"result":{"type":"object","subtype":"null","value":null}}"#.to_string(),
+            _ => r#"{"result":{"type":"object","value":{"url":"about:blank","title":"","html":null}}}"#.to_string(),
+        };
+        CdpReply::Ok(r)
+    });
     let opts = SnapshotOptions { root_selector: Some("#nope".into()), ..SnapshotOptions::default() };
-    let err = capture_with(&mut NoMatch, opts).unwrap_err();
+    let err = capture(&no_match, opts).await.unwrap_err();
     assert_eq!(err.code.code(), "snapshot.root-not-found");
     assert_eq!(err.evidence["rootSelector"], "#nope");
 }
 
-#[test]
-fn a_snapshot_out_of_time_is_a_note_and_no_dom_get_document_follows() {
+#[tokio::test]
+async fn a_snapshot_out_of_time_is_a_note_and_no_dom_get_document_follows() {
     // The recorded shadow page, whose DOMSnapshot would call for DOM.getDocument,
     // but its snapshot never answers.
     struct Late {
         inner: Replay,
-        methods: Vec<&'static str>,
+        methods: std::sync::Mutex<Vec<String>>,
     }
     impl CdpTransport for Late {
-        fn send_batch(&mut self, commands: &[CdpCommand], deadline_ms: u64) -> Vec<(u32, CdpReply)> {
-            self.methods.extend(commands.iter().map(|c| c.method));
-            let mut out = self.inner.send_batch(commands, deadline_ms);
-            for (id, reply) in out.iter_mut() {
-                if commands.iter().any(|c| c.id == *id && c.method == "DOMSnapshot.captureSnapshot") {
-                    *reply = CdpReply::TimedOut;
-                }
-            }
-            out
+        fn call<'a>(&'a self, call: CdpCall<'a>) -> ReplyFuture<'a> {
+            self.methods.lock().unwrap_or_else(|p| p.into_inner()).push(call.method.to_string());
+            let reply = if call.method == "DOMSnapshot.captureSnapshot" { CdpReply::TimedOut } else { self.inner.reply(&call) };
+            Box::pin(async move { reply })
         }
     }
     let rec = recordings().into_iter().find(|(n, _)| n == "shadow.json").expect("shadow recording").1;
@@ -138,9 +136,10 @@ fn a_snapshot_out_of_time_is_a_note_and_no_dom_get_document_follows() {
         .iter()
         .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
         .collect();
-    let mut late = Late { inner: Replay { replies }, methods: Vec::new() };
-    let snap = capture_with(&mut late, SnapshotOptions::default()).expect("a snapshot, not a failure");
-    assert!(!late.methods.contains(&"DOM.getDocument"), "{:?}", late.methods);
+    let late = Late { inner: Replay { replies }, methods: Default::default() };
+    let snap = capture(&late, SnapshotOptions::default()).await.expect("a snapshot, not a failure");
+    let methods = late.methods.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    assert!(!methods.iter().any(|m| m == "DOM.getDocument"), "{methods:?}");
     assert!(snap.notes.iter().any(|n| n.contains("the DOM was not read") && n.contains("no answer within timeoutMs")), "{:?}", snap.notes);
     assert!(!snap.refs.is_empty());
 }

@@ -1,29 +1,42 @@
 //! `observeProviderTargets` matching and `rankTargetCandidates` ordering.
 //!
-//! Names are JS RegExps (or strings, matched as case-insensitive substrings).
-//! Patterns [`crate::compat::js_regex`] cannot translate exactly are tested through a
-//! [`JsTester`], which the binding backs with the caller's own RegExp objects.
+//! Names are JS RegExps (or strings, matched as case-insensitive
+//! substrings). RegExps are run by `regress`, an ECMAScript engine, on the
+//! subject's UTF-16 code units, as JavaScript runs them: the same matches,
+//! lookaround and backreferences included, with no call back into JS.
 
-use crate::compat::js_regex::{has_astral_or_replacement, translate, Translation};
+use crate::error::{ErrorCode, WebAiError};
 
 /// A name pattern as the JS layer describes it.
 #[derive(Debug, Clone)]
 pub enum PatternSpec {
-    /// A RegExp; `id` is its index in the JS-side list, for deferred evaluation.
-    RegExp { id: u32, source: String, flags: String },
+    /// A RegExp's `source` and `flags`.
+    RegExp { source: String, flags: String },
     /// A string: case-insensitive substring.
     Substring(String),
     /// Something that is neither (never matches, like `pattern.test?.()` on a non-RegExp).
     Never,
 }
 
-pub trait JsTester {
-    fn test(&mut self, pattern_id: u32, subject: &str) -> bool;
+/// Code points that JavaScript's case-insensitive matching without `u`
+/// keeps apart from their Unicode case-fold partners (`Canonicalize` there
+/// is `toUpperCase`, and a non-ASCII character never becomes ASCII), while
+/// regress folds them together (`/s/i` matching "ſ"). In that mode they are
+/// swapped for noncharacters, in the subject and in the pattern's literal
+/// text alike, so each still matches itself and nothing else.
+const FOLD_APART: [(char, char); 5] =
+    [('\u{017F}', '\u{FDD0}'), ('\u{212A}', '\u{FDD1}'), ('\u{212B}', '\u{FDD2}'), ('\u{2126}', '\u{FDD3}'), ('\u{1E9E}', '\u{FDD4}')];
+
+fn keep_apart(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(|c| FOLD_APART.iter().any(|(from, _)| *from == c)) {
+        text.chars().map(|c| FOLD_APART.iter().find(|(from, _)| *from == c).map_or(c, |(_, to)| *to)).collect::<String>().into()
+    } else {
+        text.into()
+    }
 }
 
 enum Compiled {
-    Native { regex: regex::Regex, sensitive: bool, id: u32 },
-    Js(u32),
+    Regex { regex: regress::Regex, unicode: bool, sticky: bool, legacy_fold: bool },
     Substring(String),
     Never,
 }
@@ -31,40 +44,46 @@ enum Compiled {
 pub struct Pattern(Compiled);
 
 impl Pattern {
-    pub fn compile(spec: &PatternSpec) -> Pattern {
-        Pattern(match spec {
-            PatternSpec::RegExp { id, source, flags } => match translate(source, flags) {
-                Translation::Native { regex, surrogate_sensitive } => Compiled::Native { regex, sensitive: surrogate_sensitive, id: *id },
-                Translation::Js => Compiled::Js(*id),
-            },
+    /// Compile a pattern. A RegExp JavaScript accepted and `regress` cannot
+    /// read is an error, never an approximation.
+    pub fn compile(spec: &PatternSpec) -> Result<Pattern, WebAiError> {
+        Ok(Pattern(match spec {
+            PatternSpec::RegExp { source, flags } => {
+                // `g` and `y` make a JS RegExp stateful (`lastIndex`); a first
+                // `test` searches from 0, and `y` only there. `d` adds indices.
+                let engine_flags: String = flags.chars().filter(|f| matches!(f, 'i' | 'm' | 's' | 'u' | 'v')).collect();
+                let unicode = flags.contains('u') || flags.contains('v');
+                let legacy_fold = flags.contains('i') && !unicode;
+                let pattern = if legacy_fold { keep_apart(source) } else { source.into() };
+                let regex = regress::Regex::with_flags(&pattern, engine_flags.as_str()).map_err(|e| {
+                    WebAiError::new(ErrorCode::InvalidInput, format!("the name pattern /{source}/{flags} cannot be evaluated: {e}"))
+                        .with_evidence(serde_json::json!({ "what": "pattern", "source": source, "flags": flags }))
+                })?;
+                Compiled::Regex { regex, unicode, sticky: flags.contains('y'), legacy_fold }
+            }
             PatternSpec::Substring(s) => Compiled::Substring(s.to_lowercase()),
             PatternSpec::Never => Compiled::Never,
-        })
+        }))
     }
 
-    /// Whether this pattern is answered without calling back into JS for every subject.
-    pub fn is_native(&self) -> bool {
-        !matches!(self.0, Compiled::Js(_))
-    }
-
-    pub fn test(&self, subject: &str, js: &mut dyn JsTester) -> bool {
+    pub fn test(&self, subject: &str) -> bool {
         match &self.0 {
-            Compiled::Native { regex, sensitive, id } => {
-                if *sensitive && has_astral_or_replacement(subject) {
-                    js.test(*id, subject)
-                } else {
-                    regex.is_match(subject)
-                }
+            Compiled::Regex { regex, unicode, sticky, legacy_fold } => {
+                let subject = if *legacy_fold { keep_apart(subject) } else { subject.into() };
+                let units: Vec<u16> = subject.encode_utf16().collect();
+                let first = if *unicode { regex.find_from_utf16(&units, 0).next() } else { regex.find_from_ucs2(&units, 0).next() };
+                // Sticky: only a match at lastIndex (0) counts; the leftmost
+                // match starts there whenever one does.
+                first.is_some_and(|m| !*sticky || m.start() == 0)
             }
-            Compiled::Js(id) => js.test(*id, subject),
             Compiled::Substring(s) => subject.to_lowercase().contains(s.as_str()),
             Compiled::Never => false,
         }
     }
 }
 
-pub fn any_matches(patterns: &[Pattern], subject: &str, js: &mut dyn JsTester) -> bool {
-    patterns.iter().any(|p| p.test(subject, js))
+pub fn any_matches(patterns: &[Pattern], subject: &str) -> bool {
+    patterns.iter().any(|p| p.test(subject))
 }
 
 pub struct Target {
@@ -80,14 +99,14 @@ pub struct RefView<'a> {
 }
 
 /// The confidence of a snapshot ref for a target, or None when it does not qualify.
-pub fn score_ref(target: &Target, r: &RefView, js: &mut dyn JsTester) -> Option<f64> {
+pub fn score_ref(target: &Target, r: &RefView) -> Option<f64> {
     if !target.roles.is_empty() && !target.roles.iter().any(|x| x == r.role) {
         return None;
     }
-    if any_matches(&target.exclude_names, r.name, js) {
+    if any_matches(&target.exclude_names, r.name) {
         return None;
     }
-    let name_hit = !target.names.is_empty() && any_matches(&target.names, r.name, js);
+    let name_hit = !target.names.is_empty() && any_matches(&target.names, r.name);
     if !target.names.is_empty() && !name_hit {
         return None;
     }
@@ -112,7 +131,7 @@ pub struct RankInput {
 }
 
 /// Indices of `candidates` in ranked order (stable, highest score first).
-pub fn rank(candidates: &[RankInput], expected_role: Option<&str>, expected_names: &[Pattern], js: &mut dyn JsTester) -> Vec<u32> {
+pub fn rank(candidates: &[RankInput], expected_role: Option<&str>, expected_names: &[Pattern]) -> Vec<u32> {
     let scores: Vec<f64> = candidates
         .iter()
         .map(|c| {
@@ -120,7 +139,7 @@ pub fn rank(candidates: &[RankInput], expected_role: Option<&str>, expected_name
             if expected_role.is_some() && c.role.as_deref() == expected_role {
                 s += 2.0;
             }
-            if any_matches(expected_names, &c.name, js) {
+            if any_matches(expected_names, &c.name) {
                 s += 1.0;
             }
             if c.is_snapshot_ref {
@@ -139,46 +158,55 @@ pub fn rank(candidates: &[RankInput], expected_role: Option<&str>, expected_name
 mod tests {
     use super::*;
 
-    struct NoJs;
-    impl JsTester for NoJs {
-        fn test(&mut self, _: u32, _: &str) -> bool {
-            panic!("unexpected JS call")
-        }
-    }
-
-    struct Lookahead;
-    impl JsTester for Lookahead {
-        fn test(&mut self, _: u32, subject: &str) -> bool {
-            subject.contains("send") && !subject.contains("sender")
-        }
-    }
-
-    fn re(id: u32, s: &str) -> Pattern {
-        Pattern::compile(&PatternSpec::RegExp { id, source: s.into(), flags: "i".into() })
+    fn re(s: &str, flags: &str) -> Pattern {
+        Pattern::compile(&PatternSpec::RegExp { source: s.into(), flags: flags.into() }).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
     fn scores_role_name_and_required() {
-        let t = Target { roles: vec!["textbox".into()], names: vec![re(0, "message")], exclude_names: vec![re(1, "search")], required: true };
-        assert_eq!(score_ref(&t, &RefView { role: "textbox", name: "Message ChatGPT" }, &mut NoJs), Some(5.0));
-        assert_eq!(score_ref(&t, &RefView { role: "textbox", name: "Search messages" }, &mut NoJs), None);
-        assert_eq!(score_ref(&t, &RefView { role: "button", name: "Message" }, &mut NoJs), None);
+        let t = Target { roles: vec!["textbox".into()], names: vec![re("message", "i")], exclude_names: vec![re("search", "i")], required: true };
+        assert_eq!(score_ref(&t, &RefView { role: "textbox", name: "Message ChatGPT" }), Some(5.0));
+        assert_eq!(score_ref(&t, &RefView { role: "textbox", name: "Search messages" }), None);
+        assert_eq!(score_ref(&t, &RefView { role: "button", name: "Message" }), None);
     }
 
     #[test]
-    fn untranslatable_patterns_go_to_js() {
-        let p = re(3, "send(?!er)");
-        assert!(!p.is_native());
-        assert!(p.test("send it", &mut Lookahead));
-        assert!(!p.test("sender", &mut Lookahead));
-        let s = Pattern::compile(&PatternSpec::Substring("SeNd".into()));
-        assert!(s.test("Press send", &mut NoJs));
+    fn patterns_have_javascript_semantics() {
+        // Lookahead and backreferences, which the `regex` crate lacks.
+        assert!(re("send(?!er)", "i").test("Send it"));
+        assert!(!re("send(?!er)", "i").test("sender"));
+        assert!(re("(a)\\1", "").test("xaa"));
+        // Without `u`, `.` is one UTF-16 unit: an astral character is two.
+        assert!(re("^.$", "").test("a"));
+        assert!(!re("^.$", "").test("😀"));
+        assert!(re("^..$", "").test("😀"));
+        assert!(re("^.$", "u").test("😀"));
+        // `\s` is JavaScript's whitespace (U+FEFF in), `\w` ASCII only.
+        assert!(re("^\\s$", "").test("\u{FEFF}"));
+        assert!(!re("^\\w$", "").test("é"));
+        // Without `u`, `i` folds by toUpperCase: "ſ" and the Kelvin sign stay apart from s and k.
+        assert!(!re("send", "i").test("ſend"));
+        assert!(re("send", "iu").test("ſend"));
+        assert!(re("ſend", "i").test("ſEND"));
+        assert!(!re("k", "i").test("\u{212A}"));
+        // Sticky: a first test matches only at 0.
+        assert!(re("foo", "y").test("foobar"));
+        assert!(!re("foo", "y").test("a foo"));
+        assert!(re("foo", "g").test("a foo"));
+        let s = Pattern::compile(&PatternSpec::Substring("SeNd".into())).unwrap_or_else(|e| panic!("{e}"));
+        assert!(s.test("Press send"));
+    }
+
+    #[test]
+    fn a_pattern_the_engine_cannot_read_is_invalid_input() {
+        let e = Pattern::compile(&PatternSpec::RegExp { source: "(".into(), flags: String::new() }).err().map(|e| e.code.code());
+        assert_eq!(e, Some("snapshot.invalid-input"));
     }
 
     #[test]
     fn rank_is_stable_and_descending() {
         let c = |conf: f64, role: &str, snap: bool| RankInput { confidence: conf, role: Some(role.into()), name: String::new(), is_snapshot_ref: snap };
         let cands = vec![c(2.0, "x", false), c(2.0, "x", false), c(1.0, "button", false), c(2.0, "x", true)];
-        assert_eq!(rank(&cands, Some("button"), &[], &mut NoJs), vec![2, 3, 0, 1]);
+        assert_eq!(rank(&cands, Some("button"), &[]), vec![2, 3, 0, 1]);
     }
 }

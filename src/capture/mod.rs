@@ -1,7 +1,11 @@
 //! Capture orchestration: the plan of CDP calls that yields a snapshot, and
 //! how frames are read and stitched into the page's tree.
 
+mod driver;
 pub mod frames;
 mod session;
+mod transport;
 
-pub use session::*;
+pub use driver::{capture_with, Captured};
+pub use session::{CaptureSession, CdpCommand, Step};
+pub use transport::{call_before, CdpCall, CdpReply, CdpTransport, ReplyFuture};

@@ -3,7 +3,7 @@
 //! [`CaptureSession`] is a state machine: it hands out batches of commands
 //! (sent concurrently), takes their replies as JSON text and finally yields a
 //! snapshot. The JS binding drives it with a Playwright/Puppeteer session's
-//! `send`; Rust transports implement [`CdpTransport`] and use [`capture_with`].
+//! `send`; every transport implements [`super::CdpTransport`] and [`super::capture_with`] drives the plan over it.
 //! Keeping I/O out of the core makes every capture path share one plan and
 //! lets `cargo test` replay recorded browser answers.
 
@@ -20,6 +20,7 @@ use crate::dom::viewport::{Boxes, Placement};
 use crate::capture::frames::{child_frames, stitch, FrameCapture, FrameInfo};
 use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
+use super::transport::CdpReply;
 use crate::options::SnapshotOptions;
 use crate::text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
 
@@ -64,15 +65,6 @@ impl CdpCommand {
     }
 }
 
-/// A reply to one command: the `result` object as JSON text, or the error message.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CdpReply {
-    Ok(String),
-    Err(String),
-    /// No answer before the deadline.
-    TimedOut,
-}
-
 pub enum Step {
     Send(Vec<CdpCommand>),
     Done(Box<WebAiSnapshot>),
@@ -96,20 +88,12 @@ const FRAME_STRIDE: u32 = 5;
 /// Frames read per capture; more are listed in a note.
 const MAX_FRAMES: usize = 200;
 
-/// Runs in the page: the title, URL and the normalised, truncated outerHTML the
-/// DOM hash is taken of, with the selectors tried in order like `domHashAround`.
-/// Normalising in the page with the very regexes of `dom-hash.mjs` returns at
-/// most `max_chars` characters instead of the whole outerHTML (megabytes on
-/// some pages), and is byte-identical by construction; Rust hashes the result.
+/// The page's URL, title, viewport and DOM-hash input (see the script).
+const PAGE_FACTS_JS: &str = include_str!("scripts/page_facts.js");
+
 fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32) -> String {
-    format!(
-        "(() => {{ const sels = {sels}; let html = null; if ({inc}) {{ for (const s of sels) {{ try {{ const n = document.querySelector(s); if (n) {{ html = n.outerHTML || null; break; }} }} catch (e) {{}} }} }} \
-         const normalized = html === null ? null : String(html).replace(/<!--[\\s\\S]*?-->/g, '').replace(/<(\\w+)\\s[^>]*>/g, '<$1>').replace(/>([^<]+)</g, '><').replace(/\\s+/g, ' ').trim().slice(0, {max}); \
-         return {{ url: location.href, title: document.title, normalizedHtml: normalized, viewport: [innerWidth, innerHeight] }}; }})()",
-        sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into()),
-        inc = include_html,
-        max = max_chars
-    )
+    let sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into());
+    format!("({PAGE_FACTS_JS})({sels}, {include_html}, {max_chars})")
 }
 
 /// What a call that ran out of time becomes when it is only a note.
@@ -741,32 +725,5 @@ fn parse_ax_reply(text: &str) -> Result<AxTree> {
         parse_rows(text)
     } else {
         parse_full_ax_tree(text)
-    }
-}
-
-/// A way to send CDP commands from Rust. Each batch is sent concurrently and
-/// every command must be bounded by `deadline_ms`.
-pub trait CdpTransport {
-    fn send_batch(&mut self, commands: &[CdpCommand], deadline_ms: u64) -> Vec<(u32, CdpReply)>;
-}
-
-/// Capture a snapshot over a Rust transport.
-pub fn capture_with(transport: &mut impl CdpTransport, opts: SnapshotOptions) -> Result<WebAiSnapshot> {
-    let mut session = CaptureSession::new(opts);
-    let mut batch = session.start();
-    loop {
-        let remaining = session.remaining_ms();
-        if remaining == 0 {
-            return Err(session.timeout_error(batch.first().map_or("CDP", |c| c.method)));
-        }
-        for (id, reply) in transport.send_batch(&batch, remaining) {
-            session.receive(id, reply);
-        }
-        match session.advance()? {
-            Step::Send(next) => batch = next,
-            // No cleanup() here: Rust transports (the native connection)
-            // detach their sessions after the capture, which ends DOM events too.
-            Step::Done(snapshot) => return Ok(*snapshot),
-        }
     }
 }

@@ -3,6 +3,5 @@
 
 pub mod dom_hash;
 pub mod hash;
-pub mod js_regex;
 pub mod js_string;
 pub mod json_text;

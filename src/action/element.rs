@@ -1,0 +1,141 @@
+//! Reaching a ref's element on the live page: the session of its frame, its
+//! remote object, and where its frame sits in the page's viewport. The
+//! element is found by its `backendNodeId` in the process that holds its
+//! frame; an id is meaningless in any other process.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::outcome::Step;
+use super::page::{Arg, Page};
+use crate::compat::js_string::json_quote;
+
+/// The fields of a snapshot's `ElementRef` an action needs.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RefTarget {
+    #[serde(rename = "ref")]
+    pub ref_id: String,
+    pub role: String,
+    pub name: String,
+    pub backend_node_id: Option<i64>,
+    pub frame_id: Option<String>,
+}
+
+impl RefTarget {
+    /// `button "Send" (ref @e4)`, as messages name an element.
+    pub fn label(&self) -> String {
+        let name = if self.name.is_empty() { String::new() } else { format!(" {}", json_quote(&self.name)) };
+        format!("{}{name} (ref {})", self.role, self.ref_id)
+    }
+}
+
+pub struct Live {
+    /// The out-of-process frame whose session holds the element (None: the page's).
+    pub session: Option<String>,
+    pub object_id: String,
+    pub backend_node_id: i64,
+    /// Where the session's viewport sits in the page's.
+    pub offset: (f64, f64),
+}
+
+fn frame_tree_has(tree: &Value, frame_id: &str) -> bool {
+    let mut stack: Vec<&Value> = tree.get("frameTree").into_iter().collect();
+    while let Some(node) = stack.pop() {
+        if node.pointer("/frame/id").and_then(Value::as_str) == Some(frame_id) {
+            return true;
+        }
+        stack.extend(node.get("childFrames").and_then(Value::as_array).into_iter().flatten());
+    }
+    false
+}
+
+/// The out-of-process frame whose session answers for `frame_id`: None when
+/// the page's own process holds it, else the root of the cross-site frame
+/// it is in (itself, or one it is nested in). Err: no process has it.
+async fn session_for(page: &Page<'_>, frame_id: &str) -> Step<Result<Option<String>, ()>> {
+    if let Ok(tree) = page.send_raw("Page.getFrameTree", &json!({}), None).await? {
+        if frame_tree_has(&tree, frame_id) {
+            return Ok(Ok(None));
+        }
+    }
+    let targets = page.send("Target.getTargets", json!({}), None).await?;
+    let roots: Vec<String> = targets
+        .get("targetInfos")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|t| t.get("type").and_then(Value::as_str) == Some("iframe"))
+        .filter_map(|t| t.get("targetId").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    for root in roots {
+        if root == frame_id {
+            return Ok(Ok(Some(root)));
+        }
+        if let Ok(tree) = page.send_raw("Page.getFrameTree", &json!({}), Some(&root)).await? {
+            if frame_tree_has(&tree, frame_id) {
+                return Ok(Ok(Some(root)));
+            }
+        }
+    }
+    Ok(Err(()))
+}
+
+/// Where an out-of-process frame's viewport sits in the page's: its `iframe`'s content box.
+async fn frame_offset(page: &Page<'_>, root: &str) -> Step<(f64, f64)> {
+    let owner = page.send("DOM.getFrameOwner", json!({ "frameId": root }), None).await?;
+    let backend = owner.get("backendNodeId").cloned().unwrap_or(Value::Null);
+    let model = page.send("DOM.getBoxModel", json!({ "backendNodeId": backend }), None).await?;
+    let at = |i: usize| model.pointer(&format!("/model/content/{i}")).and_then(Value::as_f64).unwrap_or(0.0);
+    Ok((at(0), at(1)))
+}
+
+/// The live element of a ref, or None when it is gone.
+pub async fn live_element(page: &Page<'_>, target: &RefTarget) -> Step<Option<Live>> {
+    let Some(backend) = target.backend_node_id else { return Ok(None) };
+    let (session, offset) = match &target.frame_id {
+        None => (None, (0.0, 0.0)),
+        Some(frame) => match session_for(page, frame).await? {
+            Ok(None) => (None, (0.0, 0.0)),
+            Ok(Some(root)) => {
+                let offset = frame_offset(page, &root).await?;
+                (Some(root), offset)
+            }
+            // No process holds the frame any more: it and the element are gone.
+            Err(()) => return Ok(None),
+        },
+    };
+    // Only "no such node" means gone; a dead session is a failure, not a verdict.
+    let resolved = match page.send_raw("DOM.resolveNode", &json!({ "backendNodeId": backend }), session.as_deref()).await? {
+        Ok(v) => v,
+        Err(m) if m.to_lowercase().contains("no node") => return Ok(None),
+        Err(m) => return Err(super::outcome::Fail::refused(m)),
+    };
+    let Some(object_id) = resolved.pointer("/object/objectId").and_then(Value::as_str).map(str::to_string) else { return Ok(None) };
+    // A node removed from the page still resolves while something holds it.
+    let connected = page.call_on(session.as_deref(), &object_id, "function () { return this.isConnected; }", Vec::<Arg>::new()).await?;
+    if connected != Value::Bool(true) {
+        return Ok(None);
+    }
+    Ok(Some(Live { session, object_id, backend_node_id: backend, offset }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_trees_are_searched_at_any_depth() {
+        let tree = json!({ "frameTree": { "frame": { "id": "A" }, "childFrames": [{ "frame": { "id": "B" }, "childFrames": [{ "frame": { "id": "C" } }] }] } });
+        assert!(frame_tree_has(&tree, "C"));
+        assert!(!frame_tree_has(&tree, "D"));
+        assert!(!frame_tree_has(&json!({ "frameTree": null }), "A"));
+    }
+
+    #[test]
+    fn labels_quote_names_like_json() {
+        let t = RefTarget { ref_id: "@e4".into(), role: "button".into(), name: "Say \"hi\"".into(), ..Default::default() };
+        assert_eq!(t.label(), r#"button "Say \"hi\"" (ref @e4)"#);
+        assert_eq!(RefTarget { ref_id: "@e1".into(), role: "link".into(), ..Default::default() }.label(), "link (ref @e1)");
+    }
+}

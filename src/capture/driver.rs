@@ -1,0 +1,74 @@
+//! Running the capture plan over a transport: each batch goes out at once,
+//! and each reply is handed to the plan as it arrives, so the tree is read
+//! while the page still answers the rest of the batch.
+
+use std::time::{Duration, Instant};
+
+use futures_util::stream::{FuturesUnordered, StreamExt};
+
+use super::session::{CaptureSession, CdpCommand, Step};
+use super::transport::{call_before, CdpCall, CdpTransport};
+use crate::error::Result;
+use crate::options::SnapshotOptions;
+use crate::text::snapshot::WebAiSnapshot;
+
+/// How long the after-capture cleanup (`DOM.disable`) may take at most.
+const CLEANUP_MS: u64 = 500;
+
+impl CdpCommand {
+    pub fn as_call(&self) -> CdpCall<'_> {
+        CdpCall { method: self.method, params: &self.params, session: self.session.as_deref(), project: self.project.as_ref() }
+    }
+}
+
+/// A finished capture and the time this package spent on it apart from
+/// waiting for the browser (reading replies, building the snapshot).
+pub struct Captured {
+    pub snapshot: WebAiSnapshot,
+    pub processing_ms: f64,
+}
+
+async fn send_all(transport: &dyn CdpTransport, batch: &[CdpCommand], deadline: Instant, mut each: impl FnMut(u32, super::CdpReply)) {
+    let mut pending: FuturesUnordered<_> = batch
+        .iter()
+        .map(|c| async move { (c.id, call_before(transport, c.as_call(), deadline).await) })
+        .collect();
+    while let Some((id, reply)) = pending.next().await {
+        each(id, reply);
+    }
+}
+
+/// Capture a snapshot over any transport.
+pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -> Result<Captured> {
+    let mut session = CaptureSession::new(opts);
+    let mut batch = session.start();
+    let mut processing = Duration::ZERO;
+    loop {
+        let remaining = session.remaining_ms();
+        if remaining == 0 {
+            return Err(session.timeout_error(batch.first().map_or("CDP", |c| c.method)));
+        }
+        let deadline = Instant::now() + Duration::from_millis(remaining);
+        send_all(transport, &batch, deadline, |id, reply| {
+            let t = Instant::now();
+            session.receive(id, reply);
+            processing += t.elapsed();
+        })
+        .await;
+        let t = Instant::now();
+        let step = session.advance();
+        processing += t.elapsed();
+        match step? {
+            Step::Send(next) => batch = next,
+            Step::Done(snapshot) => {
+                // A session that outlives the capture (a Playwright page's)
+                // would otherwise stream every later DOM mutation to us.
+                let cleanup = session.cleanup();
+                if !cleanup.is_empty() {
+                    send_all(transport, &cleanup, Instant::now() + Duration::from_millis(CLEANUP_MS), |_, _| {}).await;
+                }
+                return Ok(Captured { snapshot: *snapshot, processing_ms: processing.as_secs_f64() * 1000.0 });
+            }
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! A DevTools connection the core opens by itself (tokio-tungstenite).
+//!
+//! One task reads the socket and hands each reply to the call waiting for
+//! its id, as the browser's raw JSON text: the tree reader parses a 16 MB
+//! reply once, with no `Value` tree built on the way. Calls are concurrent;
+//! a session that detaches (tab closed, frame gone) or a renderer that
+//! crashes fails the calls waiting on it at once instead of at the deadline.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use rustc_hash::FxHashMap;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use super::discovery::{unreachable, websocket_url};
+use super::Endpoint;
+use crate::capture::{CdpCall, CdpReply, CdpTransport, ReplyFuture};
+use crate::error::{ErrorCode, Result, WebAiError};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The largest message accepted. The largest reply measured, the 40k-node
+/// page's `getFullAXTree`, is about 16 MB; four times that, rounded up.
+pub const MAX_MESSAGE_BYTES: usize = 64 << 20;
+
+struct Waiter {
+    /// The session the call went to (None: the browser's).
+    session: Option<String>,
+    reply: oneshot::Sender<CdpReply>,
+}
+
+#[derive(Default)]
+struct Shared {
+    pending: Mutex<FxHashMap<u64, Waiter>>,
+    /// Why the connection is gone, once it is.
+    closed: OnceLock<String>,
+    page_session: OnceLock<String>,
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, FxHashMap<u64, Waiter>> {
+        // A panic elsewhere while holding the lock leaves the map usable.
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn answer(&self, id: u64, reply: CdpReply) {
+        if let Some(w) = self.lock().remove(&id) {
+            let _ = w.reply.send(reply);
+        }
+    }
+
+    /// Fail every call waiting on `session` (all calls when None).
+    fn fail(&self, session: Option<&str>, why: &str) {
+        let mut pending = self.lock();
+        let ids: Vec<u64> = pending.iter().filter(|(_, w)| session.is_none() || w.session.as_deref() == session).map(|(id, _)| *id).collect();
+        for id in ids {
+            if let Some(w) = pending.remove(&id) {
+                let _ = w.reply.send(CdpReply::Err(why.to_string()));
+            }
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct Incoming<'a> {
+    id: Option<u64>,
+    #[serde(borrow)]
+    result: Option<&'a RawValue>,
+    error: Option<Value>,
+    method: Option<&'a str>,
+    params: Option<Value>,
+    #[serde(rename = "sessionId")]
+    session_id: Option<&'a str>,
+}
+
+fn dispatch(shared: &Shared, text: &str) {
+    let Ok(m) = serde_json::from_str::<Incoming>(text) else { return };
+    if let Some(id) = m.id {
+        let reply = match (m.result, m.error) {
+            (_, Some(err)) => CdpReply::Err(err.get("message").and_then(Value::as_str).unwrap_or("CDP error").to_string()),
+            (Some(raw), None) => CdpReply::Ok(raw.get().to_string()),
+            (None, None) => CdpReply::Ok("{}".to_string()),
+        };
+        shared.answer(id, reply);
+        return;
+    }
+    match m.method {
+        Some("Target.detachedFromTarget") => {
+            let gone = m.params.as_ref().and_then(|p| p.get("sessionId")).and_then(Value::as_str);
+            if let Some(gone) = gone {
+                let why = if shared.page_session.get().map(String::as_str) == Some(gone) {
+                    "the tab was closed during the call"
+                } else {
+                    "the frame went away during the call"
+                };
+                shared.fail(Some(gone), why);
+            }
+        }
+        Some("Inspector.targetCrashed") => shared.fail(m.session_id, "the tab's renderer crashed"),
+        _ => {}
+    }
+}
+
+async fn read_loop(shared: Arc<Shared>, mut read: SplitStream<Socket>) {
+    let why = loop {
+        match read.next().await {
+            Some(Ok(Message::Text(t))) => dispatch(&shared, t.as_str()),
+            Some(Ok(Message::Binary(b))) => {
+                if let Ok(t) = std::str::from_utf8(&b) {
+                    dispatch(&shared, t)
+                }
+            }
+            Some(Ok(Message::Close(_))) | None => break "the browser closed the connection".to_string(),
+            Some(Ok(_)) => {}
+            Some(Err(e)) => break format!("the connection failed: {e}"),
+        }
+    };
+    let _ = shared.closed.set(why.clone());
+    shared.fail(None, &why);
+}
+
+/// Removes a call's waiter when the caller stops waiting (deadline).
+struct Pending<'a> {
+    shared: &'a Shared,
+    id: u64,
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        self.shared.lock().remove(&self.id);
+    }
+}
+
+pub struct NativeConnection {
+    endpoint: String,
+    shared: Arc<Shared>,
+    sink: tokio::sync::Mutex<SplitSink<Socket, Message>>,
+    next_id: AtomicU64,
+    page_session: String,
+    /// Out-of-process frame id → its session (or why it could not be attached).
+    frame_sessions: tokio::sync::Mutex<FxHashMap<String, std::result::Result<String, String>>>,
+    reader: tokio::task::JoinHandle<()>,
+}
+
+impl NativeConnection {
+    /// Connect, pick the tab and attach to it.
+    pub async fn open(endpoint: &Endpoint, deadline: Instant) -> Result<NativeConnection> {
+        let ws_url = websocket_url(&endpoint.url, deadline).await?;
+        let config = WebSocketConfig::default().max_message_size(Some(MAX_MESSAGE_BYTES)).max_frame_size(Some(MAX_MESSAGE_BYTES));
+        let connect = tokio_tungstenite::connect_async_with_config(ws_url.as_str(), Some(config), true);
+        let (socket, _) = tokio::time::timeout_at(deadline.into(), connect)
+            .await
+            .map_err(|_| unreachable(&endpoint.url, "no answer before the deadline"))?
+            .map_err(|e| unreachable(&endpoint.url, e))?;
+        let (sink, read) = socket.split();
+        let shared = Arc::new(Shared::default());
+        let reader = tokio::spawn(read_loop(shared.clone(), read));
+        let mut conn = NativeConnection {
+            endpoint: endpoint.url.clone(),
+            shared,
+            sink: tokio::sync::Mutex::new(sink),
+            next_id: AtomicU64::new(1),
+            page_session: String::new(),
+            frame_sessions: tokio::sync::Mutex::new(FxHashMap::default()),
+            reader,
+        };
+        let target = conn.pick_tab(endpoint, deadline).await?;
+        conn.page_session = conn.attach(&target, deadline).await?;
+        let _ = conn.shared.page_session.set(conn.page_session.clone());
+        Ok(conn)
+    }
+
+    async fn pick_tab(&self, endpoint: &Endpoint, deadline: Instant) -> Result<String> {
+        let targets = self.checked("Target.getTargets", &json!({}), None, deadline).await?;
+        let v: Value = serde_json::from_str(&targets).map_err(|e| unreachable(&self.endpoint, e))?;
+        let pages: Vec<(String, String)> = v
+            .get("targetInfos")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|t| t.get("type").and_then(Value::as_str) == Some("page"))
+            .filter_map(|t| Some((t.get("targetId")?.as_str()?.to_string(), t.get("url").and_then(Value::as_str).unwrap_or_default().to_string())))
+            .collect();
+        let chosen: Vec<&(String, String)> = match (&endpoint.target_id, &endpoint.url_includes) {
+            (Some(id), _) => pages.iter().filter(|(t, _)| t == id).collect(),
+            (None, Some(part)) => pages.iter().filter(|(_, u)| u.contains(part.as_str())).collect(),
+            (None, None) => pages.iter().collect(),
+        };
+        match chosen.as_slice() {
+            [one] => Ok(one.0.clone()),
+            [] => Err(mismatch(
+                match (&endpoint.target_id, &endpoint.url_includes) {
+                    (Some(id), _) => format!("no tab has targetId {id}"),
+                    (None, Some(p)) => format!("no tab URL contains {p:?}"),
+                    (None, None) => "the browser has no open tab".to_string(),
+                },
+                &pages,
+            )),
+            many => Err(mismatch(format!("{} tabs match; pass targetId or a more specific urlIncludes", many.len()), &pages)),
+        }
+    }
+
+    async fn attach(&self, target_id: &str, deadline: Instant) -> Result<String> {
+        let r = self.checked("Target.attachToTarget", &json!({ "targetId": target_id, "flatten": true }), None, deadline).await?;
+        let v: Value = serde_json::from_str(&r).map_err(|e| unreachable(&self.endpoint, e))?;
+        v.get("sessionId").and_then(Value::as_str).map(str::to_string).ok_or_else(|| unreachable(&self.endpoint, "attachToTarget gave no sessionId"))
+    }
+
+    /// One command on a session (None: the browser's), waited for without a deadline.
+    async fn send(&self, method: &str, params: &Value, session: Option<&str>) -> CdpReply {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut pending = self.shared.lock();
+            if let Some(why) = self.shared.closed.get() {
+                return CdpReply::Err(why.clone());
+            }
+            pending.insert(id, Waiter { session: session.map(str::to_string), reply: tx });
+        }
+        let _guard = Pending { shared: &self.shared, id };
+        let mut msg = json!({ "id": id, "method": method, "params": params });
+        if let Some(s) = session {
+            msg["sessionId"] = Value::String(s.to_string());
+        }
+        if let Err(e) = self.sink.lock().await.send(Message::Text(msg.to_string().into())).await {
+            return CdpReply::Err(format!("the connection failed: {e}"));
+        }
+        rx.await.unwrap_or_else(|_| CdpReply::Err(self.shared.closed.get().cloned().unwrap_or_else(|| "the connection closed".into())))
+    }
+
+    /// A command whose failure fails the caller, bounded by `deadline`.
+    async fn checked(&self, method: &str, params: &Value, session: Option<&str>, deadline: Instant) -> Result<String> {
+        match tokio::time::timeout_at(deadline.into(), self.send(method, params, session)).await {
+            Ok(CdpReply::Ok(r)) => Ok(r),
+            Ok(CdpReply::Err(m)) => Err(WebAiError::new(ErrorCode::CaptureFailed, format!("{method} failed: {m}"))
+                .with_evidence(json!({ "method": method, "message": m }))),
+            Ok(CdpReply::TimedOut) | Err(_) => Err(WebAiError::new(ErrorCode::Timeout, format!("{method} got no answer before the deadline"))
+                .with_evidence(json!({ "method": method }))),
+        }
+    }
+
+    /// The session of an out-of-process frame, attached on first use.
+    async fn frame_session(&self, frame_id: &str) -> std::result::Result<String, String> {
+        let mut known = self.frame_sessions.lock().await;
+        if let Some(s) = known.get(frame_id) {
+            return s.clone();
+        }
+        // An out-of-process frame's target id is its frame id. No deadline
+        // here: the caller's call is bounded as a whole.
+        let attached = match self.send("Target.attachToTarget", &json!({ "targetId": frame_id, "flatten": true }), None).await {
+            CdpReply::Ok(r) => serde_json::from_str::<Value>(&r)
+                .ok()
+                .and_then(|v| v.get("sessionId").and_then(Value::as_str).map(str::to_string))
+                .ok_or_else(|| "attachToTarget gave no sessionId".to_string()),
+            CdpReply::Err(m) => Err(m),
+            CdpReply::TimedOut => Err("no answer within timeoutMs".into()),
+        };
+        known.insert(frame_id.to_string(), attached.clone());
+        attached
+    }
+
+    /// The bare tree call, its reply not parsed (the benchmark's floor): its size in bytes.
+    pub async fn raw_tree(&self, deadline: Instant) -> Result<usize> {
+        self.checked("Accessibility.getFullAXTree", &json!({}), Some(&self.page_session), deadline).await.map(|s| s.len())
+    }
+
+    /// Detach this connection's sessions (the browser stays as it was) and close.
+    pub async fn close(self) {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let frames = self.frame_sessions.lock().await.values().filter_map(|s| s.clone().ok()).collect::<Vec<_>>();
+        let detach = std::iter::once(self.page_session.clone()).chain(frames).filter(|s| !s.is_empty()).map(|s| {
+            let conn = &self;
+            async move { conn.checked("Target.detachFromTarget", &json!({ "sessionId": s }), None, deadline).await }
+        });
+        futures_util::future::join_all(detach).await;
+        let _ = tokio::time::timeout(Duration::from_millis(200), async { self.sink.lock().await.close().await }).await;
+        self.reader.abort();
+    }
+}
+
+impl CdpTransport for NativeConnection {
+    fn call<'a>(&'a self, call: CdpCall<'a>) -> ReplyFuture<'a> {
+        Box::pin(async move {
+            let session = match call.session {
+                None => self.page_session.clone(),
+                Some(frame) => match self.frame_session(frame).await {
+                    Ok(s) => s,
+                    Err(why) => return CdpReply::Err(why),
+                },
+            };
+            self.send(call.method, call.params, Some(&session)).await
+        })
+    }
+}
+
+impl Drop for NativeConnection {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+fn mismatch(message: String, pages: &[(String, String)]) -> WebAiError {
+    let tabs: Vec<Value> = pages.iter().map(|(id, url)| json!({ "targetId": id, "url": url })).collect();
+    WebAiError::new(ErrorCode::CdpTargetMismatch, message).with_evidence(json!({ "tabs": tabs }))
+}
