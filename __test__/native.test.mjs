@@ -239,3 +239,60 @@ test('the CLI snapshots and doctors a running browser\'s tab with --cdp', async 
         await page.close();
     }
 });
+
+test('the CLI acts on a --cdp tab by the refs it printed, checks they still name the same element, and prints the new snapshot', async () => {
+    const { root } = await import('./helpers.mjs');
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const stateDir = mkdtempSync(join(tmpdir(), 'was-cli-'));
+    const page = await browser.newPage();
+    const cli = (...argv) => new Promise(resolve => {
+        const child = spawn(process.execPath, [join(root, 'bin', 'web-ai-snapshot.mjs'), ...argv], { env: { ...process.env, WEB_AI_SNAPSHOT_STATE_DIR: stateDir } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', d => { stdout += d; });
+        child.stderr.on('data', d => { stderr += d; });
+        child.on('close', status => resolve({ status, stdout, stderr }));
+    });
+    const tab = ['--cdp', endpoint, '--url-includes', 'actions.html'];
+    const refOf = (text, line) => text.split('\n').find(l => l.includes(line))?.match(/\[ref=(@e\d+)/)?.[1];
+    const log = () => page.evaluate(() => document.getElementById('log').textContent);
+    try {
+        await page.goto(pathToFileURL(join(pagesDir, 'actions.html')).href);
+        const none = await cli('click', '@e1', ...tab);
+        assert.equal(none.status, 1);
+        assert.match(none.stderr, /^snapshot\.ref-not-found: no earlier snapshot of this tab/);
+        const s = await cli('snapshot', ...tab);
+        assert.equal(s.status, 0, s.stderr);
+        const go = refOf(s.stdout, 'button "Go"');
+        const c = await cli('click', go, ...tab);
+        assert.equal(c.status, 0, c.stderr);
+        assert.match(c.stdout, /^- document "Actions":/, 'the new snapshot is printed');
+        assert.match(await log(), /clicked Go/);
+        const email = refOf(c.stdout, 'textbox "Email"');
+        const f = await cli('fill', email, 'cli@example.com', ...tab);
+        assert.equal(f.status, 0, f.stderr);
+        assert.equal(await page.inputValue('#email'), 'cli@example.com');
+        // The element the printed ref named is now something else: refused, nothing clicked.
+        const removable = refOf(f.stdout, 'button "Removable"');
+        await page.evaluate(() => { document.getElementById('removable').textContent = 'Delete account'; });
+        const before = await log();
+        const stale = await cli('click', removable, ...tab);
+        assert.equal(stale.status, 1);
+        assert.match(stale.stderr, /^snapshot\.ref-stale: Element changed since snapshot\. Was: button "Removable", Now: button "Delete account"/);
+        assert.equal(await log(), before);
+        const disabled = refOf(f.stdout, 'button "Disabled"');
+        const d = await cli('click', disabled, ...tab);
+        assert.equal(d.status, 1);
+        assert.match(d.stderr, /^element_disabled: button "Disabled"/m);
+        const sc = await cli('scroll', '--direction', 'down', '--amount', '120', ...tab);
+        assert.equal(sc.status, 0, sc.stderr);
+        assert.equal(await page.evaluate(() => window.scrollY), 120);
+        const usage = await cli('fill', '@e1', ...tab);
+        assert.equal(usage.status, 2);
+    } finally {
+        await page.close();
+        rmSync(stateDir, { recursive: true, force: true });
+    }
+});

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // web-ai-snapshot: compact accessibility snapshots with refs, from the shell.
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import {
-    buildWebAiSnapshot, summarizeSnapshotForDoctor, observeProviderTargets, editorContractForVendor, hashDoctorField, WebAiError,
+    buildWebAiSnapshot, summarizeSnapshotForDoctor, observeProviderTargets, editorContractForVendor, hashDoctorField, runAction, WebAiError,
 } from '../lib/index.mjs';
+import native from '../lib/native.cjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const VENDORS = ['chatgpt', 'gemini', 'grok'];
@@ -15,6 +19,10 @@ const MAIN_HELP = `Usage: web-ai-snapshot <command> [options]
 Commands:
   snapshot [URL|FILE]   Print a compact accessibility snapshot with @eN refs
   doctor                Content-safe report: snapshot summary and vendor targets
+  click REF             Act on a ref of the last snapshot of a --cdp tab, then
+  fill REF VALUE        print the new snapshot (REF is @eN as printed; the
+  select REF VALUE      element must still be what that snapshot named)
+  scroll REF | scroll --direction up|down|top|bottom [--amount N]
 
 Run \`web-ai-snapshot <command> --help\` for the options of a command.
 Exit codes: 0 ok, 1 runtime failure, 2 usage error.`;
@@ -61,27 +69,43 @@ Options:
   --json                   print the report as JSON
   -h, --help               this help`;
 
+const ACT_HELP = `Usage: web-ai-snapshot click REF --cdp ENDPOINT [--target ID | --url-includes S] [options]
+       web-ai-snapshot fill REF VALUE --cdp ENDPOINT [--append] [options]
+       web-ai-snapshot select REF VALUE --cdp ENDPOINT [options]
+       web-ai-snapshot scroll (REF | --direction up|down|top|bottom [--amount N]) --cdp ENDPOINT [options]
+
+Acts on a tab of a running browser by a ref of the last snapshot this CLI
+printed for that tab (\`snapshot --cdp\` with the same --target or
+--url-includes, or the previous action). It snapshots the tab again, checks
+that the ref's element is still there and still what that snapshot named
+(exit 1 with snapshot.ref-stale otherwise), acts with real input events, and
+prints the new snapshot, whose refs the next command uses.
+
+Options:
+  --cdp <endpoint>                 http(s)://host:port or ws(s)://… (required)
+  --target <id> | --url-includes <s>  which tab (default: the only one)
+  --append                         fill: add to the field instead of replacing
+  --direction <d>, --amount <px>   scroll the page (default amount: 300)
+  --timeout <ms>                   the action's deadline (default: 2000)
+  --json                           print the whole result as JSON
+  -h, --help                       this help`;
+
 class UsageError extends Error {}
 
+/**
+ * Parse `argv` with node:util's parseArgs: `spec` maps each long option to
+ * 'bool' or 'value'; -h/--help is always known. Parse errors are usage errors.
+ */
 function parse(argv, spec) {
-    const out = { _: [] };
-    for (let i = 0; i < argv.length; i += 1) {
-        const a = argv[i];
-        if (a === '-h' || a === '--help') { out.help = true; continue; }
-        if (!a.startsWith('--')) { out._.push(a); continue; }
-        const [flag, inline] = a.slice(2).split(/=(.*)/s, 2);
-        const kind = spec[flag];
-        if (!kind) throw new UsageError(`unknown option --${flag}`);
-        if (kind === 'bool') {
-            if (inline !== undefined) throw new UsageError(`--${flag} takes no value`);
-            out[flag] = true;
-        } else {
-            const v = inline ?? argv[++i];
-            if (v === undefined || v.startsWith('--')) throw new UsageError(`--${flag} needs a value`);
-            out[flag] = v;
-        }
+    const options = { help: { type: 'boolean', short: 'h' } };
+    for (const [name, kind] of Object.entries(spec)) options[name] = { type: kind === 'bool' ? 'boolean' : 'string' };
+    let parsed;
+    try {
+        parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    } catch (err) {
+        throw new UsageError(err.message.split('\n')[0].split('. To specify')[0]);
     }
-    return out;
+    return { ...parsed.values, _: parsed.positionals };
 }
 
 function positiveInt(v, flag, { min = 0 } = {}) {
@@ -144,6 +168,7 @@ async function snapshotCommand(argv) {
     const { browser, page } = await openSource(args, vendor);
     try {
         const snapshot = await buildWebAiSnapshot(page, options);
+        if (!browser) saveTabState(args, snapshot);
         if (args.json) {
             console.log(JSON.stringify(snapshot, null, 2));
         } else {
@@ -217,11 +242,115 @@ async function doctorCommand(argv) {
     for (const w of report.warnings) console.log(`warning ${w.code}: ${w.errorCode}`);
 }
 
+// ----- acting on a --cdp tab by the refs of the last snapshot printed for it -----
+
+/** Where the refs of the last snapshot printed for a tab are kept between commands. */
+function tabStatePath(args) {
+    const key = JSON.stringify([args.cdp, args.target ?? null, args['url-includes'] ?? null]);
+    const dir = join(process.env.WEB_AI_SNAPSHOT_STATE_DIR || join(tmpdir(), 'web-ai-snapshot'), 'tabs');
+    return join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.json`);
+}
+
+function saveTabState(args, snapshot) {
+    if (!snapshot) return;
+    const path = tabStatePath(args);
+    const refs = Object.fromEntries(Object.values(snapshot.refs).map(r => [r.ref, { role: r.role, name: r.name, backendNodeId: r.backendNodeId ?? null, frameId: r.frameId ?? null }]));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify({ endpoint: args.cdp, snapshotId: snapshot.snapshotId, url: snapshot.url, refs }));
+}
+
+function loadTabState(args) {
+    const path = tabStatePath(args);
+    if (!existsSync(path)) return null;
+    try {
+        return JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+        return null;
+    }
+}
+
+function refError(code, message, evidence) {
+    const payload = native.errorPayload(code, message, evidence);
+    return new WebAiError(payload);
+}
+
+/**
+ * The ref of the fresh snapshot that is the element `ref` named in the last
+ * snapshot printed for this tab: the same node (backend id and frame), still
+ * with its role and name (a minor change is a note).
+ */
+function carryRef(previous, ref, fresh) {
+    const was = previous.refs[ref];
+    if (!was) {
+        throw refError('snapshot.ref-not-found', `${ref} is not in the last snapshot of this tab (${Object.keys(previous.refs).length} refs)`, { ref });
+    }
+    const now = Object.values(fresh.refs).find(r => r.backendNodeId === was.backendNodeId && (r.frameId ?? null) === (was.frameId ?? null));
+    if (!now || was.backendNodeId == null) {
+        throw refError('snapshot.ref-stale', native.goneMessage(was.role, was.name, ref), { ref, was });
+    }
+    const v = native.verifyIdentity(was.role, was.name, now.role, now.name);
+    if (v.verdict === 'changed') throw refError('snapshot.ref-stale', v.message, { ref, was, now: { role: now.role, name: now.name } });
+    return { ref: now.ref, note: v.verdict === 'minor' ? v.message : null };
+}
+
+async function actCommand(action, argv) {
+    const args = parse(argv, {
+        cdp: 'value', target: 'value', 'url-includes': 'value', json: 'bool', timeout: 'value', append: 'bool', direction: 'value', amount: 'value',
+    });
+    if (args.help) return console.log(ACT_HELP);
+    if (!args.cdp) throw new UsageError(`${action} acts on a running browser's tab: give --cdp ENDPOINT`);
+    if (args.target && args['url-includes']) throw new UsageError('--target and --url-includes are alternatives; give one');
+    if (!/^(https?|wss?):\/\//.test(args.cdp)) throw new UsageError(`--cdp must be http(s)://host:port or a ws(s):// URL, got ${JSON.stringify(args.cdp)}`);
+    const needsValue = action === 'fill' || action === 'select';
+    const [ref, value, ...extra] = args._;
+    const pageScroll = action === 'scroll' && args.direction !== undefined;
+    if (pageScroll ? args._.length : !ref) throw new UsageError(pageScroll ? 'scroll takes a REF or --direction, not both' : `${action} needs a REF (like @e3)${action === 'scroll' ? ' or --direction' : ''}`);
+    if (!pageScroll && !/^@?e\d+$/.test(ref)) throw new UsageError(`REF must look like @e3, got ${JSON.stringify(ref)}`);
+    if (needsValue && value === undefined) throw new UsageError(`${action} needs a VALUE after the REF`);
+    if (extra.length || (!needsValue && value !== undefined && !pageScroll)) throw new UsageError(`too many arguments for ${action}`);
+    if (action !== 'fill' && args.append) throw new UsageError('--append is for fill');
+    if (action !== 'scroll' && (args.direction !== undefined || args.amount !== undefined)) throw new UsageError('--direction and --amount are for scroll');
+    const source = { cdpEndpoint: args.cdp, targetId: args.target ?? null, urlIncludes: args['url-includes'] ?? null };
+    const timeoutMs = positiveInt(args.timeout, 'timeout', { min: 1 });
+    const fresh = await buildWebAiSnapshot(source);
+    const toolArgs = {};
+    let note = null;
+    if (pageScroll) {
+        toolArgs.direction = args.direction;
+        if (args.amount !== undefined) toolArgs.amount = positiveInt(args.amount, 'amount');
+    } else {
+        const previous = loadTabState(args);
+        if (!previous) {
+            throw refError('snapshot.ref-not-found', 'no earlier snapshot of this tab: run `web-ai-snapshot snapshot --cdp …` with the same --target or --url-includes first', { ref });
+        }
+        const carried = carryRef(previous, native.normalizeRef(ref), fresh);
+        toolArgs.ref = carried.ref;
+        note = carried.note;
+        if (needsValue) toolArgs.value = value;
+        if (args.append) toolArgs.clear_first = false;
+    }
+    const result = await runAction(source, fresh, action, toolArgs, { timeoutMs });
+    saveTabState(args, result.snapshot);
+    if (args.json) {
+        console.log(JSON.stringify(result, null, 2));
+    } else if (result.snapshot) {
+        console.log(result.snapshot.text);
+        for (const n of result.snapshot.notes) console.error(`# ${n}`);
+    }
+    if (note) console.error(`# ${note}`);
+    if (!result.success) {
+        const e = new Error(result.message);
+        e.code = result.error;
+        throw e;
+    }
+}
+
 async function main(argv) {
     const [command, ...rest] = argv;
     if (!command || command === '-h' || command === '--help') return console.log(MAIN_HELP);
     if (command === 'snapshot') return snapshotCommand(rest);
     if (command === 'doctor') return doctorCommand(rest);
+    if (['click', 'fill', 'select', 'scroll'].includes(command)) return actCommand(command, rest);
     throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${MAIN_HELP}`);
 }
 
@@ -232,7 +361,7 @@ main(process.argv.slice(2)).then(
             console.error(`usage: ${err.message}`);
             process.exit(2);
         }
-        const code = err instanceof WebAiError ? err.errorCode : 'internal.unhandled';
+        const code = err instanceof WebAiError ? err.errorCode : typeof err?.code === 'string' && /^[a-z_]+$/.test(err.code) ? err.code : 'internal.unhandled';
         console.error(`${code}: ${err && err.message ? err.message.split('\n')[0] : err}`);
         process.exit(1);
     },
