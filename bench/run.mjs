@@ -55,19 +55,19 @@ async function measurePage(browser, endpoint, p) {
     try {
         const session = await ax.cdpSessionFor(page);
         const { targetInfo } = await session.send('Target.getTargetInfo');
-        const nativeOpts = JSON.stringify({ timeoutMs: 60000 });
+        const tab = { cdpEndpoint: endpoint, targetId: targetInfo.targetId };
         const methods = {
-            nativeFloor: async () => native.nativeBareTree(endpoint, targetInfo.targetId, null, 60000),
-            native: async () => native.captureNative(endpoint, targetInfo.targetId, null, nativeOpts),
+            nativeFloor: async () => native.nativeBareTree(tab, 60000),
+            native: async () => ax.buildWebAiSnapshot(tab, { timeoutMs: 60000 }),
             floor: async () => { await session.send('Accessibility.getFullAXTree', {}); },
             pw: async () => page.ariaSnapshot({ mode: 'ai' }),
             ours: async () => {
                 const timings = {};
-                const s = await ax.captureOverCdp((m, params) => session.send(m, params), '{}', timings);
-                return { s, own: (timings.project || 0) + (timings.receive || 0) + (timings.advance || 0) };
+                const s = await ax.captureOverCdp((m, params) => session.send(m, params), {}, timings);
+                return { s, own: (timings.project || 0) + (timings.rust || 0) };
             },
             // The same capture without the DOM pass (selectors, clickable refs): what that pass costs.
-            oursNoDom: async () => ax.captureOverCdp((m, params) => session.send(m, params), '{"domPass":false}'),
+            oursNoDom: async () => ax.captureOverCdp((m, params) => session.send(m, params), { domPass: false }),
         };
         const times = { floor: [], pw: [], ours: [], own: [], native: [], nativeFloor: [], oursNoDom: [] };
         // `ours` and `oursNoDom` run back to back (which one first alternates),
@@ -169,6 +169,40 @@ async function measureActions(browser) {
     }
 }
 
+/**
+ * Native captures of TABS tabs at once against one capture alone, the same
+ * page in every tab: waiting on the browser holds no thread, so the total
+ * is bounded by the browser's work, not by a thread pool.
+ */
+const TABS = 16;
+async function measureConcurrent(browser, endpoint, p) {
+    const pages = [];
+    try {
+        for (let i = 0; i < TABS; i += 1) pages.push(await openFile(browser, p.path));
+        const ids = await Promise.all(pages.map(async page => {
+            const s = await page.context().newCDPSession(page);
+            const { targetInfo } = await s.send('Target.getTargetInfo');
+            await s.detach();
+            return targetInfo.targetId;
+        }));
+        const capture = targetId => ax.buildWebAiSnapshot({ cdpEndpoint: endpoint, targetId }, { timeoutMs: 60000 });
+        const one = [];
+        const all = [];
+        for (let i = 0; i < WARMUP + RUNS; i += 1) {
+            let t = performance.now();
+            await capture(ids[i % TABS]);
+            const oneMs = performance.now() - t;
+            t = performance.now();
+            await Promise.all(ids.map(capture));
+            const allMs = performance.now() - t;
+            if (i >= WARMUP) { one.push(oneMs); all.push(allMs); }
+        }
+        return { page: p.name, tabs: TABS, oneMs: round(median(one)), allMs: round(median(all)), ratio: round(median(all) / median(one), 2) };
+    } finally {
+        await Promise.all(pages.map(page => page.close()));
+    }
+}
+
 function refOf(snapshot, role, name) {
     const r = Object.values(snapshot.refs).find(x => x.role === role && x.name === name);
     if (!r) throw new Error(`no ${role} ${name} on the actions fixture`);
@@ -181,8 +215,11 @@ const browser = await chromium.launch({ executablePath: findChromium(), headless
 const endpoint = `http://127.0.0.1:${port}`;
 const results = [];
 let actionResults = [];
+let concurrent = null;
 try {
     if (!ONLY || 'actions'.includes(ONLY)) actionResults = await measureActions(browser);
+    const concurrentPage = list.find(p => p.name === 'generated-1k');
+    if (concurrentPage) concurrent = await measureConcurrent(browser, endpoint, concurrentPage);
     for (const p of list) {
         const r = await measurePage(browser, endpoint, p);
         results.push(r);
@@ -201,11 +238,14 @@ const meta = {
     runs: RUNS,
     warmup: WARMUP,
 };
-writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ meta, results, actions: actionResults }, null, 1)}\n`);
+writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ meta, results, actions: actionResults, concurrent }, null, 1)}\n`);
+const concurrentTable = concurrent
+    ? `\nConcurrent native captures (\`buildWebAiSnapshot({ cdpEndpoint, targetId })\`, ${concurrent.page} in ${concurrent.tabs} tabs of one browser):\n\n| tabs | one capture ms | ${concurrent.tabs} at once, total ms | total / one |\n| --- | --- | --- | --- |\n| ${concurrent.tabs} | ${concurrent.oneMs} | ${concurrent.allMs} | ${concurrent.ratio} |\n`
+    : '';
 const actionTable = actionResults.length
     ? `\nActions on \`fixtures/pages/actions.html\` (\`runAction\`, the action itself with its checks, hit test and deadline; the fresh snapshot excluded):\n\n| action | median ms | max ms |\n| --- | --- | --- |\n${actionResults.map(a => `| ${a.action} | ${a.medianMs} | ${a.maxMs} |`).join('\n')}\n`
     : '';
-const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package after the browser answered (projection, Rust parse and serialization, JSON back to JS). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed. "without DOM pass" is the same capture with \`domPass: false\` (no selectors, no clickable refs); "DOM pass adds" is the median, over the runs, of ours over it run back to back.\n\n${table(results)}\n${actionTable}`;
+const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package apart from waiting for the browser (replies turned into text in JS, Rust parse and serialization). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed. "without DOM pass" is the same capture with \`domPass: false\` (no selectors, no clickable refs); "DOM pass adds" is the median, over the runs, of ours over it run back to back.\n\n${table(results)}\n${actionTable}${concurrentTable}`;
 console.log(md);
 if (!args.includes('--no-readme') && !ONLY) {
     const readmePath = join(root, 'README.md');
