@@ -41,6 +41,11 @@ export interface ActionResult {
     timings: { actionMs: number; snapshotMs: number };
 }
 
+/**
+ * A Playwright page, `{ cdp: { send } }`, or `{ cdpEndpoint, targetId?, urlIncludes? }`
+ * (the core connects, acts and detaches). On an unreachable endpoint the result is
+ * `action_failed` with `evidence: { errorCode: 'cdp.unreachable', evidence }`.
+ */
 export declare function runAction(
     page: unknown,
     snapshot: WebAiSnapshot | null,
@@ -55,4 +60,5 @@ export interface LiveVerdict {
     now: { role: string; name: string } | null;
 }
 
-export declare function verifyRefLive(page: unknown, ref: ElementRef): Promise<LiveVerdict>;
+/** Rejects when the element cannot be checked; `timedOut` says the deadline passed. */
+export declare function verifyRefLive(page: unknown, ref: ElementRef, timeoutMs?: number): Promise<LiveVerdict>;

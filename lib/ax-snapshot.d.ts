@@ -21,9 +21,16 @@ export declare function summarizeSnapshotForDoctor(snapshot: WebAiSnapshot | nul
 export declare function snapshotHistory(page: unknown): { current: WebAiSnapshot | null; previous: WebAiSnapshot | null };
 /** The CDP session the package keeps for a Playwright page (created on first use). */
 export declare function cdpSessionFor(page: unknown): Promise<{ send(method: string, params?: object): Promise<any> }>;
-/** Capture over any CDP `send`; `timings` (optional) collects the package's own processing time in ms. */
+/**
+ * Capture over any CDP `send`: the Rust core drives the plan and calls `send`
+ * for each command. `options` may also be given as JSON text. `timings`
+ * (optional) collects the package's own processing time in ms: `project`
+ * (replies to text, JS) and `rust` (reading and serializing).
+ * `frameSend(frameId)` resolves the send of an out-of-process frame's session.
+ */
 export declare function captureOverCdp(
     send: (method: string, params: Record<string, unknown>) => Promise<unknown>,
-    optionsJson: string,
-    timings?: Record<string, number> | null,
+    options?: SnapshotOptions | string | null,
+    timings?: { project?: number; rust?: number } | null,
+    frameSend?: ((frameId: string) => Promise<((method: string, params: Record<string, unknown>) => Promise<unknown>) | null>) | null,
 ): Promise<WebAiSnapshot>;

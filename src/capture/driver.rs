@@ -17,7 +17,7 @@ const CLEANUP_MS: u64 = 500;
 
 impl CdpCommand {
     pub fn as_call(&self) -> CdpCall<'_> {
-        CdpCall { method: self.method, params: &self.params, session: self.session.as_deref(), project: self.project.as_ref() }
+        CdpCall { method: self.call.method(), params: &self.params, session: self.session.as_deref(), project: self.project.as_ref() }
     }
 }
 
@@ -28,10 +28,10 @@ pub struct Captured {
     pub processing_ms: f64,
 }
 
-async fn send_all(transport: &dyn CdpTransport, batch: &[CdpCommand], deadline: Instant, mut each: impl FnMut(u32, super::CdpReply)) {
+async fn send_all(transport: &dyn CdpTransport, batch: &[CdpCommand], deadline: Instant, mut each: impl FnMut(super::Call, super::CdpReply)) {
     let mut pending: FuturesUnordered<_> = batch
         .iter()
-        .map(|c| async move { (c.id, call_before(transport, c.as_call(), deadline).await) })
+        .map(|c| async move { (c.call, call_before(transport, c.as_call(), deadline).await) })
         .collect();
     while let Some((id, reply)) = pending.next().await {
         each(id, reply);
@@ -46,12 +46,12 @@ pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -
     loop {
         let remaining = session.remaining_ms();
         if remaining == 0 {
-            return Err(session.timeout_error(batch.first().map_or("CDP", |c| c.method)));
+            return Err(session.timeout_error(batch.first().map_or("CDP", |c| c.method())));
         }
         let deadline = Instant::now() + Duration::from_millis(remaining);
-        send_all(transport, &batch, deadline, |id, reply| {
+        send_all(transport, &batch, deadline, |call, reply| {
             let t = Instant::now();
-            session.receive(id, reply);
+            session.receive(call, reply);
             processing += t.elapsed();
         })
         .await;

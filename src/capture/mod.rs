@@ -1,11 +1,13 @@
 //! Capture orchestration: the plan of CDP calls that yields a snapshot, and
 //! how frames are read and stitched into the page's tree.
 
+mod calls;
 mod driver;
 pub mod frames;
 mod session;
 mod transport;
 
 pub use driver::{capture_with, Captured};
+pub use calls::{Call, FrameCall};
 pub use session::{CaptureSession, CdpCommand, Step};
 pub use transport::{call_before, CdpCall, CdpReply, CdpTransport, ReplyFuture};

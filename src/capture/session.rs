@@ -20,48 +20,30 @@ use crate::dom::viewport::{Boxes, Placement};
 use crate::capture::frames::{child_frames, stitch, FrameCapture, FrameInfo};
 use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
+use super::calls::{Call, FrameCall};
 use super::transport::CdpReply;
 use crate::options::SnapshotOptions;
 use crate::text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct CdpCommand {
-    pub id: u32,
-    pub method: &'static str,
+    pub call: Call,
     pub params: Value,
     /// For transports that hold parsed results (the JS driver): copy only these
     /// fields into the reply text. Transports with raw JSON send it unchanged.
     pub project: Option<Value>,
-    /// The frame this command is about: a transport that cannot answer it on
-    /// the page's session (an out-of-process frame) may use that frame's own.
-    pub frame_id: Option<String>,
-    /// A failure or timeout of this command is a note, not a failed capture.
-    pub optional: bool,
     /// Send through the session of this out-of-process frame (its frame id),
     /// not the page's session.
     pub session: Option<String>,
 }
 
 impl CdpCommand {
-    fn new(id: u32, method: &'static str, params: Value) -> CdpCommand {
-        CdpCommand { id, method, params, project: None, frame_id: None, optional: false, session: None }
+    fn new(call: Call, params: Value) -> CdpCommand {
+        CdpCommand { call, params, project: None, session: None }
     }
 
-    pub fn to_json(&self) -> Value {
-        let mut v = json!({ "id": self.id, "method": self.method, "params": self.params });
-        if let Some(p) = &self.project {
-            v["project"] = p.clone();
-        }
-        if let Some(f) = &self.frame_id {
-            v["frameId"] = Value::String(f.clone());
-        }
-        if self.optional {
-            v["optional"] = Value::Bool(true);
-        }
-        if let Some(sess) = &self.session {
-            v["session"] = Value::String(sess.clone());
-        }
-        v
+    pub fn method(&self) -> &'static str {
+        self.call.method()
     }
 }
 
@@ -70,21 +52,6 @@ pub enum Step {
     Done(Box<WebAiSnapshot>),
 }
 
-const AX_TREE: u32 = 1;
-const PAGE_FACTS: u32 = 2;
-const FIND_ROOT: u32 = 3;
-const DESCRIBE_ROOT: u32 = 4;
-const RELEASE_ROOT: u32 = 5;
-const FRAME_TREE: u32 = 6;
-const TARGETS: u32 = 7;
-const DOM_DOCUMENT: u32 = 8;
-const DOM_SNAPSHOT: u32 = 9;
-const CLEANUP_BASE: u32 = 900;
-/// Frame job `k` uses ids `FRAME_BASE + 5k` (its tree), `+ 1` (its owner) and,
-/// for an out-of-process frame, `+ 2` (its own frame tree), `+ 3` and `+ 4`
-/// (its DOM and DOM snapshot).
-const FRAME_BASE: u32 = 1000;
-const FRAME_STRIDE: u32 = 5;
 /// Frames read per capture; more are listed in a note.
 const MAX_FRAMES: usize = 200;
 
@@ -113,8 +80,8 @@ struct DomParts {
 pub struct CaptureSession {
     opts: SnapshotOptions,
     started: Instant,
-    replies: HashMap<u32, CdpReply>,
-    waiting: Vec<u32>,
+    replies: HashMap<Call, CdpReply>,
+    waiting: Vec<Call>,
     root_backend_id: Option<i64>,
     stage: Stage,
     /// The tree is read as soon as its reply arrives, while the page still
@@ -203,102 +170,71 @@ impl CaptureSession {
         // (megabytes on some pages) travels and is hashed while the renderer
         // is still building the tree, instead of after it.
         let mut cmds = vec![
-            CdpCommand::new(
-                PAGE_FACTS,
-                "Runtime.evaluate",
-                json!({
+            CdpCommand::new(Call::PageFacts, json!({
                     "expression": page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars),
                     "returnByValue": true,
                 }),
             ),
-            CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(AX_TREE, "Accessibility.getFullAXTree", json!({})) },
-            CdpCommand { optional: true, ..CdpCommand::new(FRAME_TREE, "Page.getFrameTree", json!({})) },
+            CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) },
+            CdpCommand { ..CdpCommand::new(Call::FrameTree, json!({})) },
             // Out-of-process (cross-site) frames are not in the page's frame tree.
-            CdpCommand { optional: true, ..CdpCommand::new(TARGETS, "Target.getTargets", json!({})) },
+            CdpCommand { ..CdpCommand::new(Call::Targets, json!({})) },
         ];
         if self.opts.dom_pass {
             // The DOM pass rides along, after the tree: the renderer takes
             // the snapshot while the tree's reply travels and is read. Its
             // reply is the element tree too, unless the page has shadow
             // roots; then `DOM.getDocument` follows (see `dom_snapshot`).
-            cmds.push(CdpCommand { optional: true, project: Some(snapshot_reader::projection_spec(self.opts.viewport_only)), ..CdpCommand::new(DOM_SNAPSHOT, "DOMSnapshot.captureSnapshot", dom_snapshot_params()) });
+            cmds.push(CdpCommand { project: Some(snapshot_reader::projection_spec(self.opts.viewport_only)), ..CdpCommand::new(Call::DomSnapshot, dom_snapshot_params()) });
         }
         if let Some(sel) = &self.opts.root_selector {
-            cmds.push(CdpCommand::new(
-                FIND_ROOT,
-                "Runtime.evaluate",
-                json!({
+            cmds.push(CdpCommand::new(Call::FindRoot, json!({
                     "expression": format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()),
                     "returnByValue": false,
                 }),
             ));
         }
-        self.waiting = cmds.iter().map(|c| c.id).collect();
+        self.waiting = cmds.iter().map(|c| c.call).collect();
         cmds
     }
 
-    pub fn receive(&mut self, id: u32, reply: CdpReply) {
-        // A frame or an optional call that ran out of time is only a note.
+    pub fn receive(&mut self, call: Call, reply: CdpReply) {
+        // An optional call that ran out of time is only a note.
         let reply = match reply {
-            CdpReply::TimedOut if matches!(id, PAGE_FACTS | FRAME_TREE | TARGETS | DOM_DOCUMENT | DOM_SNAPSHOT) || id >= FRAME_BASE => {
-                CdpReply::Err(NO_ANSWER.into())
-            }
+            CdpReply::TimedOut if call.optional() => CdpReply::Err(NO_ANSWER.into()),
             other => other,
         };
-        if id == PAGE_FACTS {
-            self.facts = Some(self.read_page_facts(&reply));
-            self.replies.insert(id, CdpReply::Ok(String::new()));
-            return;
-        }
-        if id == DOM_DOCUMENT || id == DOM_SNAPSHOT || (id >= FRAME_BASE && (id - FRAME_BASE) % FRAME_STRIDE >= 3) {
-            self.receive_dom(id, reply);
-            return;
-        }
-        if id >= FRAME_BASE && (id - FRAME_BASE).is_multiple_of(FRAME_STRIDE) {
-            let k = ((id - FRAME_BASE) / FRAME_STRIDE) as usize;
-            if let Some(slot) = self.frame_trees.get_mut(k) {
-                *slot = Some(match &reply {
-                    CdpReply::Ok(text) => parse_ax_reply(text),
-                    CdpReply::Err(msg) => Err(WebAiError::new(ErrorCode::CaptureFailed, msg.clone())),
-                    CdpReply::TimedOut => Err(WebAiError::new(ErrorCode::Timeout, "no answer within timeoutMs")),
-                });
+        match call {
+            Call::PageFacts => {
+                self.facts = Some(self.read_page_facts(&reply));
+                self.replies.insert(call, CdpReply::Ok(String::new()));
             }
-            self.replies.insert(id, CdpReply::Ok(String::new()));
-            return;
-        }
-        if id == AX_TREE {
-            if let CdpReply::Ok(text) = &reply {
-                self.ax_tree = Some(parse_ax_reply(text));
+            c if c.is_dom() => self.receive_dom(call, reply),
+            Call::Frame(k, FrameCall::AxTree) => {
+                if let Some(slot) = self.frame_trees.get_mut(k as usize) {
+                    *slot = Some(match &reply {
+                        CdpReply::Ok(text) => parse_ax_reply(text),
+                        CdpReply::Err(msg) => Err(WebAiError::new(ErrorCode::CaptureFailed, msg.clone())),
+                        CdpReply::TimedOut => Err(WebAiError::new(ErrorCode::Timeout, NO_ANSWER)),
+                    });
+                }
+                self.replies.insert(call, CdpReply::Ok(String::new()));
+            }
+            Call::AxTree if matches!(reply, CdpReply::Ok(_)) => {
+                if let CdpReply::Ok(text) = &reply {
+                    self.ax_tree = Some(parse_ax_reply(text));
+                }
                 // Keep only a marker: the tree is parsed, the text can go.
-                self.replies.insert(id, CdpReply::Ok(String::new()));
-                return;
+                self.replies.insert(call, CdpReply::Ok(String::new()));
+            }
+            _ => {
+                self.replies.insert(call, reply);
             }
         }
-        self.replies.insert(id, reply);
     }
 
-    fn method_of(id: u32) -> &'static str {
-        match id {
-            AX_TREE => "Accessibility.getFullAXTree",
-            PAGE_FACTS | FIND_ROOT => "Runtime.evaluate",
-            DESCRIBE_ROOT => "DOM.describeNode",
-            FRAME_TREE => "Page.getFrameTree",
-            TARGETS => "Target.getTargets",
-            DOM_DOCUMENT => "DOM.getDocument",
-            DOM_SNAPSHOT => "DOMSnapshot.captureSnapshot",
-            id if id >= FRAME_BASE => match (id - FRAME_BASE) % FRAME_STRIDE {
-                0 => "Accessibility.getFullAXTree",
-                1 => "DOM.getFrameOwner",
-                2 => "Page.getFrameTree",
-                3 => "DOM.getDocument",
-                _ => "DOMSnapshot.captureSnapshot",
-            },
-            _ => "Runtime.releaseObject",
-        }
-    }
-
-    fn reply_json(&self, id: u32) -> Option<Value> {
-        match self.replies.get(&id) {
+    fn reply_json(&self, call: Call) -> Option<Value> {
+        match self.replies.get(&call) {
             Some(CdpReply::Ok(text)) => crate::compat::json_text::from_str_lossy(text).ok(),
             _ => None,
         }
@@ -318,36 +254,30 @@ impl CaptureSession {
         let mut cmds = Vec::with_capacity(jobs.len() * 3);
         for job in jobs {
             let k = self.frames.len() as u32;
-            let id = FRAME_BASE + FRAME_STRIDE * k;
             let frame_id = job.info.id.clone();
             cmds.push(CdpCommand {
                 project: Some(projection_spec()),
-                frame_id: Some(frame_id.clone()),
-                optional: true,
-                session: job.session.clone(),
-                ..CdpCommand::new(id, "Accessibility.getFullAXTree", json!({ "frameId": frame_id }))
+                                session: job.session.clone(),
+                ..CdpCommand::new(Call::Frame(k, FrameCall::AxTree), json!({ "frameId": frame_id }))
             });
             // The owner element lives in the parent's document: ask the parent's session.
             let owner_session = if job.oopif_root { None } else { job.session.clone() };
             cmds.push(CdpCommand {
-                optional: true,
-                session: owner_session,
-                ..CdpCommand::new(id + 1, "DOM.getFrameOwner", json!({ "frameId": frame_id }))
+                                session: owner_session,
+                ..CdpCommand::new(Call::Frame(k, FrameCall::Owner), json!({ "frameId": frame_id }))
             });
             if job.oopif_root {
                 cmds.push(CdpCommand {
-                    optional: true,
-                    session: job.session.clone(),
-                    ..CdpCommand::new(id + 2, "Page.getFrameTree", json!({}))
+                                        session: job.session.clone(),
+                    ..CdpCommand::new(Call::Frame(k, FrameCall::FrameTree), json!({}))
                 });
             }
             if job.oopif_root && self.opts.dom_pass {
                 // Another process: its DOM is not in the page's.
                 cmds.push(CdpCommand {
-                    optional: true,
-                    session: job.session.clone(),
+                                        session: job.session.clone(),
                     project: Some(snapshot_reader::projection_spec(self.opts.viewport_only)),
-                    ..CdpCommand::new(id + 4, "DOMSnapshot.captureSnapshot", dom_snapshot_params())
+                    ..CdpCommand::new(Call::Frame(k, FrameCall::DomSnapshot), dom_snapshot_params())
                 });
             }
             self.frames.push(job);
@@ -362,22 +292,22 @@ impl CaptureSession {
     /// A batch to send, carrying any `DOM.getDocument` calls found needed.
     fn send(&mut self, mut cmds: Vec<CdpCommand>) -> Step {
         cmds.append(&mut self.dom_pending);
-        self.waiting = cmds.iter().map(|c| c.id).collect();
+        self.waiting = cmds.iter().map(|c| c.call).collect();
         Step::Send(cmds)
     }
 
     /// After the page's own calls: its same-process frames and the
     /// out-of-process frames whose parent is one of them.
     fn frames_or_finish(&mut self) -> Result<Step> {
-        let tree = self.reply_json(FRAME_TREE);
-        if let Some(CdpReply::Err(msg)) = self.replies.get(&FRAME_TREE) {
+        let tree = self.reply_json(Call::FrameTree);
+        if let Some(CdpReply::Err(msg)) = self.replies.get(&Call::FrameTree) {
             self.frame_notes.push(format!("frames were not read: {msg}"));
         }
         let main_id = tree.as_ref().and_then(|t| t.pointer("/frameTree/frame/id")).and_then(Value::as_str).map(str::to_string);
         let same_process = tree.as_ref().map(child_frames).unwrap_or_default();
         let mut known: Vec<String> = main_id.into_iter().chain(same_process.iter().map(|f| f.id.clone())).collect();
         let mut jobs: Vec<FrameJob> = same_process.into_iter().map(|info| FrameJob { info, session: None, oopif_root: false }).collect();
-        if let Some(targets) = self.reply_json(TARGETS) {
+        if let Some(targets) = self.reply_json(Call::Targets) {
             for t in targets.get("targetInfos").and_then(Value::as_array).into_iter().flatten() {
                 let is_frame = t.get("type").and_then(Value::as_str) == Some("iframe");
                 let parent = t.get("parentFrameId").and_then(Value::as_str);
@@ -413,7 +343,7 @@ impl CaptureSession {
                 continue;
             }
             let root = self.frames[k].info.id.clone();
-            if let Some(tree) = self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 2) {
+            if let Some(tree) = self.reply_json(Call::Frame(k as u32, FrameCall::FrameTree)) {
                 for info in child_frames(&tree) {
                     jobs.push(FrameJob { info, session: Some(root.clone()), oopif_root: false });
                 }
@@ -427,7 +357,7 @@ impl CaptureSession {
 
     /// The `iframe` element hosting frame job `k`, from its `DOM.getFrameOwner` reply.
     fn frame_owner(&self, k: usize) -> Option<i64> {
-        self.reply_json(FRAME_BASE + FRAME_STRIDE * k as u32 + 1).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64))
+        self.reply_json(Call::Frame(k as u32, FrameCall::Owner)).and_then(|v| v.get("backendNodeId").and_then(Value::as_i64))
     }
 
     fn frame_captures(&mut self) -> Vec<FrameCapture> {
@@ -447,11 +377,8 @@ impl CaptureSession {
 
     /// After all replies of the last batch: the next batch, or the snapshot.
     pub fn advance(&mut self) -> Result<Step> {
-        if let Some(missing) = self.waiting.iter().find(|id| !self.replies.contains_key(id)) {
-            return Err(WebAiError::new(
-                ErrorCode::CaptureFailed,
-                format!("no reply was given for {}", Self::method_of(*missing)),
-            ));
+        if let Some(missing) = self.waiting.iter().find(|c| !self.replies.contains_key(c)) {
+            return Err(WebAiError::new(ErrorCode::CaptureFailed, format!("no reply was given for {}", missing.method())));
         }
         match self.stage {
             Stage::NotStarted => Ok(Step::Send(self.start())),
@@ -459,12 +386,12 @@ impl CaptureSession {
                 let object_id = self.root_object()?;
                 self.stage = Stage::Describe;
                 Ok(self.send(vec![
-                    CdpCommand::new(DESCRIBE_ROOT, "DOM.describeNode", json!({ "objectId": object_id })),
-                    CdpCommand::new(RELEASE_ROOT, "Runtime.releaseObject", json!({ "objectId": object_id })),
+                    CdpCommand::new(Call::DescribeRoot, json!({ "objectId": object_id })),
+                    CdpCommand::new(Call::ReleaseRoot, json!({ "objectId": object_id })),
                 ]))
             }
             Stage::Describe => {
-                let described = self.ok_json(DESCRIBE_ROOT)?;
+                let described = self.ok_json(Call::DescribeRoot)?;
                 self.root_backend_id = described.pointer("/node/backendNodeId").and_then(Value::as_i64);
                 if self.root_backend_id.is_none() {
                     return Err(self.root_not_found());
@@ -489,22 +416,22 @@ impl CaptureSession {
             .with_evidence(json!({ "method": method, "message": message }))
     }
 
-    fn ok_text(&self, id: u32) -> Result<&str> {
-        match self.replies.get(&id) {
+    fn ok_text(&self, call: Call) -> Result<&str> {
+        match self.replies.get(&call) {
             Some(CdpReply::Ok(text)) => Ok(text),
-            Some(CdpReply::Err(msg)) => Err(Self::failed(Self::method_of(id), msg)),
-            Some(CdpReply::TimedOut) => Err(self.timeout_error(Self::method_of(id))),
-            None => Err(Self::failed(Self::method_of(id), "no reply")),
+            Some(CdpReply::Err(msg)) => Err(Self::failed(call.method(), msg)),
+            Some(CdpReply::TimedOut) => Err(self.timeout_error(call.method())),
+            None => Err(Self::failed(call.method(), "no reply")),
         }
     }
 
-    fn ok_json(&self, id: u32) -> Result<Value> {
-        let text = self.ok_text(id)?;
-        serde_json::from_str(text).map_err(|e| Self::failed(Self::method_of(id), &format!("reply is not JSON: {e}")))
+    fn ok_json(&self, call: Call) -> Result<Value> {
+        let text = self.ok_text(call)?;
+        serde_json::from_str(text).map_err(|e| Self::failed(call.method(), &format!("reply is not JSON: {e}")))
     }
 
     fn root_object(&self) -> Result<String> {
-        let v = self.ok_json(FIND_ROOT)?;
+        let v = self.ok_json(Call::FindRoot)?;
         if let Some(ex) = v.get("exceptionDetails") {
             let sel = self.opts.root_selector.clone().unwrap_or_default();
             let msg = ex
@@ -557,10 +484,10 @@ impl CaptureSession {
             return Ok(self.send(Vec::new()));
         }
         self.stage = Stage::Finished;
-        self.ok_text(AX_TREE)?;
+        self.ok_text(Call::AxTree)?;
         let mut tree = match self.ax_tree.take() {
             Some(t) => t?,
-            None => return Err(Self::failed(Self::method_of(AX_TREE), "no reply")),
+            None => return Err(Self::failed(Call::AxTree.method(), "no reply")),
         };
         let mut facts = self.facts.take().unwrap_or_default();
         // The rootSelector element is in the page's own document: look before frames join.
@@ -589,24 +516,22 @@ impl CaptureSession {
         Ok(Step::Done(Box::new(build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom))))
     }
 
-    fn receive_dom(&mut self, id: u32, reply: CdpReply) {
+    fn receive_dom(&mut self, call: Call, reply: CdpReply) {
         let text = match reply {
             CdpReply::Ok(text) => Ok(text),
             CdpReply::Err(msg) => Err(msg),
             CdpReply::TimedOut => Err(NO_ANSWER.to_string()),
         };
-        self.replies.insert(id, CdpReply::Ok(String::new()));
-        let is_document = id == DOM_DOCUMENT || (id >= FRAME_BASE && (id - FRAME_BASE) % FRAME_STRIDE == 3);
+        self.replies.insert(call, CdpReply::Ok(String::new()));
         let want_boxes = self.opts.viewport_only;
-        let parts = if id < FRAME_BASE {
-            &mut self.dom
-        } else {
-            match self.frame_doms.get_mut(((id - FRAME_BASE) / FRAME_STRIDE) as usize) {
+        let parts = match call.frame() {
+            None => &mut self.dom,
+            Some(k) => match self.frame_doms.get_mut(k) {
                 Some(p) => p,
                 None => return,
-            }
+            },
         };
-        if is_document {
+        if call.is_document() {
             parts.tree = Some(text.and_then(|t| DomTree::from_get_document(&t, None)));
             return;
         }
@@ -625,18 +550,12 @@ impl CaptureSession {
             Some(tree) => parts.tree = Some(Ok(tree)),
             None if out_of_time => parts.tree = Some(Err(NO_ANSWER.to_string())),
             None => {
-                let (doc_id, session) = if id < FRAME_BASE {
-                    (DOM_DOCUMENT, None)
-                } else {
-                    let k = ((id - FRAME_BASE) / FRAME_STRIDE) as usize;
-                    (id - 1, self.frames.get(k).and_then(|j| j.session.clone()))
+                let (document, session) = match call.frame() {
+                    None => (Call::DomDocument, None),
+                    Some(k) => (Call::Frame(k as u32, FrameCall::DomDocument), self.frames.get(k).and_then(|j| j.session.clone())),
                 };
                 self.dom_documented.push(session.clone());
-                self.dom_pending.push(CdpCommand {
-                    optional: true,
-                    session,
-                    ..CdpCommand::new(doc_id, "DOM.getDocument", dom_document_params())
-                });
+                self.dom_pending.push(CdpCommand { session, ..CdpCommand::new(document, dom_document_params()) });
             }
         }
     }
@@ -705,7 +624,7 @@ impl CaptureSession {
             .iter()
             .cloned()
             .enumerate()
-            .map(|(k, session)| CdpCommand { optional: true, session, ..CdpCommand::new(CLEANUP_BASE + k as u32, "DOM.disable", json!({})) })
+            .map(|(k, session)| CdpCommand { session, ..CdpCommand::new(Call::Cleanup(k as u32), json!({})) })
             .collect()
     }
 }

@@ -3,7 +3,7 @@
 use crate::dom::DomTree;
 use crate::compat::hash::{estimate_tokens, hash_accessibility_snapshot};
 use crate::dom::selector::Locator;
-use crate::compat::js_string::json_quote;
+use serde::Serialize;
 use crate::options::SnapshotOptions;
 use crate::text::serialize::{serialize, ElementRef, HintFn, Serialized};
 use crate::tree::AxTree;
@@ -144,90 +144,100 @@ fn list_refs<S: AsRef<str>>(refs: &[S]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
-fn opt_str(v: &Option<String>) -> String {
-    v.as_deref().map_or_else(|| "null".to_string(), json_quote)
+/// An `ElementRef` as JSON, in the field order of SPEC §6.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RefJson<'a> {
+    #[serde(rename = "ref")]
+    ref_id: &'a str,
+    role: &'a str,
+    name: &'a str,
+    occurrence_index: u32,
+    selector: &'a Option<String>,
+    frame_path: &'a [String],
+    shadow_path: &'a [String],
+    signature_hash: &'a str,
+    backend_node_id: Option<i64>,
+    frame_id: &'a Option<String>,
+    shadow_closed: bool,
+    clickable: bool,
 }
 
-fn push_str_array(out: &mut String, items: &[String]) {
-    out.push('[');
-    for (i, s) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+impl<'a> From<&'a ElementRef> for RefJson<'a> {
+    fn from(r: &'a ElementRef) -> RefJson<'a> {
+        RefJson {
+            ref_id: &r.ref_id,
+            role: &r.role,
+            name: &r.name,
+            occurrence_index: r.occurrence_index,
+            selector: &r.located.selector,
+            frame_path: &r.located.frame_path,
+            shadow_path: &r.located.shadow_path,
+            signature_hash: &r.signature_hash,
+            backend_node_id: r.backend_node_id,
+            frame_id: &r.frame_id,
+            shadow_closed: r.located.shadow_closed,
+            clickable: r.clickable,
         }
-        out.push_str(&json_quote(s));
     }
-    out.push(']');
 }
 
-impl ElementRef {
-    pub fn write_json(&self, out: &mut String) {
-        out.push_str("{\"ref\":");
-        out.push_str(&json_quote(&self.ref_id));
-        out.push_str(",\"role\":");
-        out.push_str(&json_quote(&self.role));
-        out.push_str(",\"name\":");
-        out.push_str(&json_quote(&self.name));
-        out.push_str(&format!(",\"occurrenceIndex\":{}", self.occurrence_index));
-        out.push_str(",\"selector\":");
-        out.push_str(&opt_str(&self.located.selector));
-        out.push_str(",\"framePath\":");
-        push_str_array(out, &self.located.frame_path);
-        out.push_str(",\"shadowPath\":");
-        push_str_array(out, &self.located.shadow_path);
-        out.push_str(",\"signatureHash\":");
-        out.push_str(&json_quote(&self.signature_hash));
-        out.push_str(",\"backendNodeId\":");
-        out.push_str(&self.backend_node_id.map_or_else(|| "null".to_string(), |b| b.to_string()));
-        out.push_str(",\"frameId\":");
-        out.push_str(&opt_str(&self.frame_id));
-        out.push_str(if self.located.shadow_closed { ",\"shadowClosed\":true" } else { ",\"shadowClosed\":false" });
-        out.push_str(if self.clickable { ",\"clickable\":true}" } else { ",\"clickable\":false}" });
+/// Refs as an object keyed by ref, in document order (the order
+/// `Object.values(snapshot.refs)` gives in JS).
+struct RefsJson<'a>(&'a [ElementRef]);
+
+impl Serialize for RefsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for r in self.0 {
+            map.serialize_entry(&r.ref_id, &RefJson::from(r))?;
+        }
+        map.end()
     }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatsJson {
+    node_count: usize,
+    interactive_count: usize,
+    token_estimate: u64,
+    capture_ms: f64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapshotJson<'a> {
+    snapshot_id: &'a str,
+    provider: &'a Option<String>,
+    url: &'a Option<String>,
+    title: &'a Option<String>,
+    dom_hash: &'a Option<String>,
+    ax_hash: &'a str,
+    text: &'a str,
+    refs: RefsJson<'a>,
+    notes: &'a [String],
+    stats: StatsJson,
 }
 
 impl WebAiSnapshot {
-    /// The snapshot as JSON text, refs in document order (the order
-    /// `Object.values(snapshot.refs)` gives in JS).
+    /// The snapshot as JSON text (SPEC §6).
     pub fn to_json(&self) -> String {
-        let mut out = String::with_capacity(self.text.len() + self.refs.len() * 200 + 512);
-        out.push_str("{\"snapshotId\":");
-        out.push_str(&json_quote(&self.snapshot_id));
-        out.push_str(",\"provider\":");
-        out.push_str(&opt_str(&self.provider));
-        out.push_str(",\"url\":");
-        out.push_str(&opt_str(&self.url));
-        out.push_str(",\"title\":");
-        out.push_str(&opt_str(&self.title));
-        out.push_str(",\"domHash\":");
-        out.push_str(&opt_str(&self.dom_hash));
-        out.push_str(",\"axHash\":");
-        out.push_str(&json_quote(&self.ax_hash));
-        out.push_str(",\"text\":");
-        out.push_str(&json_quote(&self.text));
-        out.push_str(",\"refs\":{");
-        for (i, r) in self.refs.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&json_quote(&r.ref_id));
-            out.push(':');
-            r.write_json(&mut out);
-        }
-        out.push_str("},\"notes\":[");
-        for (i, n) in self.notes.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&json_quote(n));
-        }
         let capture_ms = if self.capture_ms.is_finite() { (self.capture_ms * 1000.0).round() / 1000.0 } else { 0.0 };
-        out.push_str(&format!(
-            "],\"stats\":{{\"nodeCount\":{},\"interactiveCount\":{},\"tokenEstimate\":{},\"captureMs\":{}}}}}",
-            self.node_count,
-            self.refs.len(),
-            self.token_estimate,
-            capture_ms
-        ));
-        out
+        let view = SnapshotJson {
+            snapshot_id: &self.snapshot_id,
+            provider: &self.provider,
+            url: &self.url,
+            title: &self.title,
+            dom_hash: &self.dom_hash,
+            ax_hash: &self.ax_hash,
+            text: &self.text,
+            refs: RefsJson(&self.refs),
+            notes: &self.notes,
+            stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, capture_ms },
+        };
+        // Strings, integers and a finite float: serialization cannot fail.
+        serde_json::to_string(&view).unwrap_or_default()
     }
 }

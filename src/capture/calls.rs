@@ -1,0 +1,85 @@
+//! Every command the capture plan sends, by name: its method, and whether
+//! its failure is only a note, decided in one place.
+
+/// A command of the plan. Frame commands carry the index of their frame job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Call {
+    AxTree,
+    PageFacts,
+    /// The `rootSelector` element, as a remote object.
+    FindRoot,
+    DescribeRoot,
+    ReleaseRoot,
+    FrameTree,
+    Targets,
+    DomDocument,
+    DomSnapshot,
+    /// `DOM.disable` after the capture, one per session that got `DOM.getDocument`.
+    Cleanup(u32),
+    Frame(u32, FrameCall),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FrameCall {
+    AxTree,
+    /// The `iframe` element hosting the frame.
+    Owner,
+    /// An out-of-process frame's own frame tree (for the frames nested in it).
+    FrameTree,
+    DomDocument,
+    DomSnapshot,
+}
+
+impl Call {
+    pub fn method(self) -> &'static str {
+        match self {
+            Call::AxTree | Call::Frame(_, FrameCall::AxTree) => "Accessibility.getFullAXTree",
+            Call::PageFacts | Call::FindRoot => "Runtime.evaluate",
+            Call::DescribeRoot => "DOM.describeNode",
+            Call::ReleaseRoot => "Runtime.releaseObject",
+            Call::FrameTree | Call::Frame(_, FrameCall::FrameTree) => "Page.getFrameTree",
+            Call::Targets => "Target.getTargets",
+            Call::DomDocument | Call::Frame(_, FrameCall::DomDocument) => "DOM.getDocument",
+            Call::DomSnapshot | Call::Frame(_, FrameCall::DomSnapshot) => "DOMSnapshot.captureSnapshot",
+            Call::Frame(_, FrameCall::Owner) => "DOM.getFrameOwner",
+            Call::Cleanup(_) => "DOM.disable",
+        }
+    }
+
+    /// A failure or a timeout of this call is a note, not a failed capture.
+    pub fn optional(self) -> bool {
+        !matches!(self, Call::AxTree | Call::FindRoot | Call::DescribeRoot | Call::ReleaseRoot)
+    }
+
+    /// The frame job this call belongs to.
+    pub fn frame(self) -> Option<usize> {
+        match self {
+            Call::Frame(k, _) => Some(k as usize),
+            _ => None,
+        }
+    }
+
+    /// A call of the DOM pass.
+    pub fn is_dom(self) -> bool {
+        matches!(self, Call::DomDocument | Call::DomSnapshot | Call::Frame(_, FrameCall::DomDocument | FrameCall::DomSnapshot))
+    }
+
+    pub fn is_document(self) -> bool {
+        matches!(self, Call::DomDocument | Call::Frame(_, FrameCall::DomDocument))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn methods_and_optional_calls() {
+        assert_eq!(Call::Frame(3, FrameCall::Owner).method(), "DOM.getFrameOwner");
+        assert_eq!(Call::Cleanup(0).method(), "DOM.disable");
+        assert!(!Call::AxTree.optional());
+        assert!(Call::Frame(0, FrameCall::AxTree).optional());
+        assert!(Call::Frame(2, FrameCall::DomSnapshot).is_dom() && !Call::FrameTree.is_dom());
+        assert_eq!(Call::Frame(2, FrameCall::DomSnapshot).frame(), Some(2));
+    }
+}
