@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use super::outcome::Step;
 use super::page::{Arg, Page};
+use super::scripts;
 use crate::compat::js_string::json_quote;
 
 /// The fields of a snapshot's `ElementRef` an action needs.
@@ -37,6 +38,8 @@ pub struct Live {
     pub backend_node_id: i64,
     /// Where the session's viewport sits in the page's.
     pub offset: (f64, f64),
+    /// What `scripts/element_state.js` reported (disabled, read-only, kind of field…).
+    pub state: Value,
 }
 
 fn frame_tree_has(tree: &Value, frame_id: &str) -> bool {
@@ -50,15 +53,10 @@ fn frame_tree_has(tree: &Value, frame_id: &str) -> bool {
     false
 }
 
-/// The out-of-process frame whose session answers for `frame_id`: None when
-/// the page's own process holds it, else the root of the cross-site frame
-/// it is in (itself, or one it is nested in). Err: no process has it.
-async fn session_for(page: &Page<'_>, frame_id: &str) -> Step<Result<Option<String>, ()>> {
-    if let Ok(tree) = page.send_raw("Page.getFrameTree", &json!({}), None).await? {
-        if frame_tree_has(&tree, frame_id) {
-            return Ok(Ok(None));
-        }
-    }
+/// The cross-site frame whose own session answers for `frame_id`, which is
+/// not in the page's process: itself, or the one it is nested in. None: no
+/// process has it.
+async fn oopif_root(page: &Page<'_>, frame_id: &str) -> Step<Option<String>> {
     let targets = page.send("Target.getTargets", json!({}), None).await?;
     let roots: Vec<String> = targets
         .get("targetInfos")
@@ -70,15 +68,15 @@ async fn session_for(page: &Page<'_>, frame_id: &str) -> Step<Result<Option<Stri
         .collect();
     for root in roots {
         if root == frame_id {
-            return Ok(Ok(Some(root)));
+            return Ok(Some(root));
         }
         if let Ok(tree) = page.send_raw("Page.getFrameTree", &json!({}), Some(&root)).await? {
             if frame_tree_has(&tree, frame_id) {
-                return Ok(Ok(Some(root)));
+                return Ok(Some(root));
             }
         }
     }
-    Ok(Err(()))
+    Ok(None)
 }
 
 /// Where an out-of-process frame's viewport sits in the page's: its `iframe`'s content box.
@@ -90,34 +88,41 @@ async fn frame_offset(page: &Page<'_>, root: &str) -> Step<(f64, f64)> {
     Ok((at(0), at(1)))
 }
 
-/// The live element of a ref, or None when it is gone.
+/// The live element of a ref and its state, or None when it is gone.
 pub async fn live_element(page: &Page<'_>, target: &RefTarget) -> Step<Option<Live>> {
     let Some(backend) = target.backend_node_id else { return Ok(None) };
-    let (session, offset) = match &target.frame_id {
-        None => (None, (0.0, 0.0)),
-        Some(frame) => match session_for(page, frame).await? {
-            Ok(None) => (None, (0.0, 0.0)),
-            Ok(Some(root)) => {
+    let by_id = json!({ "backendNodeId": backend });
+    let (session, offset, resolved) = match &target.frame_id {
+        None => (None, (0.0, 0.0), page.send_raw("DOM.resolveNode", &by_id, None).await?),
+        Some(frame) => {
+            // Most refs are in the page's own process: resolve there while
+            // asking whether it holds the frame, and keep that only if it does.
+            let (tree, in_page) =
+                futures_util::future::join(page.send_raw("Page.getFrameTree", &json!({}), None), page.send_raw("DOM.resolveNode", &by_id, None)).await;
+            if tree?.is_ok_and(|t| frame_tree_has(&t, frame)) {
+                (None, (0.0, 0.0), in_page?)
+            } else {
+                // No process holds the frame any more: it and the element are gone.
+                let Some(root) = oopif_root(page, frame).await? else { return Ok(None) };
                 let offset = frame_offset(page, &root).await?;
-                (Some(root), offset)
+                let resolved = page.send_raw("DOM.resolveNode", &by_id, Some(&root)).await?;
+                (Some(root), offset, resolved)
             }
-            // No process holds the frame any more: it and the element are gone.
-            Err(()) => return Ok(None),
-        },
+        }
     };
     // Only "no such node" means gone; a dead session is a failure, not a verdict.
-    let resolved = match page.send_raw("DOM.resolveNode", &json!({ "backendNodeId": backend }), session.as_deref()).await? {
+    let resolved = match resolved {
         Ok(v) => v,
         Err(m) if m.to_lowercase().contains("no node") => return Ok(None),
         Err(m) => return Err(super::outcome::Fail::refused(m)),
     };
     let Some(object_id) = resolved.pointer("/object/objectId").and_then(Value::as_str).map(str::to_string) else { return Ok(None) };
+    let state = page.call_on(session.as_deref(), &object_id, scripts::ELEMENT_STATE, Vec::<Arg>::new()).await?;
     // A node removed from the page still resolves while something holds it.
-    let connected = page.call_on(session.as_deref(), &object_id, "function () { return this.isConnected; }", Vec::<Arg>::new()).await?;
-    if connected != Value::Bool(true) {
+    if state.get("connected") != Some(&Value::Bool(true)) {
         return Ok(None);
     }
-    Ok(Some(Live { session, object_id, backend_node_id: backend, offset }))
+    Ok(Some(Live { session, object_id, backend_node_id: backend, offset, state }))
 }
 
 #[cfg(test)]

@@ -14,10 +14,6 @@ fn js_round(x: f64) -> f64 {
     (x + 0.5).floor()
 }
 
-async fn state(page: &Page<'_>, el: &Live) -> Step<Value> {
-    page.call_on(el.session.as_deref(), &el.object_id, scripts::ELEMENT_STATE, vec![]).await
-}
-
 fn flag(state: &Value, key: &str) -> bool {
     state.get(key).and_then(Value::as_bool).unwrap_or(false)
 }
@@ -86,8 +82,8 @@ async fn assert_not_obscured(page: &Page<'_>, el: &Live, target: &RefTarget, x: 
 }
 
 pub async fn click(page: &Page<'_>, el: &Live, target: &RefTarget) -> Step<Value> {
-    let s = state(page, el).await?;
-    if flag(&s, "disabled") {
+    let s = &el.state;
+    if flag(s, "disabled") {
         return Err(Fail::new(ActionCode::ElementDisabled, format!("{} is disabled", target.label())));
     }
     let at = click_point(page, el, target).await?;
@@ -102,17 +98,17 @@ pub async fn click(page: &Page<'_>, el: &Live, target: &RefTarget) -> Step<Value
 }
 
 pub async fn fill(page: &Page<'_>, el: &Live, target: &RefTarget, value: &str, clear_first: bool) -> Step<Value> {
-    let s = state(page, el).await?;
-    if flag(&s, "disabled") {
+    let s = &el.state;
+    if flag(s, "disabled") {
         return Err(Fail::new(ActionCode::ElementDisabled, format!("{} is disabled", target.label())));
     }
-    if flag(&s, "readOnly") {
+    if flag(s, "readOnly") {
         return Err(Fail::new(ActionCode::ElementDisabled, format!("{} is read-only", target.label())));
     }
-    if !flag(&s, "textInput") && !flag(&s, "editable") {
+    if !flag(s, "textInput") && !flag(s, "editable") {
         return Err(Fail::new(
             ActionCode::ActionFailed,
-            format!("{} is not a text field (<{}>); fill needs an input, a textarea or an editable element", target.label(), tag(&s)),
+            format!("{} is not a text field (<{}>); fill needs an input, a textarea or an editable element", target.label(), tag(s)),
         ));
     }
     let session = el.session.as_deref();
@@ -144,17 +140,17 @@ pub async fn fill(page: &Page<'_>, el: &Live, target: &RefTarget, value: &str, c
 }
 
 pub async fn select(page: &Page<'_>, el: &Live, target: &RefTarget, wanted: &str) -> Step<Value> {
-    let s = state(page, el).await?;
-    if flag(&s, "disabled") {
+    let s = &el.state;
+    if flag(s, "disabled") {
         return Err(Fail::new(ActionCode::ElementDisabled, format!("{} is disabled", target.label())));
     }
-    if !flag(&s, "select") {
-        if flag(&s, "popup") || matches!(target.role.as_str(), "combobox" | "listbox") {
+    if !flag(s, "select") {
+        if flag(s, "popup") || matches!(target.role.as_str(), "combobox" | "listbox") {
             return select_custom(page, el, target, wanted).await;
         }
         return Err(Fail::new(
             ActionCode::ActionFailed,
-            format!("{} is not a <select> (<{}>) nor a dropdown (role combobox or listbox, or aria-haspopup)", target.label(), tag(&s)),
+            format!("{} is not a <select> (<{}>) nor a dropdown (role combobox or listbox, or aria-haspopup)", target.label(), tag(s)),
         ));
     }
     let r = page.call_on(el.session.as_deref(), &el.object_id, scripts::SELECT_OPTION, vec![Arg::Value(Value::String(wanted.to_string()))]).await?;
@@ -210,7 +206,9 @@ async fn select_custom(page: &Page<'_>, el: &Live, target: &RefTarget, wanted: &
         let Some(object_id) = resolved.pointer("/object/objectId").and_then(Value::as_str) else {
             return Err(Fail::new(ActionCode::ActionFailed, format!("option {} went away before it could be clicked", json_quote(name))));
         };
-        let option = Live { session: el.session.clone(), object_id: object_id.to_string(), backend_node_id: *backend, offset: el.offset };
+        // An option that is enabled; a disabled one (aria-disabled) is refused by the click.
+        let state = page.call_on(session, object_id, scripts::ELEMENT_STATE, vec![]).await?;
+        let option = Live { session: el.session.clone(), object_id: object_id.to_string(), backend_node_id: *backend, offset: el.offset, state };
         let within = if target.ref_id.is_empty() { "the dropdown".to_string() } else { target.ref_id.clone() };
         let option_target = RefTarget { ref_id: format!("in {within}"), role: role.to_string(), name: name.clone(), ..Default::default() };
         click(page, &option, &option_target).await?;
