@@ -79,13 +79,26 @@ export declare function contractData(): any
 
 export declare const DEFAULT_ACTION_TIMEOUT_MS: number
 
+/** `summarizeSnapshotForDoctor`'s default `maxRefs`. */
+export declare const DEFAULT_DOCTOR_MAX_REFS: number
+
+/** `domHashAround`'s default `maxChars` (the snapshot's own is `domHashMaxChars`). */
+export declare const DEFAULT_DOM_HASH_AROUND_MAX_CHARS: number
+
 export declare const DEFAULT_DOM_HASH_MAX_CHARS: number
 
 export declare const DEFAULT_MAX_NAME_CHARS: number
 
+export declare const DEFAULT_SCROLL_AMOUNT: number
+
 export declare const DEFAULT_SNAPSHOT_MAX_DEPTH: number
 
 export declare const DEFAULT_TIMEOUT_MS: number
+
+/** `resolveRef(…, { verify: true })`'s default deadline. */
+export declare const DEFAULT_VERIFY_TIMEOUT_MS: number
+
+export declare function defaultInteractiveRoles(): Array<string>
 
 /** The `domHashAround` hash of an element's outerHTML. */
 export declare function domHashOfHtml(html: string, maxChars: number): string

@@ -3,10 +3,9 @@
 //! (a raw `getFullAXTree` result, or the rows the JS driver projects)
 use std::time::Instant;
 
-use web_ai_snapshot::tree::cdp_reader::parse_full_ax_tree;
-use web_ai_snapshot::tree::rows_reader::parse_rows;
-use web_ai_snapshot::options::SnapshotOptions;
-use web_ai_snapshot::text::snapshot::{build_snapshot, PageFacts};
+use web_ai_snapshot::readers::{parse_full_ax_tree, parse_rows};
+use web_ai_snapshot::SnapshotOptions;
+use web_ai_snapshot::{build_snapshot, PageFacts};
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {

@@ -7,11 +7,7 @@ const { cdpSessionFor, frameSessionSend, forgetSession } = require('./sessions.c
 const { adapt, requestSender } = require('./transport.cjs');
 
 const { DEFAULT_SNAPSHOT_MAX_DEPTH, DEFAULT_MAX_NAME_CHARS, DEFAULT_TIMEOUT_MS } = native;
-const DEFAULT_INTERACTIVE_ROLES = new Set([
-    'button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio',
-    'switch', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab',
-    'slider', 'spinbutton', 'treeitem', 'listbox', 'gridcell', 'cell',
-]);
+const DEFAULT_INTERACTIVE_ROLES = new Set(native.defaultInteractiveRoles());
 
 function estimateSnapshotTokens(text) {
     return native.estimateSnapshotTokens(String(text || ''));
@@ -172,7 +168,7 @@ async function viaLegacy(page, options) {
         const left = Math.max(1, timeoutMs - (Date.now() - started));
         const [domHash, title] = await Promise.all([
             options.includeDomHash === false ? null
-                : withDeadline(domHashAround(page, [rootSelector || 'body'], { maxChars: options.domHashMaxChars ?? 32768 }).catch(() => null), left),
+                : withDeadline(domHashAround(page, [rootSelector || 'body'], { maxChars: options.domHashMaxChars ?? native.DEFAULT_DOM_HASH_MAX_CHARS }).catch(() => null), left),
             typeof page.title === 'function' ? withDeadline(Promise.resolve().then(() => page.title()).catch(() => null), left) : null,
         ]);
         const facts = {
@@ -252,7 +248,7 @@ function extractInteractiveRefs(snapshotOrTree, prefix = '@e') {
     return snapshot.refs;
 }
 
-function summarizeSnapshotForDoctor(snapshot, { maxRefs = 8 } = {}) {
+function summarizeSnapshotForDoctor(snapshot, { maxRefs = native.DEFAULT_DOCTOR_MAX_REFS } = {}) {
     const s = snapshot && typeof snapshot === 'object' ? snapshot : {};
     const lean = {
         snapshotId: s.snapshotId ?? null,

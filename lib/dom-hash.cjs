@@ -20,7 +20,7 @@ function firstOuterHtml(selectors) {
 }
 
 async function domHashAround(page, selectors, options = {}) {
-    const maxChars = options.maxChars ?? 8192;
+    const maxChars = options.maxChars ?? native.DEFAULT_DOM_HASH_AROUND_MAX_CHARS;
     const html = await page.evaluate(firstOuterHtml, Array.from(selectors || [], String)).catch(() => null);
     if (!html) return null;
     return native.domHashOfHtml(String(html), Number(maxChars));

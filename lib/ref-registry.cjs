@@ -64,7 +64,7 @@ function keptEntry(page, snapshotId, ref) {
  * the role and name the page reports now.
  */
 async function resolveVerified(page, registry, normalized, options) {
-    const { timeoutMs = 5000 } = options;
+    const { timeoutMs = native.DEFAULT_VERIFY_TIMEOUT_MS } = options;
     const refs = registry && registry.refs;
     let entry = refs && Object.prototype.hasOwnProperty.call(refs, normalized) ? refs[normalized] : undefined;
     // invalidateRefsOnDomChange clears refs; the kept snapshot still knows what the ref was.

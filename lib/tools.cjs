@@ -5,6 +5,7 @@
 //   const tools = createBrowserTools(page, { approve, completionCriteria });
 //   // hand tools.schemas to the model; for each tool call:
 //   const result = await tools.execute(call.name, call.input);
+const native = require('./native.cjs');
 const ax = require('./ax-snapshot.cjs');
 const { runAction } = require('./actions.cjs');
 const { adapt } = require('./transport.cjs');
@@ -76,7 +77,7 @@ const TOOL_SCHEMAS = Object.freeze([
             properties: {
                 ref: { ...REF, description: 'Element to scroll into view. If provided, direction is ignored.' },
                 direction: { type: 'string', enum: ['up', 'down', 'top', 'bottom'], description: 'Scroll direction. Required if ref not provided.' },
-                amount: { type: 'integer', default: 300, description: 'Pixels to scroll if using direction' },
+                amount: { type: 'integer', default: native.DEFAULT_SCROLL_AMOUNT, description: 'Pixels to scroll if using direction' },
                 snapshot_id: SNAPSHOT_ID,
             },
         },
@@ -154,7 +155,7 @@ function createBrowserTools(page, options = {}) {
     const snapshotOptions = () => ({ ...base, viewportOnly: state.viewportOnly });
 
     const send = sendOf(page);
-    const deadline = typeof opts.timeoutMs === 'number' && opts.timeoutMs > 0 ? opts.timeoutMs : 2000;
+    const deadline = typeof opts.timeoutMs === 'number' && opts.timeoutMs > 0 ? opts.timeoutMs : native.DEFAULT_ACTION_TIMEOUT_MS;
 
     /** Seed 001's page, viewport and (on request) screenshot, beside our snapshot's fields. */
     async function withSeedFields(snapshot) {

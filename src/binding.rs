@@ -34,6 +34,22 @@ pub const DEFAULT_DOM_HASH_MAX_CHARS: u32 = options::DEFAULT_DOM_HASH_MAX_CHARS;
 pub const DEFAULT_TIMEOUT_MS: u32 = options::DEFAULT_TIMEOUT_MS;
 #[napi]
 pub const DEFAULT_ACTION_TIMEOUT_MS: u32 = action::DEFAULT_ACTION_TIMEOUT_MS;
+#[napi]
+pub const DEFAULT_SCROLL_AMOUNT: u32 = action::DEFAULT_SCROLL_AMOUNT as u32;
+/// `resolveRef(…, { verify: true })`'s default deadline.
+#[napi]
+pub const DEFAULT_VERIFY_TIMEOUT_MS: u32 = 5000;
+/// `domHashAround`'s default `maxChars` (the snapshot's own is `domHashMaxChars`).
+#[napi]
+pub const DEFAULT_DOM_HASH_AROUND_MAX_CHARS: u32 = 8192;
+/// `summarizeSnapshotForDoctor`'s default `maxRefs`.
+#[napi]
+pub const DEFAULT_DOCTOR_MAX_REFS: u32 = 8;
+
+#[napi]
+pub fn default_interactive_roles() -> Vec<&'static str> {
+    crate::tree::roles::DEFAULT_INTERACTIVE_ROLES.to_vec()
+}
 
 /// The fields of a `WebAiError`, from the one table in Rust.
 #[napi(object)]

@@ -13,16 +13,39 @@
 //! The napi binding (`binding`, behind the `napi` feature) only converts
 //! values at the edge.
 
-pub mod action;
-pub mod agent;
-pub mod capture;
-pub mod compat;
-pub mod dom;
-pub mod error;
-pub mod native;
-pub mod options;
-pub mod text;
-pub mod tree;
+// Without the `napi` feature (`cargo test`) the parts of the core that only
+// the binding calls look unused; the addon build (`--features napi`) is where
+// dead code is reported.
+#![cfg_attr(not(feature = "napi"), allow(dead_code, unused_imports))]
+
+mod action;
+mod agent;
+mod capture;
+mod compat;
+mod dom;
+mod error;
+mod native;
+mod options;
+mod text;
+mod tree;
+
+pub use action::{run as run_action, verify as verify_ref, ActionCode, ActionOutcome, ActionRequest, Checked, RefTarget};
+pub use capture::{capture_with, CdpCall, CdpReply, CdpTransport, Captured, ReplyFuture};
+pub use dom::selector::Located;
+pub use error::{ErrorCode, Result, WebAiError};
+pub use native::{capture_endpoint, Endpoint, NativeConnection};
+pub use options::SnapshotOptions;
+pub use text::serialize::ElementRef;
+pub use text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
+pub use tree::AxTree;
+
+/// The readers the examples time (`examples/`): not part of the API.
+#[doc(hidden)]
+pub mod readers {
+    pub use crate::dom::json_arena::parse as parse_json_arena;
+    pub use crate::tree::cdp_reader::parse_full_ax_tree;
+    pub use crate::tree::rows_reader::parse_rows;
+}
 
 #[cfg(feature = "napi")]
 mod binding;

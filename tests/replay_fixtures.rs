@@ -6,10 +6,10 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use web_ai_snapshot::capture::{capture_with, CdpCall, CdpReply, CdpTransport, ReplyFuture};
-use web_ai_snapshot::text::snapshot::WebAiSnapshot;
-use web_ai_snapshot::error::WebAiError;
-use web_ai_snapshot::options::SnapshotOptions;
+use web_ai_snapshot::{capture_with, CdpCall, CdpReply, CdpTransport, ReplyFuture};
+use web_ai_snapshot::WebAiSnapshot;
+use web_ai_snapshot::WebAiError;
+use web_ai_snapshot::SnapshotOptions;
 
 struct Replay {
     replies: Vec<(String, Value, Value)>,

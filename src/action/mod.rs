@@ -45,15 +45,6 @@ impl Action {
             _ => return None,
         })
     }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Click => "click",
-            Action::Fill => "fill",
-            Action::Select => "select",
-            Action::Scroll => "scroll",
-        }
-    }
 }
 
 /// What an action is asked to do, against which snapshot.

@@ -8,6 +8,5 @@ mod session;
 mod transport;
 
 pub use driver::{capture_with, Captured};
-pub use calls::{Call, FrameCall};
-pub use session::{CaptureSession, CdpCommand, Step};
+pub use calls::Call;
 pub use transport::{call_before, CdpCall, CdpReply, CdpTransport, ReplyFuture};

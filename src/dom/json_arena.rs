@@ -4,6 +4,14 @@
 //! serde_json recurses per level (and stops at 128), so that reply is read here
 //! instead: values live in one `Vec`, containers hold indices, and no nesting
 //! depth ever reaches the Rust call stack.
+//!
+//! Why not serde_json with `unbounded_depth` and `serde_stacker`: measured by
+//! `cargo run --release --example json_arena_vs_serde` on a 5 MB reply of
+//! 40,000 elements, this reader takes 22.5 ms nested 40,000 deep and 17.5 ms
+//! flat; serde_json + serde_stacker into a `Value` takes 89.8 ms and 65.2 ms
+//! (4x), and dropping that deep `Value` recurses once per level on the
+//! thread's own stack, which overflows a Node worker's stack long before
+//! 40,000 levels (the example has to run on a 1 GiB stack to finish).
 
 use std::borrow::Cow;
 

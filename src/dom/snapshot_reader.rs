@@ -172,8 +172,7 @@ fn local_name(node_name: &str) -> String {
 /// left out: no selector matches them.
 fn element_tree(snap: &Snapshot<'_>) -> DomTree {
     let docs = &snap.documents;
-    let mut tree = DomTree::default();
-    tree.without_user_agent_roots = true;
+    let mut tree = DomTree { without_user_agent_roots: true, ..DomTree::default() };
     let mut visited = vec![false; docs.len()];
     // (document, its owner element in the model); owners are added before
     // the documents they host, so parents keep coming first.

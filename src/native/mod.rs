@@ -8,8 +8,7 @@ mod discovery;
 
 use std::time::{Duration, Instant};
 
-pub use connection::{NativeConnection, MAX_MESSAGE_BYTES};
-pub use discovery::websocket_url;
+pub use connection::NativeConnection;
 
 use crate::capture::{capture_with, Captured};
 use crate::error::Result;

@@ -10,14 +10,6 @@ use serde_json::{Map, Value};
 use crate::error::{Result, WebAiError};
 use crate::tree::{AxNode, AxTree, PropValue, States, Tristate};
 
-/// True when a parsed input looks like a legacy tree rather than CDP nodes.
-pub fn is_legacy(value: &Value) -> bool {
-    match value {
-        Value::Object(m) => m.contains_key("legacyNodes") || (m.contains_key("role") && !m.contains_key("nodes")),
-        _ => false,
-    }
-}
-
 pub fn from_value(value: Value) -> Result<AxTree> {
     match value {
         Value::Object(mut m) if m.contains_key("legacyNodes") => match m.remove("legacyNodes") {

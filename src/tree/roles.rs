@@ -98,6 +98,12 @@ pub fn is_tier2_role(role: &str) -> bool {
 }
 
 /// Containers that make tier-2 descendants actionable.
+/// The old module's `DEFAULT_INTERACTIVE_ROLES` (SPEC §2), exported as is.
+pub const DEFAULT_INTERACTIVE_ROLES: [&str; 19] = [
+    "button", "link", "textbox", "searchbox", "combobox", "checkbox", "radio", "switch", "menuitem", "menuitemcheckbox",
+    "menuitemradio", "option", "tab", "slider", "spinbutton", "treeitem", "listbox", "gridcell", "cell",
+];
+
 pub fn is_interactive_container(role: &str) -> bool {
     matches!(role, "listbox" | "combobox" | "menu" | "menubar" | "tree" | "grid" | "treegrid" | "tablist")
 }
