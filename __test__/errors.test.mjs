@@ -43,3 +43,32 @@ test('WebAiError defaults and toJSON', () => {
 test('ESM and CJS share one WebAiError class', () => {
     assert.equal(errorsCjs.WebAiError, WebAiError);
 });
+
+test('the old modules\' error helpers: wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError', async () => {
+    const { wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError, WebAiError: W } = await import('../lib/errors.mjs');
+    const original = new W({ errorCode: 'provider.poll-timeout', stage: 'poll', message: 'late' });
+    assert.equal(wrapError(original), original, 'a WebAiError passes through');
+    const plain = new Error('boom');
+    const wrapped = wrapError(plain);
+    assert.deepEqual([wrapped.errorCode, wrapped.stage, wrapped.retryHint, wrapped.message, wrapped.cause], ['internal.unhandled', 'internal', 'report', 'boom', plain]);
+    const shaped = wrapError({ errorCode: 'cdp.unreachable', stage: 'connect', message: 'down', evidence: { port: 9 } }, { vendor: 'grok' });
+    assert.deepEqual([shaped.errorCode, shaped.stage, shaped.vendor, shaped.evidence], ['cdp.unreachable', 'connect', 'grok', { port: 9 }]);
+    assert.equal(wrapError('text').message, 'text');
+    assert.equal(providerError('gemini', { errorCode: 'provider.composer-not-visible' }).vendor, 'gemini');
+    assert.equal('vendor' in contextError({ errorCode: 'context.over-budget' }), false);
+    const json = toErrorJson({ errorCode: 'provider.composer-not-visible', message: 'x', selectorsTried: ['.a'] });
+    assert.deepEqual(json, { name: 'WebAiError', errorCode: 'provider.composer-not-visible', message: 'x', selectorsTried: ['.a'] }, 'only the fields that are set');
+    assert.deepEqual(toErrorJson(null), { name: 'WebAiError' });
+    assert.deepEqual(Object.keys(new W({ errorCode: 'a', traceId: 't' }).toJSON()), ['name', 'errorCode', 'stage', 'message', 'retryHint', 'mutationAllowed', 'selectorsTried', 'evidence', 'traceId']);
+    assert.equal(new W({ cause: 0 }).cause, 0, 'a falsy cause is kept');
+    assert.equal('cause' in new W({}), false);
+    class WrongTargetError extends Error { constructor() { super('expected A got B'); this.name = 'WrongTargetError'; this.expectedTargetId = 'A'; this.actualTargetId = 'B'; } }
+    const mapped = fromCliJawStructuredError(new WrongTargetError());
+    assert.deepEqual([mapped.errorCode, mapped.retryHint, mapped.evidence], ['cdp.target-mismatch', 'tab-switch', { expectedTargetId: 'A', actualTargetId: 'B' }]);
+    const cap = fromCliJawStructuredError(Object.assign(new Error('no'), { name: 'BrowserCapabilityError', capabilityId: 'x', stage: 'capability-preflight' }));
+    assert.deepEqual([cap.errorCode, cap.stage, cap.evidence.capabilityId], ['capability.unsupported', 'capability-preflight', 'x']);
+    const off = fromCliJawStructuredError(Object.assign(new Error('off'), { name: 'ProviderRuntimeDisabledError', vendor: 'gemini', stage: 'status' }));
+    assert.deepEqual([off.errorCode, off.vendor, off.stage], ['provider.runtime-disabled', 'gemini', 'status']);
+    assert.equal(fromCliJawStructuredError(new Error('plain')), null);
+    assert.equal(fromCliJawStructuredError(null), null);
+});

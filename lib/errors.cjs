@@ -1,28 +1,124 @@
 'use strict';
 const native = require('./native.cjs');
 
-const TO_JSON_KEYS = ['name', 'errorCode', 'stage', 'message', 'retryHint', 'vendor', 'mutationAllowed', 'selectorsTried', 'evidence'];
+// The serialized shape of agbrowse's web-ai/errors.mjs (cli-jaw's twin writes
+// the same keys): fields in this order, undefined ones left out.
+const TO_JSON_KEYS = ['name', 'errorCode', 'stage', 'message', 'retryHint', 'vendor', 'mutationAllowed', 'selectorsTried', 'evidence', 'traceId', 'ruleId'];
 
 class WebAiError extends Error {
     constructor(init = {}) {
-        super(init.message || init.errorCode || 'web-ai error', init.cause ? { cause: init.cause } : undefined);
+        const i = init || {};
+        super(i.message || i.errorCode || 'web-ai error');
         this.name = 'WebAiError';
-        this.errorCode = init.errorCode || 'internal.unhandled';
-        this.stage = init.stage || 'internal';
-        this.retryHint = init.retryHint || 'report';
-        if (init.vendor !== undefined) this.vendor = init.vendor;
-        this.mutationAllowed = init.mutationAllowed === true;
-        this.selectorsTried = Array.isArray(init.selectorsTried) ? init.selectorsTried : [];
-        this.evidence = init.evidence ?? null;
+        this.errorCode = i.errorCode || 'internal.unhandled';
+        this.stage = i.stage || 'internal';
+        this.retryHint = i.retryHint || 'report';
+        if (i.vendor !== undefined) this.vendor = i.vendor;
+        this.mutationAllowed = i.mutationAllowed === true;
+        this.selectorsTried = Array.isArray(i.selectorsTried) ? i.selectorsTried : [];
+        this.evidence = i.evidence ?? null;
+        if (i.traceId !== undefined) this.traceId = i.traceId;
+        if (i.ruleId !== undefined) this.ruleId = i.ruleId;
+        // A falsy cause (0, '', false) is still a cause.
+        if (i.cause !== undefined) this.cause = i.cause;
     }
 
     toJSON() {
-        const out = {};
-        for (const key of TO_JSON_KEYS) {
-            if (this[key] !== undefined) out[key] = this[key];
-        }
-        return out;
+        return toErrorJson(this);
     }
+}
+
+/** The JSON of an error (a WebAiError or anything shaped like one): set fields only, `name` defaulted. */
+function toErrorJson(err) {
+    const out = {};
+    if (err && typeof err === 'object') {
+        for (const key of TO_JSON_KEYS) {
+            if (err[key] !== undefined) out[key] = err[key];
+        }
+    }
+    if (!out.name) out.name = 'WebAiError';
+    return out;
+}
+
+/**
+ * Any thrown value as a WebAiError: a WebAiError passes through; an object
+ * with a string `errorCode` keeps its fields; anything else is
+ * internal.unhandled. `fallback` fields win; the original is the `cause`.
+ */
+function wrapError(err, fallback = {}) {
+    if (err instanceof WebAiError) return err;
+    if (err && typeof err === 'object' && typeof err.errorCode === 'string') {
+        return new WebAiError({
+            errorCode: err.errorCode,
+            stage: err.stage,
+            retryHint: err.retryHint,
+            vendor: err.vendor,
+            mutationAllowed: err.mutationAllowed,
+            selectorsTried: err.selectorsTried,
+            evidence: err.evidence,
+            traceId: err.traceId,
+            ruleId: err.ruleId,
+            message: err.message,
+            ...fallback,
+            cause: err,
+        });
+    }
+    return new WebAiError({
+        errorCode: 'internal.unhandled',
+        stage: 'internal',
+        retryHint: 'report',
+        message: (err && err.message) || String(err),
+        ...fallback,
+        cause: err,
+    });
+}
+
+function providerError(vendor, init = {}) {
+    return new WebAiError({ ...init, vendor });
+}
+
+function contextError(init = {}) {
+    return new WebAiError(init);
+}
+
+/** cli-jaw's structured errors (WrongTargetError, BrowserCapabilityError, ProviderRuntimeDisabledError) as WebAiErrors; null for anything else. */
+function fromCliJawStructuredError(err, fallbackStage = 'internal') {
+    void fallbackStage;
+    if (!err || typeof err !== 'object') return null;
+    const e = err;
+    if (e.name === 'WrongTargetError') {
+        return new WebAiError({
+            errorCode: 'cdp.target-mismatch',
+            stage: 'session-target-verify',
+            retryHint: 'tab-switch',
+            message: e.message || 'wrong target',
+            evidence: { expectedTargetId: e.expectedTargetId, actualTargetId: e.actualTargetId },
+            cause: err,
+        });
+    }
+    if (e.name === 'BrowserCapabilityError') {
+        return new WebAiError({
+            errorCode: 'capability.unsupported',
+            stage: e.stage || 'capability-preflight',
+            retryHint: 'feature-fallback',
+            message: e.message || 'capability unsupported',
+            mutationAllowed: e.mutationAllowed === true,
+            evidence: { capabilityId: e.capabilityId, ownerPrd: e.ownerPrd },
+            cause: err,
+        });
+    }
+    if (e.name === 'ProviderRuntimeDisabledError') {
+        const init = {
+            errorCode: 'provider.runtime-disabled',
+            stage: e.stage || 'provider-runtime-gate',
+            retryHint: 'enable-or-skip',
+            message: e.message || 'provider runtime disabled',
+            cause: err,
+        };
+        if (e.vendor !== undefined) init.vendor = e.vendor;
+        return new WebAiError(init);
+    }
+    return null;
 }
 
 /** A WebAiError for `code`, with stage and retryHint from the one table in Rust. */
@@ -56,4 +152,7 @@ function unwrapOutcome(outcome) {
     return outcome;
 }
 
-module.exports = { WebAiError, webAiError, fromNative, callNative, unwrapOutcome };
+module.exports = {
+    WebAiError, wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError,
+    webAiError, fromNative, callNative, unwrapOutcome,
+};

@@ -3,5 +3,10 @@ import cjs from './errors.cjs';
 
 export const {
     WebAiError,
+    wrapError,
+    providerError,
+    contextError,
+    toErrorJson,
+    fromCliJawStructuredError,
 } = cjs;
 export default cjs;

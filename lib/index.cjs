@@ -7,5 +7,6 @@ module.exports = {
     ...require('./dom-hash.cjs'),
     ...require('./actions.cjs'),
     ...require('./tools.cjs'),
-    WebAiError: require('./errors.cjs').WebAiError,
+    ...(({ WebAiError, wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError }) =>
+        ({ WebAiError, wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError }))(require('./errors.cjs')),
 };

@@ -5,5 +5,5 @@ export * from './vendor-editor-contract';
 export * from './dom-hash';
 export * from './actions';
 export * from './tools';
-export { WebAiError } from './errors';
-export type { WebAiErrorCode, WebAiErrorInit } from './errors';
+export { WebAiError, wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError } from './errors';
+export type { WebAiErrorCode, WebAiErrorInit, WebAiErrorJson } from './errors';

@@ -58,5 +58,10 @@ export const {
     domHashAround,
     selectorMatchSummary,
     WebAiError,
+    wrapError,
+    providerError,
+    contextError,
+    toErrorJson,
+    fromCliJawStructuredError,
 } = cjs;
 export default cjs;
