@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebAiError } from '../lib/errors.mjs';
 import errorsCjs from '../lib/errors.cjs';
+import raise from '../lib/raise.cjs';
 
 const TABLE = {
     'snapshot.unavailable': ['snapshot-capture', 'pin-playwright-or-add-cdp-fallback'],
@@ -17,14 +18,14 @@ const TABLE = {
 
 test('every error code of the table has its stage and retry hint', () => {
     for (const [code, [stage, retryHint]] of Object.entries(TABLE)) {
-        const e = errorsCjs.webAiError(code, `about ${code}`, { x: 1 });
+        const e = raise.webAiError(code, `about ${code}`, { x: 1 });
         assert.ok(e instanceof WebAiError && e instanceof Error);
         assert.deepEqual([e.name, e.errorCode, e.stage, e.retryHint, e.message], ['WebAiError', code, stage, retryHint, `about ${code}`]);
         assert.deepEqual(e.evidence, { x: 1 });
         assert.equal(e.mutationAllowed, false);
         assert.deepEqual(e.selectorsTried, []);
     }
-    assert.throws(() => errorsCjs.webAiError('made.up', 'x'), /unknown errorCode/);
+    assert.throws(() => raise.webAiError('made.up', 'x'), /unknown errorCode/);
 });
 
 test('WebAiError defaults and toJSON', () => {

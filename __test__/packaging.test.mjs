@@ -19,7 +19,7 @@ test('every subpath export loads with import and require and exposes the same na
         const cjs = require(`@agbrowse/web-ai-snapshot/${sub}`);
         const esm = await import(`@agbrowse/web-ai-snapshot/${sub}`);
         const esmNames = Object.keys(esm).filter(k => k !== 'default').sort();
-        const cjsNames = Object.keys(cjs).filter(k => sub !== 'errors' || k === 'WebAiError').sort();
+        const cjsNames = Object.keys(cjs).sort();
         assert.deepEqual(esmNames, cjsNames, sub);
         for (const name of esmNames) {
             assert.equal(esm[name], cjs[name], `${sub}.${name} is one object across ESM and CJS`);
@@ -56,6 +56,39 @@ test('a cli-jaw style TypeScript consumer compiles against the shipped types', (
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     const r = spawnSync(process.execPath, [tsc, '-p', join(root, '__test__', 'types', 'tsconfig.json')], { encoding: 'utf8', cwd: root });
     assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+test('every name of the replaced modules type-checks under strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess', () => {
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = spawnSync(process.execPath, [tsc, '-p', join(root, '__test__', 'types', 'tsconfig.strict.json')], { encoding: 'utf8', cwd: root });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+// The values agbrowse's web-ai/<module>.mjs and cli-jaw's src/browser/web-ai/<module>.ts
+// export (their union), which `export * from` this subpath must keep.
+const OLD_VALUES = {
+    'ax-snapshot': ['DEFAULT_SNAPSHOT_MAX_DEPTH', 'DEFAULT_MAX_NAME_CHARS', 'DEFAULT_INTERACTIVE_ROLES', 'buildWebAiSnapshot', 'estimateSnapshotTokens',
+        'hashAccessibilitySnapshot', 'extractInteractiveRefs', 'summarizeSnapshotForDoctor', 'hashDoctorField'],
+    'ref-registry': ['createRefRegistry', 'resolveRef', 'invalidateRefsOnDomChange', 'isRegistryStale'],
+    'observe-targets': ['observeProviderTargets', 'rankTargetCandidates'],
+    'vendor-editor-contract': ['createChatGptEditorAdapter', 'GEMINI_DEEP_THINK_CONSTRAINTS', 'CHATGPT_COMPOSER_SELECTORS', 'CHATGPT_SEND_SELECTORS',
+        'CHATGPT_UPLOAD_SELECTORS', 'CHATGPT_RESPONSE_SELECTORS', 'CHATGPT_STREAMING_SELECTORS', 'GEMINI_COMPOSER_SELECTORS', 'GEMINI_MODEL_SELECTOR_BUTTONS',
+        'GEMINI_UPLOAD_SELECTORS', 'GEMINI_RESPONSE_SELECTORS', 'GEMINI_STREAMING_SELECTORS', 'GROK_COMPOSER_SELECTORS', 'GROK_MODEL_SELECTOR_BUTTONS',
+        'GROK_UPLOAD_SELECTORS', 'GROK_RESPONSE_SELECTORS', 'GROK_STREAMING_SELECTORS', 'CHATGPT_EDITOR_CONTRACT', 'GEMINI_EDITOR_CONTRACT',
+        'GROK_EDITOR_CONTRACT', 'EDITOR_CONTRACT_BY_VENDOR', 'editorContractForVendor', 'semanticTargetsForVendor'],
+    'dom-hash': ['domHashAround', 'normalizeDomForHash', 'selectorMatchSummary'],
+    errors: ['WebAiError', 'wrapError', 'providerError', 'contextError', 'toErrorJson', 'fromCliJawStructuredError'],
+};
+
+test('each subpath exports every value of the module it replaces, in ESM and CommonJS', async () => {
+    for (const [sub, names] of Object.entries(OLD_VALUES)) {
+        const esm = await import(`@agbrowse/web-ai-snapshot/${sub}`);
+        const cjs = require(`@agbrowse/web-ai-snapshot/${sub}`);
+        for (const name of names) {
+            assert.notEqual(esm[name], undefined, `${sub} (ESM) lacks ${name}`);
+            assert.equal(esm[name], cjs[name], `${sub}: ${name} is one value in ESM and CommonJS`);
+        }
+    }
 });
 
 test('the TypeScript check fails on a misuse (the check can fail)', () => {

@@ -165,3 +165,30 @@ test('the contracts carry exactly the data of SPEC §8 and are frozen', () => {
         assert.ok(Object.isFrozen(frozen));
     }
 });
+
+test('createChatGptEditorAdapter inserts, submits and verifies a prompt on the ChatGPT look-alike', async () => {
+    const { createChatGptEditorAdapter } = await import('../lib/vendor-editor-contract.mjs');
+    const page = await openFixture('chatgpt.html');
+    try {
+        const adapter = createChatGptEditorAdapter(page, { timeoutMs: 5000 });
+        assert.equal(adapter.vendor, 'chatgpt');
+        await adapter.waitForReady();
+        const baseline = await adapter.getCommitBaseline();
+        assert.deepEqual(baseline, { turnsCount: 1 });
+        const prompt = 'Compare the  second quarter with the first.';
+        await adapter.insertPrompt(prompt);
+        assert.equal(await page.locator('#prompt-textarea').innerText(), prompt.replace(/\s+/g, ' '), 'as the editor renders it');
+        assert.deepEqual(await adapter.submitPrompt(), { method: 'button' });
+        assert.deepEqual(await adapter.verifyPromptCommitted(prompt, baseline), { turnsCount: 2 });
+        assert.equal(await page.locator('#prompt-textarea').innerText(), '', 'the composer was cleared by the page');
+        // Nothing sent: the check fails with the old catalog's code, not a hang.
+        const quick = createChatGptEditorAdapter(page, { timeoutMs: 300 });
+        await assert.rejects(quick.verifyPromptCommitted('never sent', { turnsCount: 2 }), err => err.errorCode === 'provider.commit-not-verified' && err.vendor === 'chatgpt');
+        // A caller's own insertText runs after the composer is focused.
+        const typed = createChatGptEditorAdapter(page, { insertText: text => page.keyboard.type(text) });
+        await typed.insertPrompt('typed by the caller');
+        assert.equal(await page.locator('#prompt-textarea').innerText(), 'typed by the caller');
+    } finally {
+        await page.close();
+    }
+});

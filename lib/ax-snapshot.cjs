@@ -1,6 +1,7 @@
 'use strict';
 const native = require('./native.cjs');
-const { WebAiError, webAiError, callNative, unwrapOutcome } = require('./errors.cjs');
+const { WebAiError } = require('./errors.cjs');
+const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
 const { domHashAround } = require('./dom-hash.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 const { cdpSessionFor, frameSessionSend, forgetSession } = require('./sessions.cjs');

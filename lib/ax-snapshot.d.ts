@@ -5,8 +5,38 @@ export declare const DEFAULT_SNAPSHOT_MAX_DEPTH: 6;
 export declare const DEFAULT_MAX_NAME_CHARS: 900;
 export declare const DEFAULT_INTERACTIVE_ROLES: Set<string>;
 
-/** Capture a snapshot from a Playwright page, a CDP session (`{ cdp }`) or a legacy page. */
-export declare function buildWebAiSnapshot(page: SnapshotSource, options?: SnapshotOptions): Promise<WebAiSnapshot>;
+/** The old module's names for these shapes. */
+export type AxSnapshotOptions = SnapshotOptions;
+export type AxNode = LegacyAxNode;
+export interface SerializedSnapshot {
+    text: string;
+    refs: Record<string, ElementRef>;
+    nodeCount: number;
+}
+export interface SummarizeOptions {
+    maxRefs?: number;
+}
+export type SummarizeResult = DoctorSnapshotSummary;
+/** The page shape cli-jaw typed its pages with (old Playwright: `accessibility.snapshot()`). */
+export interface AxSnapshotPageLike {
+    url?: () => string | null;
+    accessibility?: {
+        snapshot: (opts?: { interestingOnly?: boolean; root?: unknown }) => Promise<AxNode>;
+    };
+    locator: (selector: string) => {
+        elementHandle: () => Promise<{ dispose?: () => Promise<void> } | null>;
+    };
+    evaluate: <T, A>(fn: (arg: A) => T | null, arg: A) => Promise<T | null>;
+}
+/** A tab of a running browser the core connects to by itself. */
+export interface EndpointSource {
+    cdpEndpoint: string;
+    targetId?: string | null;
+    urlIncludes?: string | null;
+}
+
+/** Capture a snapshot from a Playwright page, a CDP session (`{ cdp }`), `{ cdpEndpoint }` or a legacy page. */
+export declare function buildWebAiSnapshot(page: SnapshotSource | AxSnapshotPageLike | EndpointSource, options?: SnapshotOptions): Promise<WebAiSnapshot>;
 /** Serialize a recorded tree: a `getFullAXTree` result (or its `nodes`), a legacy tree, or JSON text of either. */
 export declare function buildWebAiSnapshotFromAxTree(
     input: CdpAxTree | Array<Record<string, unknown>> | LegacyAxNode | string | null | undefined,
@@ -16,7 +46,10 @@ export declare function estimateSnapshotTokens(text: unknown): number;
 export declare function hashAccessibilitySnapshot(text: unknown): string;
 export declare function hashDoctorField(value: unknown): string;
 export declare function extractInteractiveRefs(snapshotOrTree: WebAiSnapshot | LegacyAxNode | CdpAxTree | null | undefined, prefix?: string): Record<string, ElementRef>;
-export declare function summarizeSnapshotForDoctor(snapshot: WebAiSnapshot | null | undefined, options?: { maxRefs?: number }): DoctorSnapshotSummary;
+export declare function summarizeSnapshotForDoctor(
+    snapshot: Partial<Pick<WebAiSnapshot, 'snapshotId' | 'axHash' | 'domHash' | 'stats'>> & { refs?: Record<string, { ref: string; role: string; name?: string | null }> } | null | undefined,
+    options?: SummarizeOptions,
+): SummarizeResult;
 /** The page's latest snapshot and the one before it (kept for stale-ref checks). */
 export declare function snapshotHistory(page: unknown): { current: WebAiSnapshot | null; previous: WebAiSnapshot | null };
 /** The CDP session the package keeps for a Playwright page (created on first use). */

@@ -7,6 +7,5 @@ module.exports = {
     ...require('./dom-hash.cjs'),
     ...require('./actions.cjs'),
     ...require('./tools.cjs'),
-    ...(({ WebAiError, wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError }) =>
-        ({ WebAiError, wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError }))(require('./errors.cjs')),
+    ...require('./errors.cjs'),
 };

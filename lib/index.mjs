@@ -54,6 +54,7 @@ export const {
     GEMINI_DEEP_THINK_CONSTRAINTS,
     editorContractForVendor,
     semanticTargetsForVendor,
+    createChatGptEditorAdapter,
     normalizeDomForHash,
     domHashAround,
     selectorMatchSummary,

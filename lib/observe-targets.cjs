@@ -1,6 +1,6 @@
 'use strict';
 const native = require('./native.cjs');
-const { callNative } = require('./errors.cjs');
+const { callNative } = require('./raise.cjs');
 
 /**
  * Name patterns for the addon: a RegExp travels as its source and flags and

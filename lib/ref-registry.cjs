@@ -1,6 +1,6 @@
 'use strict';
 const native = require('./native.cjs');
-const { webAiError } = require('./errors.cjs');
+const { webAiError } = require('./raise.cjs');
 
 /** Registry hashes and ids are strings; a falsy value means "not known" (undefined for the addon). */
 function str(v) {

@@ -102,8 +102,8 @@ export interface LegacyAxNode {
     role?: string;
     name?: string;
     value?: string | number;
-    checked?: boolean | 'mixed';
-    pressed?: boolean | 'mixed';
+    checked?: boolean | string;
+    pressed?: boolean | string;
     disabled?: boolean;
     expanded?: boolean;
     selected?: boolean;
@@ -134,23 +134,64 @@ export interface EditorContract {
     semanticTargets: Readonly<Record<string, SemanticTarget>>;
 }
 
-export type TargetCandidate =
-    | { source: 'snapshot-ref'; ref: string; role: string; name: string; confidence: number }
-    | { source: 'css'; selector: string; count: number; confidence: number; unsupported?: string };
+/**
+ * A candidate for a target: `source: 'snapshot-ref'` has ref, role and name;
+ * `source: 'css'` has selector and count (and `unsupported` when raw CDP
+ * cannot count a Playwright-only selector).
+ */
+export interface TargetCandidate {
+    source: 'snapshot-ref' | 'css' | (string & {});
+    ref?: string;
+    role?: string;
+    name?: string;
+    selector?: string;
+    count?: number;
+    confidence: number;
+    unsupported?: string;
+    [key: string]: unknown;
+}
 
-export interface RefRegistry {
+/**
+ * A ref as registries and hand-built snapshots hold it: what the old modules
+ * had is required, what this package added is optional on input.
+ */
+export interface RefEntry {
+    ref: string;
+    role: string;
+    name: string;
+    selector?: string | null;
+    framePath?: string[];
+    shadowPath?: string[];
+    signatureHash?: string;
+    occurrenceIndex?: number;
+    backendNodeId?: number | null;
+    frameId?: string | null;
+    shadowClosed?: boolean;
+    clickable?: boolean;
+}
+
+/** What `createRefRegistry` takes: a snapshot, or any part of one. */
+export interface RefRegistryInput<E extends RefEntry = RefEntry> {
+    snapshotId?: string | null;
+    axHash?: string | null;
+    domHash?: string | null;
+    refs?: Record<string, E>;
+}
+
+/** A registry; `E` is what its refs are (ElementRef when made from a snapshot). */
+export interface RefRegistry<E extends RefEntry = RefEntry> {
     snapshotId: string | null;
     axHash: string | null;
     domHash: string | null;
-    refs: Record<string, ElementRef>;
+    refs: Record<string, E>;
     createdAt: number;
     stale: boolean;
     invalidatedAt: number | null;
 }
 
 export interface DoctorSnapshotSummary {
-    enabled: true;
-    contentSafe: true;
+    enabled: boolean;
+    contentSafe: boolean;
     snapshotId: string | null;
     axHash: string | null;
     domHash: string | null;

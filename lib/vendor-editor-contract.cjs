@@ -68,4 +68,5 @@ module.exports = {
     GEMINI_DEEP_THINK_CONSTRAINTS,
     editorContractForVendor,
     semanticTargetsForVendor,
+    createChatGptEditorAdapter: require('./editor-adapter.cjs').createChatGptEditorAdapter,
 };

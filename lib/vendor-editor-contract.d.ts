@@ -34,3 +34,41 @@ export declare const GROK_EDITOR_CONTRACT: EditorContract;
 export declare const EDITOR_CONTRACT_BY_VENDOR: Readonly<Record<VendorName, EditorContract>>;
 export declare function editorContractForVendor(vendor?: VendorName | string): EditorContract;
 export declare function semanticTargetsForVendor(vendor?: VendorName | string): Readonly<Record<string, SemanticTarget>>;
+
+/** The ChatGPT editor adapter's types (cli-jaw's names; agbrowse's JSDoc names below). */
+export type PromptInsertStage = 'composer-focus' | 'composer-insert' | 'composer-verify' | 'composer-submit' | 'prompt-commit';
+export interface PromptCommitBaseline {
+    turnsCount?: number;
+}
+export interface PromptCommitResult {
+    turnsCount: number;
+}
+export interface PromptSubmitResult {
+    method: 'button' | 'enter';
+}
+export interface VendorEditorAdapterOptions {
+    /** Types the prompt instead of `fill` (after the composer is focused). */
+    insertText?: (text: string) => Promise<void>;
+    /** Deadline of waitForReady and verifyPromptCommitted (default 10 s and 60 s). */
+    timeoutMs?: number;
+}
+export interface VendorEditorAdapter {
+    vendor: 'chatgpt';
+    waitForReady(): Promise<void>;
+    getCommitBaseline(): Promise<PromptCommitBaseline>;
+    insertPrompt(text: string): Promise<void>;
+    submitPrompt(): Promise<PromptSubmitResult>;
+    verifyPromptCommitted(prompt: string, baseline?: PromptCommitBaseline): Promise<PromptCommitResult>;
+}
+export type Page = unknown;
+export type ComposerOptions = VendorEditorAdapterOptions;
+export type SubmitResult = PromptSubmitResult;
+export type EditorAdapterBaseline = PromptCommitBaseline;
+export type EditorAdapter = VendorEditorAdapter;
+
+/**
+ * The composer and send button found by the ChatGPT contract in a snapshot, the prompt
+ * filled and sent with real input events, and its commit read off the conversation turns.
+ * Failures are WebAiErrors (`provider.composer-not-visible`, `provider.commit-not-verified`).
+ */
+export declare function createChatGptEditorAdapter(page: unknown, options?: VendorEditorAdapterOptions): VendorEditorAdapter;

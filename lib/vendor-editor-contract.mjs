@@ -28,5 +28,6 @@ export const {
     GEMINI_DEEP_THINK_CONSTRAINTS,
     editorContractForVendor,
     semanticTargetsForVendor,
+    createChatGptEditorAdapter,
 } = cjs;
 export default cjs;

@@ -18,11 +18,11 @@ import type { Page } from 'playwright-core';
 export async function snapshotForAgent(page: Page, vendor: 'chatgpt' | 'gemini' | 'grok'): Promise<string> {
     const options: SnapshotOptions = { provider: vendor, maxDepth: 8, timeoutMs: 5000 };
     const snapshot: WebAiSnapshot = await buildWebAiSnapshot(page, options);
-    const registry: RefRegistry = createRefRegistry(snapshot);
+    const registry: RefRegistry<ElementRef> = createRefRegistry(snapshot);
     const contract: EditorContract = editorContractForVendor(vendor);
     const targets = await observeProviderTargets(page, { provider: vendor, featureMap: contract, snapshot });
     const composer = targets.composer?.[0];
-    if (composer && composer.source === 'snapshot-ref') {
+    if (composer && composer.source === 'snapshot-ref' && composer.ref) {
         const ref: ElementRef = await resolveRef(page, registry, composer.ref);
         void ref.occurrenceIndex;
     }

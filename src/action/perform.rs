@@ -129,7 +129,11 @@ pub async fn fill(page: &Page<'_>, el: &Live, target: &RefTarget, value: &str, c
         Value::Null => "undefined".to_string(),
         other => other.to_string(),
     };
-    let ok = if clear_first { now_text.strip_suffix('\n').unwrap_or(&now_text) == value } else { now_text.ends_with(value) };
+    // An editable element renders its text (innerText): runs of spaces come
+    // back as no-break spaces or collapsed, and a trailing newline is added.
+    let editable = flag(s, "editable") && !flag(s, "textInput");
+    let (now_cmp, wanted) = if editable { (collapse_spaces(&now_text), collapse_spaces(value)) } else { (now_text.clone(), value.to_string()) };
+    let ok = if clear_first { now_cmp.strip_suffix('\n').unwrap_or(&now_cmp) == wanted } else { now_cmp.ends_with(&wanted) };
     if !ok {
         return Err(Fail::new(
             ActionCode::ActionFailed,
@@ -137,6 +141,11 @@ pub async fn fill(page: &Page<'_>, el: &Live, target: &RefTarget, value: &str, c
         ));
     }
     Ok(json!({ "value": now }))
+}
+
+/// Runs of spaces (no-break spaces included) as one space, trimmed.
+fn collapse_spaces(text: &str) -> String {
+    text.split(|c: char| c == ' ' || c == '\u{a0}').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 pub async fn select(page: &Page<'_>, el: &Live, target: &RefTarget, wanted: &str) -> Step<Value> {
