@@ -125,6 +125,9 @@ export interface ErrorInit {
  */
 export declare function errorPayload(code: string, message: string, evidence?: any | undefined | null): ErrorInit
 
+/** The error table (code, stage, retry hint) for the docs and the JS layer's checks. */
+export declare function errorTable(): Array<Array<string>>
+
 export declare function estimateSnapshotTokens(text: string): number
 
 export interface FeatureHits {
@@ -155,9 +158,16 @@ export declare function matchTargets(targetsIn: Array<TargetInput>, refs: Array<
 /** The benchmark's native floor: `[totalMs, connectMs, bytes]`. */
 export declare function nativeBareTree(endpoint: EndpointInput, timeoutMs: number): Promise<Array<number>>
 
+/** Load `url` in the tab and wait until it has loaded (the CLI's own browser). */
+export declare function navigateNative(endpoint: EndpointInput, url: string, timeoutMs: number): Promise<Outcome>
+
 export declare function normalizeDomForHash(html: string): string
 
 export declare function normalizeRef(input: string): string
+
+export interface Outcome {
+  error?: ErrorInit
+}
 
 /** A name pattern: a RegExp's `source` and `flags`, or a `substring`. */
 export interface PatternInput {

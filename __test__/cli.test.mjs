@@ -10,8 +10,12 @@ import { root, pagesDir } from './helpers.mjs';
 const bin = join(root, 'bin', 'web-ai-snapshot.mjs');
 
 function cli(...argv) {
+    return cliWith({}, ...argv);
+}
+
+function cliWith(env, ...argv) {
     return new Promise(resolve => {
-        const child = spawn(process.execPath, [bin, ...argv], { cwd: root });
+        const child = spawn(process.execPath, [bin, ...argv], { cwd: root, env: { ...process.env, ...env } });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', d => { stdout += d; });
@@ -88,11 +92,51 @@ test('doctor never prints snapshot text or a raw name (canary)', async () => {
     }
 });
 
-test('doctor reports a failed snapshot as a warning instead of crashing', async () => {
-    const r = await cli('doctor', '--vendor', 'gemini', '--snapshot', 'interactive', '--timeout', '1', '--json');
-    assert.equal(r.status, 0, r.stderr);
+test('doctor reports a page it cannot snapshot as a warning, not a crash, and exits 1', async () => {
+    const r = await cli('doctor', '--vendor', 'gemini', '--timeout', '1', '--json');
+    assert.equal(r.status, 1, r.stderr);
     const report = JSON.parse(r.stdout);
     assert.equal(report.warnings[0].code, 'snapshot-failed');
-    assert.equal(report.warnings[0].errorCode, 'snapshot.timeout');
+    assert.ok(['snapshot.timeout', 'page.navigation-failed'].includes(report.warnings[0].errorCode), report.warnings[0].errorCode);
     assert.equal(report.snapshot, null);
+    const ok = await cli('doctor', '--vendor', 'gemini', '--json');
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.ok(JSON.parse(ok.stdout).snapshot.interactiveCount > 0, '--snapshot interactive is the default');
+});
+
+test('without playwright-core the CLI launches Chromium itself and drives it through the addon', async () => {
+    const env = { WEB_AI_SNAPSHOT_NATIVE_BROWSER: '1' };
+    const r = await cliWith(env, 'snapshot');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^- document "ChatGPT":\n/);
+    assert.match(r.stdout, /textbox "Message ChatGPT" \[ref=@e\d+\]/);
+    const file = await cliWith(env, 'snapshot', join(pagesDir, 'forms.html'), '--refs-only');
+    assert.equal(file.status, 0, file.stderr);
+    assert.match(file.stdout, /textbox "Email"/);
+    const dns = await cliWith(env, 'snapshot', 'http://no-such-host.invalid/', '--timeout', '5000', '--json');
+    assert.equal(dns.status, 1);
+    assert.equal(JSON.parse(dns.stdout).error.errorCode, 'page.dns-failed');
+    const d = await cliWith(env, 'doctor', '--vendor', 'grok', '--json');
+    assert.equal(d.status, 0, d.stderr);
+    assert.ok(JSON.parse(d.stdout).snapshot.interactiveCount > 0);
+});
+
+test('--version, errors as JSON under --json, and a hint for a bare domain', async () => {
+    const { version } = JSON.parse((await import('node:fs')).readFileSync(join(root, 'package.json'), 'utf8'));
+    const v = await cli('--version');
+    assert.equal(v.status, 0);
+    assert.equal(v.stdout.trim(), version);
+    const usage = await cli('snapshot', '--bogus', '--json');
+    assert.equal(usage.status, 2);
+    assert.equal(JSON.parse(usage.stdout).error.errorCode, 'usage');
+    const runtime = await cli('snapshot', '--root-selector', '#missing', '--json');
+    assert.equal(runtime.status, 1);
+    const e = JSON.parse(runtime.stdout).error;
+    assert.deepEqual([e.name, e.errorCode, e.stage, e.retryHint], ['WebAiError', 'snapshot.root-not-found', 'snapshot-capture', 'fix-root-selector']);
+    const domain = await cli('snapshot', 'example.com');
+    assert.equal(domain.status, 2);
+    assert.match(domain.stderr, /did you mean https:\/\/example\.com\?/);
+    const help = await cli('click', '--help');
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /Usage: web-ai-snapshot click REF/);
 });

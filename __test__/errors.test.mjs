@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { WebAiError } from '../lib/errors.mjs';
 import errorsCjs from '../lib/errors.cjs';
 import raise from '../lib/raise.cjs';
@@ -72,4 +73,30 @@ test('the old modules\' error helpers: wrapError, providerError, contextError, t
     assert.deepEqual([off.errorCode, off.vendor, off.stage], ['provider.runtime-disabled', 'gemini', 'status']);
     assert.equal(fromCliJawStructuredError(new Error('plain')), null);
     assert.equal(fromCliJawStructuredError(null), null);
+});
+
+test('errors raised without the addon (no browser, no binary) carry the fields of the addon\'s table', async () => {
+    const native = (await import('../lib/native.cjs')).default;
+    const table = Object.fromEntries(native.errorTable().map(([code, stage, hint]) => [code, [stage, hint]]));
+    for (const code of ['browser.not-found', 'browser.launch-failed', 'page.navigation-failed', 'page.dns-failed', 'addon.binary-missing']) {
+        assert.ok(table[code], `${code} is in the table`);
+    }
+    const { findChromium } = await import('../lib/chromium.mjs');
+    const saved = process.env.CHROME_PATH;
+    process.env.CHROME_PATH = '/nonexistent/chrome';
+    try {
+        assert.throws(() => findChromium(), err => {
+            assert.ok(err instanceof WebAiError);
+            assert.deepEqual([err.stage, err.retryHint], table[err.errorCode]);
+            return err.errorCode === 'browser.not-found';
+        });
+    } finally {
+        if (saved === undefined) delete process.env.CHROME_PATH; else process.env.CHROME_PATH = saved;
+    }
+    const loader = readFileSync(new URL('../lib/native.cjs', import.meta.url), 'utf8');
+    assert.ok(loader.includes(`stage: '${table['addon.binary-missing'][0]}'`) && loader.includes(`retryHint: '${table['addon.binary-missing'][1]}'`));
+    const launcher = readFileSync(new URL('../lib/chromium.mjs', import.meta.url), 'utf8');
+    assert.ok(launcher.includes(`'${table['browser.launch-failed'][1]}'`) && launcher.includes(`stage: '${table['browser.not-found'][0]}'`));
+    const cli = readFileSync(new URL('../bin/web-ai-snapshot.mjs', import.meta.url), 'utf8');
+    assert.ok(cli.includes(`'${table['page.dns-failed'][1]}'`) && cli.includes(`'${table['page.navigation-failed'][1]}'`));
 });

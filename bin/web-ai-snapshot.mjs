@@ -6,15 +6,20 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-    buildWebAiSnapshot, summarizeSnapshotForDoctor, observeProviderTargets, editorContractForVendor, hashDoctorField, runAction, WebAiError,
-} from '../lib/index.mjs';
-import native from '../lib/native.cjs';
+import { WebAiError } from '../lib/errors.mjs';
+
+// The addon is loaded on first use, so that --help and --version work without it.
+let loaded = null;
+async function lib() {
+    loaded ??= Promise.all([import('../lib/index.mjs'), import('../lib/native.cjs')]).then(([api, n]) => ({ ...api, native: n.default }));
+    return loaded;
+}
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const VENDORS = ['chatgpt', 'gemini', 'grok'];
 
 const MAIN_HELP = `Usage: web-ai-snapshot <command> [options]
+       web-ai-snapshot --version
 
 Commands:
   snapshot [URL|FILE]   Print a compact accessibility snapshot with @eN refs
@@ -25,7 +30,8 @@ Commands:
   scroll REF | scroll --direction up|down|top|bottom [--amount N]
 
 Run \`web-ai-snapshot <command> --help\` for the options of a command.
-Exit codes: 0 ok, 1 runtime failure, 2 usage error.`;
+Exit codes: 0 ok, 1 runtime failure, 2 usage error. With --json, errors are
+printed as JSON too: { "error": { "errorCode", "message", … } }.`;
 
 const SNAPSHOT_HELP = `Usage: web-ai-snapshot snapshot [URL|FILE] [options]
        web-ai-snapshot snapshot --cdp ENDPOINT [--target ID | --url-includes S] [options]
@@ -42,9 +48,9 @@ Options:
   --root-selector <css>           only the subtree of the first match
   --all-refs                      refs for list/grid items even past 100 refs
   --refs-only                     only the lines that carry refs
-  --timeout <ms>                  capture deadline (default: 10000)
+  --timeout <ms>                  deadline of the page load and of the capture (default: 10000)
   --cdp <endpoint>                snapshot a tab of a running browser instead
-                                  (http://host:port or ws://…; the browser is left as it was)
+                                  (http(s)://host:port or ws(s)://…; the browser is left as it was)
   --target <id> | --url-includes <s>  which tab (default: the only one)
   --json                          print the whole WebAiSnapshot as JSON
   -h, --help                      this help
@@ -53,18 +59,18 @@ Example output:
   - textbox "Message ChatGPT" [ref=@e10]
   - button "Send prompt" [ref=@e12]`;
 
-const DOCTOR_HELP = `Usage: web-ai-snapshot doctor --vendor <chatgpt|gemini|grok> --snapshot interactive [URL|FILE] [--cdp ENDPOINT] [--json]
+const DOCTOR_HELP = `Usage: web-ai-snapshot doctor [--vendor <chatgpt|gemini|grok>] [--snapshot interactive] [URL|FILE] [--cdp ENDPOINT] [--json]
 
 Snapshots the page (the bundled look-alike of --vendor by default) and reports
 a content-safe summary: hashes and counts of the snapshot, and the vendor's
 semantic targets with nameHash/nameChars instead of names. It never prints
-snapshot text or a raw accessible name. A failed snapshot is reported as a
-snapshot-failed warning.
+snapshot text or a raw accessible name. A page that cannot be snapshotted is
+reported as a snapshot-failed warning, and the exit code is 1.
 
 Options:
   --vendor <name>          chatgpt | gemini | grok (default: chatgpt)
-  --snapshot interactive   include the snapshot sections (the only mode)
-  --timeout <ms>           capture deadline (default: 10000)
+  --snapshot interactive   the snapshot sections (the default and only mode)
+  --timeout <ms>           deadline of the page load and of the capture (default: 10000)
   --cdp <endpoint>         a running browser's tab instead (with --target or --url-includes)
   --json                   print the report as JSON
   -h, --help               this help`;
@@ -120,9 +126,36 @@ function vendorOf(args) {
     return v;
 }
 
-/** Open the target in a fresh local Chromium; the bundled page when none is given. */
-async function openTarget(target, vendor) {
-    const { launchChromium, blockNetwork } = await import('../lib/chromium.mjs');
+async function hasPlaywright() {
+    if (process.env.WEB_AI_SNAPSHOT_NATIVE_BROWSER === '1') return false;
+    try {
+        await import('playwright-core');
+        return true;
+    } catch {
+        return false;
+    }
+}
+
+/** A page load that failed, as the error a user can act on. */
+function navigationError(url, err) {
+    if (err instanceof WebAiError) return err;
+    const message = err && err.message ? err.message.split('\n')[0] : String(err);
+    const dns = /ERR_NAME_NOT_RESOLVED|ERR_NAME_RESOLUTION_FAILED/.test(message);
+    return new WebAiError({
+        errorCode: dns ? 'page.dns-failed' : 'page.navigation-failed',
+        stage: 'page-navigate',
+        retryHint: dns ? 'check-url-or-network' : 'check-url',
+        message: `${url} could not be opened: ${message}`,
+        evidence: { url },
+    });
+}
+
+/**
+ * Open the target in a fresh local Chromium; the bundled page when none is
+ * given. Through playwright-core when it is installed, else through the
+ * addon's own DevTools connection (a fresh install needs nothing else).
+ */
+async function openTarget(target, vendor, timeoutMs = 30000) {
     let url;
     let offline = false;
     if (!target) {
@@ -131,19 +164,35 @@ async function openTarget(target, vendor) {
     } else if (/^[a-z][a-z0-9+.-]*:/i.test(target) && !/^[a-z]:\\/i.test(target)) {
         url = target;
     } else {
-        if (!existsSync(target)) throw new UsageError(`no such file: ${target}`);
+        if (!existsSync(target)) {
+            const domain = /^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/.test(target);
+            throw new UsageError(`no such file: ${target}${domain ? ` (did you mean https://${target}?)` : ''}`);
+        }
         url = pathToFileURL(resolve(target)).href;
         offline = true;
+    }
+    const { launchChromium, launchChromiumNative, blockNetwork } = await import('../lib/chromium.mjs');
+    if (!(await hasPlaywright())) {
+        const browser = await launchChromiumNative({ offline });
+        try {
+            const { native } = await lib();
+            const outcome = await native.navigateNative({ cdpEndpoint: browser.endpoint }, url, timeoutMs);
+            if (outcome.error) throw new WebAiError(outcome.error);
+            return { browser, page: { cdpEndpoint: browser.endpoint }, native: true };
+        } catch (err) {
+            await browser.close();
+            throw navigationError(url, err);
+        }
     }
     const browser = await launchChromium();
     try {
         const page = await browser.newPage();
         if (offline) await blockNetwork(page);
-        await page.goto(url, { waitUntil: 'load', timeout: 30000 });
+        await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
         return { browser, page };
     } catch (err) {
         await browser.close().catch(() => {});
-        throw err;
+        throw navigationError(url, err);
     }
 }
 
@@ -155,6 +204,7 @@ async function snapshotCommand(argv) {
     if (args.help) return console.log(SNAPSHOT_HELP);
     if (args._.length > 1) throw new UsageError(`snapshot takes one URL or FILE, got ${args._.length}`);
     const vendor = vendorOf(args);
+    const { buildWebAiSnapshot } = await lib();
     const options = {
         provider: vendor,
         interactiveOnly: !args['no-interactive'],
@@ -188,14 +238,14 @@ async function openSource(args, vendor) {
     if (args.target && args['url-includes']) throw new UsageError('--target and --url-includes are alternatives; give one');
     if (!args.cdp) {
         if (args.target || args['url-includes']) throw new UsageError('--target and --url-includes need --cdp');
-        return openTarget(args._[0], vendor);
+        return openTarget(args._[0], vendor, positiveInt(args.timeout, 'timeout', { min: 1 }));
     }
     if (args._.length) throw new UsageError('with --cdp the tab is chosen by --target or --url-includes, not by a URL');
-    if (!/^(https?|wss?):\/\//.test(args.cdp)) throw new UsageError(`--cdp must be http://host:port or a ws:// URL, got ${JSON.stringify(args.cdp)}`);
+    if (!/^(https?|wss?):\/\//.test(args.cdp)) throw new UsageError(`--cdp must be http(s)://host:port or a ws(s):// URL, got ${JSON.stringify(args.cdp)}`);
     return { browser: null, page: { cdpEndpoint: args.cdp, targetId: args.target ?? null, urlIncludes: args['url-includes'] ?? null } };
 }
 
-function contentSafeCandidate(c) {
+function contentSafeCandidate(c, hashDoctorField) {
     if (c.source !== 'snapshot-ref') return c;
     const { name, ...rest } = c;
     return { ...rest, nameHash: name ? hashDoctorField(name) : null, nameChars: name ? name.length : 0 };
@@ -205,20 +255,29 @@ async function doctorCommand(argv) {
     const args = parse(argv, { vendor: 'value', snapshot: 'value', json: 'bool', timeout: 'value', cdp: 'value', target: 'value', 'url-includes': 'value' });
     if (args.help) return console.log(DOCTOR_HELP);
     const vendor = vendorOf(args);
+    const { buildWebAiSnapshot, summarizeSnapshotForDoctor, observeProviderTargets, editorContractForVendor, hashDoctorField } = await lib();
     if (args.snapshot !== undefined && args.snapshot !== 'interactive') throw new UsageError(`--snapshot supports only "interactive", got ${JSON.stringify(args.snapshot)}`);
     if (args._.length > 1) throw new UsageError(`doctor takes at most one URL or FILE, got ${args._.length}`);
     const report = { vendor, snapshot: null, semanticTargets: null, warnings: [] };
     let opened = null;
     try {
-        opened = await openSource(args, vendor);
-        if (args.snapshot === 'interactive') {
+        if (args.cdp || args.target || args['url-includes']) opened = await openSource(args, vendor);
+        else {
+            try {
+                opened = await openSource(args, vendor);
+            } catch (err) {
+                if (err instanceof UsageError || !(err instanceof WebAiError) || !err.errorCode.startsWith('page.')) throw err;
+                report.warnings.push({ code: 'snapshot-failed', errorCode: err.errorCode, message: err.message });
+            }
+        }
+        if (opened) {
             try {
                 const snapshot = await buildWebAiSnapshot(opened.page, { provider: vendor, timeoutMs: positiveInt(args.timeout, 'timeout', { min: 1 }) });
                 report.snapshot = summarizeSnapshotForDoctor(snapshot);
-                // Over --cdp there is no page object to count CSS fallbacks on: refs only.
-                const countOn = opened.browser ? opened.page : null;
+                // Over --cdp or the native browser there is no page object to count CSS fallbacks on: refs only.
+                const countOn = opened.browser && !opened.native ? opened.page : null;
                 const targets = await observeProviderTargets(countOn, { provider: vendor, featureMap: editorContractForVendor(vendor), snapshot });
-                report.semanticTargets = Object.fromEntries(Object.entries(targets).map(([k, list]) => [k, list.map(contentSafeCandidate)]));
+                report.semanticTargets = Object.fromEntries(Object.entries(targets).map(([k, list]) => [k, list.map(c => contentSafeCandidate(c, hashDoctorField))]));
             } catch (err) {
                 if (err instanceof UsageError) throw err;
                 report.warnings.push({ code: 'snapshot-failed', errorCode: err.errorCode || 'internal.unhandled', message: err.message });
@@ -227,6 +286,8 @@ async function doctorCommand(argv) {
     } finally {
         if (opened && opened.browser) await opened.browser.close().catch(() => {});
     }
+    // The report is printed either way; a page that could not be snapshotted fails the run.
+    if (!report.snapshot) process.exitCode = 1;
     if (args.json) return console.log(JSON.stringify(report, null, 2));
     console.log(`vendor: ${vendor}`);
     if (report.snapshot) {
@@ -269,9 +330,8 @@ function loadTabState(args) {
     }
 }
 
-function refError(code, message, evidence) {
-    const payload = native.errorPayload(code, message, evidence);
-    return new WebAiError(payload);
+function refError(native, code, message, evidence) {
+    return new WebAiError(native.errorPayload(code, message, evidence));
 }
 
 /**
@@ -279,17 +339,17 @@ function refError(code, message, evidence) {
  * snapshot printed for this tab: the same node (backend id and frame), still
  * with its role and name (a minor change is a note).
  */
-function carryRef(previous, ref, fresh) {
+function carryRef(native, previous, ref, fresh) {
     const was = previous.refs[ref];
     if (!was) {
-        throw refError('snapshot.ref-not-found', `${ref} is not in the last snapshot of this tab (${Object.keys(previous.refs).length} refs)`, { ref });
+        throw refError(native, 'snapshot.ref-not-found', `${ref} is not in the last snapshot of this tab (${Object.keys(previous.refs).length} refs)`, { ref });
     }
     const now = Object.values(fresh.refs).find(r => r.backendNodeId === was.backendNodeId && (r.frameId ?? null) === (was.frameId ?? null));
     if (!now || was.backendNodeId == null) {
-        throw refError('snapshot.ref-stale', native.goneMessage(was.role, was.name, ref), { ref, was });
+        throw refError(native, 'snapshot.ref-stale', native.goneMessage(was.role, was.name, ref), { ref, was });
     }
     const v = native.verifyIdentity(was.role, was.name, now.role, now.name);
-    if (v.verdict === 'changed') throw refError('snapshot.ref-stale', v.message, { ref, was, now: { role: now.role, name: now.name } });
+    if (v.verdict === 'changed') throw refError(native, 'snapshot.ref-stale', v.message, { ref, was, now: { role: now.role, name: now.name } });
     return { ref: now.ref, note: v.verdict === 'minor' ? v.message : null };
 }
 
@@ -312,6 +372,7 @@ async function actCommand(action, argv) {
     if (action !== 'scroll' && (args.direction !== undefined || args.amount !== undefined)) throw new UsageError('--direction and --amount are for scroll');
     const source = { cdpEndpoint: args.cdp, targetId: args.target ?? null, urlIncludes: args['url-includes'] ?? null };
     const timeoutMs = positiveInt(args.timeout, 'timeout', { min: 1 });
+    const { native, buildWebAiSnapshot, runAction } = await lib();
     const fresh = await buildWebAiSnapshot(source);
     const toolArgs = {};
     let note = null;
@@ -321,9 +382,9 @@ async function actCommand(action, argv) {
     } else {
         const previous = loadTabState(args);
         if (!previous) {
-            throw refError('snapshot.ref-not-found', 'no earlier snapshot of this tab: run `web-ai-snapshot snapshot --cdp …` with the same --target or --url-includes first', { ref });
+            throw refError(native, 'snapshot.ref-not-found', 'no earlier snapshot of this tab: run `web-ai-snapshot snapshot --cdp …` with the same --target or --url-includes first', { ref });
         }
-        const carried = carryRef(previous, native.normalizeRef(ref), fresh);
+        const carried = carryRef(native, previous, native.normalizeRef(ref), fresh);
         toolArgs.ref = carried.ref;
         note = carried.note;
         if (needsValue) toolArgs.value = value;
@@ -345,24 +406,34 @@ async function actCommand(action, argv) {
     }
 }
 
+function version() {
+    return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+}
+
 async function main(argv) {
     const [command, ...rest] = argv;
     if (!command || command === '-h' || command === '--help') return console.log(MAIN_HELP);
+    if (command === '--version' || command === '-v') return console.log(version());
     if (command === 'snapshot') return snapshotCommand(rest);
     if (command === 'doctor') return doctorCommand(rest);
     if (['click', 'fill', 'select', 'scroll'].includes(command)) return actCommand(command, rest);
     throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${MAIN_HELP}`);
 }
 
-main(process.argv.slice(2)).then(
-    () => process.exit(0),
+const argv = process.argv.slice(2);
+const asJson = argv.includes('--json');
+main(argv).then(
+    () => process.exit(process.exitCode ?? 0),
     err => {
-        if (err instanceof UsageError) {
-            console.error(`usage: ${err.message}`);
-            process.exit(2);
+        const usage = err instanceof UsageError;
+        const code = usage ? 'usage' : err instanceof WebAiError ? err.errorCode : typeof err?.code === 'string' && /^[a-z_]+$/.test(err.code) ? err.code : 'internal.unhandled';
+        const message = err && err.message ? (usage ? err.message : err.message.split('\n')[0]) : String(err);
+        if (asJson) {
+            const error = err instanceof WebAiError ? err.toJSON() : { errorCode: code, message };
+            console.log(JSON.stringify({ error }, null, 2));
+        } else {
+            console.error(usage ? `usage: ${message}` : `${code}: ${message}`);
         }
-        const code = err instanceof WebAiError ? err.errorCode : typeof err?.code === 'string' && /^[a-z_]+$/.test(err.code) ? err.code : 'internal.unhandled';
-        console.error(`${code}: ${err && err.message ? err.message.split('\n')[0] : err}`);
-        process.exit(1);
+        process.exit(usage ? 2 : 1);
     },
 );

@@ -1,8 +1,14 @@
 // A local Chromium for the CLI, tests, fixtures and the benchmark: found on this machine
-// (CHROME_PATH first), launched headless by playwright-core with a fresh profile
-// that is removed on close, and kept off the network for local files.
-import { existsSync } from 'node:fs';
+// (CHROME_PATH, then PATH, the usual install paths and Playwright's downloaded browsers),
+// launched headless with a fresh profile that is removed on close, and kept off the
+// network for local files. `launchChromium` drives it with playwright-core;
+// `launchChromiumNative` needs nothing but the addon (a DevTools port).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { WebAiError } from './errors.mjs';
 
 const CANDIDATES = [
     '/usr/bin/chromium',
@@ -26,17 +32,111 @@ export const CHROMIUM_FLAGS = [
     '--disable-quic',
 ];
 
+const ON_PATH = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
+
+// Raised before (or without) the addon, so its fields are written here; a
+// test checks them against the addon's error table.
+function browserError(errorCode, message, evidence) {
+    const retryHint = errorCode === 'browser.not-found' ? 'install-chromium-or-set-chrome-path' : 'check-browser';
+    return new WebAiError({ errorCode, stage: 'browser-launch', retryHint, message, evidence });
+}
+
+function onPath() {
+    const exts = process.platform === 'win32' ? ['.exe', ''] : [''];
+    for (const dir of String(process.env.PATH || '').split(delimiter).filter(Boolean)) {
+        for (const name of ON_PATH) {
+            for (const ext of exts) {
+                const p = join(dir, name + ext);
+                if (existsSync(p)) return p;
+            }
+        }
+    }
+    return null;
+}
+
+/** Chromium builds Playwright downloaded (`npx playwright install chromium`), newest first. */
+function playwrightBrowsers() {
+    const roots = [
+        process.env.PLAYWRIGHT_BROWSERS_PATH,
+        join(homedir(), '.cache', 'ms-playwright'),
+        join(homedir(), 'Library', 'Caches', 'ms-playwright'),
+        process.env.LOCALAPPDATA && join(process.env.LOCALAPPDATA, 'ms-playwright'),
+    ].filter(Boolean);
+    const inside = [
+        ['chrome-linux', 'chrome'], ['chrome-linux64', 'chrome'], ['chrome-win', 'chrome.exe'], ['chrome-win64', 'chrome.exe'],
+        ['chrome-mac', 'Chromium.app', 'Contents', 'MacOS', 'Chromium'], ['chrome-mac-arm64', 'Chromium.app', 'Contents', 'MacOS', 'Chromium'],
+    ];
+    const out = [];
+    for (const root of roots) {
+        let dirs = [];
+        try {
+            dirs = readdirSync(root).filter(d => /^chromium-\d+$/.test(d)).sort((a, b) => Number(b.split('-')[1]) - Number(a.split('-')[1]));
+        } catch {
+            continue;
+        }
+        for (const d of dirs) for (const parts of inside) out.push(join(root, d, ...parts));
+    }
+    return out;
+}
+
 export function findChromium() {
     const fromEnv = process.env.CHROME_PATH;
     if (fromEnv) {
-        if (!existsSync(fromEnv)) throw new Error(`CHROME_PATH points at ${fromEnv}, which does not exist`);
+        if (!existsSync(fromEnv)) throw browserError('browser.not-found', `CHROME_PATH points at ${fromEnv}, which does not exist`, { CHROME_PATH: fromEnv });
         return fromEnv;
     }
-    const found = CANDIDATES.find(p => existsSync(p));
+    const found = onPath() || [...CANDIDATES, ...playwrightBrowsers()].find(p => existsSync(p));
     if (!found) {
-        throw new Error('no Chromium found: set CHROME_PATH or install one (Debian: apt-get install -y chromium)');
+        throw browserError('browser.not-found',
+            'no Chromium found (CHROME_PATH, PATH, the usual install paths, Playwright\'s browsers): install one (Debian: apt-get install -y chromium) or set CHROME_PATH', null);
     }
     return found;
+}
+
+/**
+ * A headless Chromium of our own with a DevTools port, on about:blank, for the
+ * native path: `{ endpoint, close() }`. `offline` sends every request to a
+ * dead proxy, so local files never reach the network. The fresh profile is
+ * removed on close.
+ */
+export async function launchChromiumNative({ offline = false, timeoutMs = 15000 } = {}) {
+    const exe = findChromium();
+    const profile = mkdtempSync(join(tmpdir(), 'web-ai-snapshot-chromium-'));
+    const args = [...CHROMIUM_FLAGS, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', `--user-data-dir=${profile}`];
+    if (offline) args.push('--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>');
+    args.push('about:blank');
+    const child = spawn(exe, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', d => { stderr = (stderr + d).slice(-4000); });
+    let exited = null;
+    child.on('exit', code => { exited = code ?? 'signal'; });
+    child.on('error', err => { exited = err.message; });
+    const close = async () => {
+        if (exited === null) {
+            const gone = new Promise(resolve => child.once('exit', resolve));
+            child.kill();
+            await Promise.race([gone, new Promise(resolve => setTimeout(resolve, 3000))]);
+        }
+        rmSync(profile, { recursive: true, force: true });
+    };
+    // Chromium writes the port it took to DevToolsActivePort in the profile.
+    const deadline = Date.now() + timeoutMs;
+    const portFile = join(profile, 'DevToolsActivePort');
+    for (;;) {
+        if (exited !== null) {
+            await close();
+            throw browserError('browser.launch-failed', `${exe} exited (${exited}) before it opened a DevTools port: ${stderr.trim().split('\n').pop() || 'no output'}`, { executable: exe });
+        }
+        if (existsSync(portFile)) {
+            const port = Number(readFileSync(portFile, 'utf8').split('\n')[0]);
+            if (port > 0) return { endpoint: `http://127.0.0.1:${port}`, executable: exe, close };
+        }
+        if (Date.now() > deadline) {
+            await close();
+            throw browserError('browser.launch-failed', `${exe} opened no DevTools port within ${timeoutMs} ms`, { executable: exe });
+        }
+        await new Promise(resolve => setTimeout(resolve, 25));
+    }
 }
 
 export async function launchChromium() {
@@ -44,7 +144,7 @@ export async function launchChromium() {
     try {
         ({ chromium } = await import('playwright-core'));
     } catch {
-        throw new Error('launching a local Chromium needs playwright-core (npm install playwright-core), or use --cdp with a running browser');
+        throw new Error('launchChromium needs playwright-core (npm install playwright-core); launchChromiumNative needs only the addon');
     }
     // Playwright gives every launch a fresh temporary profile and removes it on close.
     return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_FLAGS });

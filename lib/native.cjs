@@ -1,14 +1,35 @@
 'use strict';
-// The compiled addon, loaded once. A missing binary is reported with the fix.
+// The compiled addon, loaded once. A missing binary is a WebAiError that names
+// the platform package npm should have installed (its fields are written
+// here: without the addon there is no table to read them from; a test checks
+// them against it).
+function expectedPackage() {
+    const { platform, arch } = process;
+    let abi = '';
+    if (platform === 'linux') {
+        const glibc = process.report && typeof process.report.getReport === 'function' && process.report.getReport().header.glibcVersionRuntime;
+        abi = glibc ? '-gnu' : '-musl';
+    } else if (platform === 'win32') {
+        abi = '-msvc';
+    }
+    return `@agbrowse/web-ai-snapshot-${platform}-${arch}${abi}`;
+}
+
 let native;
 try {
     native = require('../native.cjs');
 } catch (err) {
-    const e = new Error(
-        `@agbrowse/web-ai-snapshot: the native addon could not be loaded (${err && err.message}). ` +
-        'Install the prebuilt package for this platform or build it with `npm run build`.',
-    );
-    e.cause = err;
-    throw e;
+    const { WebAiError } = require('./errors.cjs');
+    const pkg = expectedPackage();
+    throw new WebAiError({
+        errorCode: 'addon.binary-missing',
+        stage: 'addon-load',
+        retryHint: 'install-platform-package',
+        message: `@agbrowse/web-ai-snapshot: no native addon for ${process.platform}-${process.arch} could be loaded; ` +
+            `npm should have installed ${pkg} (an optional dependency: reinstall without --no-optional / --omit=optional), ` +
+            `or build it from a clone with \`npm run build\`. (${err && err.message ? err.message.split('\n')[0] : err})`,
+        evidence: { expectedPackage: pkg, platform: process.platform, arch: process.arch },
+        cause: err,
+    });
 }
 module.exports = native;

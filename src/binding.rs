@@ -452,6 +452,23 @@ pub async fn capture_native(endpoint: EndpointInput, options: Value) -> CaptureO
     capture_outcome(native::capture_endpoint(&endpoint.into(), opts).await)
 }
 
+#[napi(object)]
+pub struct Outcome {
+    pub error: Option<ErrorInit>,
+}
+
+/// The error table (code, stage, retry hint) for the docs and the JS layer's checks.
+#[napi]
+pub fn error_table() -> Vec<Vec<&'static str>> {
+    ErrorCode::ALL.iter().map(|c| vec![c.code(), c.stage(), c.retry_hint()]).collect()
+}
+
+/// Load `url` in the tab and wait until it has loaded (the CLI's own browser).
+#[napi]
+pub async fn navigate_native(endpoint: EndpointInput, url: String, timeout_ms: u32) -> Outcome {
+    Outcome { error: native::navigate(&endpoint.into(), &url, timeout_ms).await.err().map(Into::into) }
+}
+
 /// The benchmark's native floor: `[totalMs, connectMs, bytes]`.
 #[napi]
 pub async fn native_bare_tree(endpoint: EndpointInput, timeout_ms: u32) -> Result<Vec<f64>> {

@@ -16,10 +16,15 @@ pub enum ErrorCode {
     RefStale,
     CdpUnreachable,
     CdpTargetMismatch,
+    BrowserNotFound,
+    BrowserLaunchFailed,
+    NavigationFailed,
+    DnsFailed,
+    BinaryMissing,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 9] = [
+    pub const ALL: [ErrorCode; 14] = [
         ErrorCode::Unavailable,
         ErrorCode::RootNotFound,
         ErrorCode::CaptureFailed,
@@ -29,6 +34,11 @@ impl ErrorCode {
         ErrorCode::RefStale,
         ErrorCode::CdpUnreachable,
         ErrorCode::CdpTargetMismatch,
+        ErrorCode::BrowserNotFound,
+        ErrorCode::BrowserLaunchFailed,
+        ErrorCode::NavigationFailed,
+        ErrorCode::DnsFailed,
+        ErrorCode::BinaryMissing,
     ];
 
     pub fn code(self) -> &'static str {
@@ -42,6 +52,11 @@ impl ErrorCode {
             ErrorCode::RefStale => "snapshot.ref-stale",
             ErrorCode::CdpUnreachable => "cdp.unreachable",
             ErrorCode::CdpTargetMismatch => "cdp.target-mismatch",
+            ErrorCode::BrowserNotFound => "browser.not-found",
+            ErrorCode::BrowserLaunchFailed => "browser.launch-failed",
+            ErrorCode::NavigationFailed => "page.navigation-failed",
+            ErrorCode::DnsFailed => "page.dns-failed",
+            ErrorCode::BinaryMissing => "addon.binary-missing",
         }
     }
 
@@ -54,6 +69,9 @@ impl ErrorCode {
             ErrorCode::InvalidInput => "snapshot-input",
             ErrorCode::RefNotFound | ErrorCode::RefStale => "snapshot-ref-resolve",
             ErrorCode::CdpUnreachable | ErrorCode::CdpTargetMismatch => "cdp-connect",
+            ErrorCode::BrowserNotFound | ErrorCode::BrowserLaunchFailed => "browser-launch",
+            ErrorCode::NavigationFailed | ErrorCode::DnsFailed => "page-navigate",
+            ErrorCode::BinaryMissing => "addon-load",
         }
     }
 
@@ -66,6 +84,11 @@ impl ErrorCode {
             ErrorCode::RefNotFound | ErrorCode::RefStale => "re-snapshot",
             ErrorCode::CdpUnreachable => "check-endpoint",
             ErrorCode::CdpTargetMismatch => "tab-switch",
+            ErrorCode::BrowserNotFound => "install-chromium-or-set-chrome-path",
+            ErrorCode::BrowserLaunchFailed => "check-browser",
+            ErrorCode::NavigationFailed => "check-url",
+            ErrorCode::DnsFailed => "check-url-or-network",
+            ErrorCode::BinaryMissing => "install-platform-package",
         }
     }
 

@@ -269,6 +269,33 @@ impl NativeConnection {
         attached
     }
 
+    /// Load `url` in the tab and wait until its document has loaded.
+    pub async fn navigate(&self, url: &str, deadline: Instant) -> Result<()> {
+        let reply = self.checked("Page.navigate", &json!({ "url": url }), Some(&self.page_session), deadline).await?;
+        let v: Value = serde_json::from_str(&reply).unwrap_or(Value::Null);
+        if let Some(why) = v.get("errorText").and_then(Value::as_str).filter(|e| !e.is_empty()) {
+            let dns = why.contains("ERR_NAME_NOT_RESOLVED") || why.contains("ERR_NAME_RESOLUTION_FAILED");
+            let code = if dns { ErrorCode::DnsFailed } else { ErrorCode::NavigationFailed };
+            let hint = if dns { " (the host name does not resolve: check the URL, or the network)" } else { "" };
+            return Err(WebAiError::new(code, format!("{url} could not be opened: {why}{hint}")).with_evidence(json!({ "url": url, "errorText": why })));
+        }
+        let ready = json!({ "expression": "document.readyState", "returnByValue": true });
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(WebAiError::new(ErrorCode::NavigationFailed, format!("{url} did not finish loading before the deadline"))
+                    .with_evidence(json!({ "url": url })));
+            }
+            // A navigation that replaced the document may fail one evaluation: ask again.
+            if let Ok(state) = self.checked("Runtime.evaluate", &ready, Some(&self.page_session), deadline).await {
+                if state.contains("\"complete\"") {
+                    return Ok(());
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50).min(left)).await;
+        }
+    }
+
     /// The bare tree call, its reply not parsed (the benchmark's floor): its size in bytes.
     pub async fn raw_tree(&self, deadline: Instant) -> Result<usize> {
         self.checked("Accessibility.getFullAXTree", &json!({}), Some(&self.page_session), deadline).await.map(|s| s.len())

@@ -44,3 +44,12 @@ pub async fn bare_tree(endpoint: &Endpoint, timeout_ms: u32) -> Result<[f64; 3]>
     conn.close().await;
     Ok([total, connected, bytes? as f64])
 }
+
+/// Load `url` in the chosen tab and wait for it (the CLI's own browser).
+pub async fn navigate(endpoint: &Endpoint, url: &str, timeout_ms: u32) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_millis(timeout_ms as u64);
+    let conn = NativeConnection::open(endpoint, deadline).await?;
+    let result = conn.navigate(url, deadline).await;
+    conn.close().await;
+    result
+}
