@@ -1,0 +1,2 @@
+// ESM types of `errors`: the same declarations as the CommonJS ones (one implementation, one WebAiError).
+export * from './errors.js';

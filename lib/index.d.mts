@@ -1,0 +1,2 @@
+// ESM types of `index`: the same declarations as the CommonJS ones (one implementation, one WebAiError).
+export * from './index.js';
