@@ -97,3 +97,37 @@ test('the TypeScript check fails on a misuse (the check can fail)', () => {
     assert.notEqual(r.status, 0);
     assert.match(r.stdout, /maxDepth|refz|TS2/);
 });
+
+test('the release matrix, package.json targets and npm/* platform packages agree; package metadata is complete', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const workflow = readFileSync(join(root, '.github', 'workflows', 'release.yml'), 'utf8');
+    const built = [...workflow.matchAll(/target: ([a-z0-9_]+-[a-z0-9_-]+)/g)].map(m => m[1]);
+    const targets = pkg.napi.targets;
+    assert.equal(targets.length, 8);
+    for (const t of targets) assert.ok(built.includes(t), `the workflow builds ${t}`);
+    const suffix = t => {
+        const [arch, , os, abi] = t.split('-');
+        const cpu = { x86_64: 'x64', aarch64: 'arm64' }[arch];
+        if (os === 'darwin') return [`darwin-${cpu}`, 'darwin', cpu, null];
+        if (os === 'windows') return [`win32-${cpu}-msvc`, 'win32', cpu, null];
+        return [`linux-${cpu}-${abi}`, 'linux', cpu, abi === 'gnu' ? 'glibc' : 'musl'];
+    };
+    for (const t of targets) {
+        const [dir, os, cpu, libc] = suffix(t);
+        const sub = JSON.parse(readFileSync(join(root, 'npm', dir, 'package.json'), 'utf8'));
+        assert.equal(sub.name, `${pkg.name}-${dir}`);
+        assert.equal(sub.version, pkg.version);
+        assert.deepEqual([sub.os, sub.cpu, sub.libc ?? null], [[os], [cpu], libc ? [libc] : null], dir);
+        assert.equal(sub.main, `web-ai-snapshot.${dir}.node`);
+    }
+    assert.ok(workflow.includes('--use-napi-cross') && workflow.includes('scripts/check-binary.mjs') && workflow.includes('--provenance'));
+    for (const key of ['repository', 'homepage', 'keywords', 'license', 'engines']) assert.ok(pkg[key], key);
+    assert.equal(pkg.publishConfig.access, 'public');
+    assert.ok(pkg.files.includes('LICENSE') && readFileSync(join(root, 'LICENSE'), 'utf8').startsWith('MIT License'));
+    // Every document the README links to ships in the package.
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    for (const [, link] of readme.matchAll(/\]\(((?!https?:|#)[^)]+)\)/g)) {
+        assert.ok(pkg.files.some(f => link.startsWith(f) || link === f.replace(/\/$/, '')), `README links to ${link}, which does not ship`);
+    }
+    assert.ok(!readme.includes('../shared/'), 'no links outside the repository');
+});
