@@ -9,16 +9,8 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-export declare const enum ActionErrorCode {
-  RefInvalid = 'ref_invalid',
-  ElementDisabled = 'element_disabled',
-  ElementObscured = 'element_obscured',
-  ElementNotVisible = 'element_not_visible',
-  ActionFailed = 'action_failed',
-  Timeout = 'timeout',
-  HumanRejected = 'human_rejected',
-  InvalidParams = 'invalid_params',
-}
+/** Seed 001's action error codes, in its order. */
+export declare function actionErrorCodes(): Array<string>
 
 export interface ActionInput {
   /** `click`, `fill`, `select` or `scroll`. */
@@ -34,7 +26,8 @@ export interface ActionInput {
 
 export interface ActionResult {
   success: boolean
-  error?: ActionErrorCode
+  /** One of seed 001's codes (`ref_invalid`, `element_disabled`, …). */
+  error?: 'ref_invalid' | 'element_disabled' | 'element_obscured' | 'element_not_visible' | 'action_failed' | 'timeout' | 'human_rejected' | 'invalid_params'
   message?: string
   evidence?: any
   /** Facts of the action: the click point, the value filled, the viewport. */

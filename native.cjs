@@ -835,7 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
-module.exports.ActionErrorCode = nativeBinding.ActionErrorCode
+module.exports.actionErrorCodes = nativeBinding.actionErrorCodes
 module.exports.actNative = nativeBinding.actNative
 module.exports.actOver = nativeBinding.actOver
 module.exports.captureNative = nativeBinding.captureNative

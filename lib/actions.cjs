@@ -8,10 +8,7 @@ const native = require('./native.cjs');
 const ax = require('./ax-snapshot.cjs');
 const { adapt } = require('./transport.cjs');
 
-const ACTION_ERRORS = Object.freeze([
-    'ref_invalid', 'element_disabled', 'element_obscured', 'element_not_visible',
-    'action_failed', 'timeout', 'human_rejected', 'invalid_params',
-]);
+const ACTION_ERRORS = Object.freeze(native.actionErrorCodes());
 const { DEFAULT_ACTION_TIMEOUT_MS } = native;
 
 /** The fields of an ElementRef the core acts on. */

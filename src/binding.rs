@@ -490,38 +490,18 @@ pub struct ActionInput {
     pub timeout_ms: Option<u32>,
 }
 
-#[napi(string_enum = "snake_case")]
-pub enum ActionErrorCode {
-    RefInvalid,
-    ElementDisabled,
-    ElementObscured,
-    ElementNotVisible,
-    ActionFailed,
-    Timeout,
-    HumanRejected,
-    InvalidParams,
-}
-
-impl From<action::ActionCode> for ActionErrorCode {
-    fn from(c: action::ActionCode) -> ActionErrorCode {
-        use action::ActionCode as C;
-        match c {
-            C::RefInvalid => ActionErrorCode::RefInvalid,
-            C::ElementDisabled => ActionErrorCode::ElementDisabled,
-            C::ElementObscured => ActionErrorCode::ElementObscured,
-            C::ElementNotVisible => ActionErrorCode::ElementNotVisible,
-            C::ActionFailed => ActionErrorCode::ActionFailed,
-            C::Timeout => ActionErrorCode::Timeout,
-            C::HumanRejected => ActionErrorCode::HumanRejected,
-            C::InvalidParams => ActionErrorCode::InvalidParams,
-        }
-    }
+/// Seed 001's action error codes, in its order.
+#[napi]
+pub fn action_error_codes() -> Vec<&'static str> {
+    action::ActionCode::ALL.iter().map(|c| c.as_str()).collect()
 }
 
 #[napi(object)]
 pub struct ActionResult {
     pub success: bool,
-    pub error: Option<ActionErrorCode>,
+    /// One of seed 001's codes (`ref_invalid`, `element_disabled`, …).
+    #[napi(ts_type = "'ref_invalid' | 'element_disabled' | 'element_obscured' | 'element_not_visible' | 'action_failed' | 'timeout' | 'human_rejected' | 'invalid_params'")]
+    pub error: Option<String>,
     pub message: Option<String>,
     pub evidence: Option<Value>,
     /// Facts of the action: the click point, the value filled, the viewport.
@@ -541,7 +521,7 @@ fn request_of(input: ActionInput) -> ActionRequest {
 }
 
 fn action_result(o: action::ActionOutcome) -> ActionResult {
-    ActionResult { success: o.success, error: o.error.map(Into::into), message: o.message, evidence: o.evidence, detail: o.detail, action_ms: o.action_ms }
+    ActionResult { success: o.success, error: o.error.map(|c| c.as_str().to_string()), message: o.message, evidence: o.evidence, detail: o.detail, action_ms: o.action_ms }
 }
 
 /// Run one action over a CDP session held by JS.
@@ -568,7 +548,7 @@ pub async fn act_native(endpoint: EndpointInput, input: ActionInput) -> ActionRe
         }
         Err(e) => ActionResult {
             success: false,
-            error: Some(ActionErrorCode::ActionFailed),
+            error: Some(action::ActionCode::ActionFailed.as_str().to_string()),
             message: Some(e.message),
             evidence: Some(serde_json::json!({ "errorCode": e.code.code(), "evidence": e.evidence })),
             detail: None,

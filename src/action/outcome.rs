@@ -1,10 +1,8 @@
 //! The result of an action and seed 001's error codes.
 
-use serde::Serialize;
 use serde_json::Value;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ActionCode {
     RefInvalid,
     ElementDisabled,

@@ -145,7 +145,7 @@ pub async fn fill(page: &Page<'_>, el: &Live, target: &RefTarget, value: &str, c
 
 /// Runs of spaces (no-break spaces included) as one space, trimmed.
 fn collapse_spaces(text: &str) -> String {
-    text.split(|c: char| c == ' ' || c == '\u{a0}').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+    text.split([' ', '\u{a0}']).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 pub async fn select(page: &Page<'_>, el: &Live, target: &RefTarget, wanted: &str) -> Step<Value> {
