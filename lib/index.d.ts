@@ -7,3 +7,4 @@ export * from './actions';
 export * from './tools';
 export { WebAiError, wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError } from './errors';
 export type { WebAiErrorCode, WebAiErrorInit, WebAiErrorJson } from './errors';
+export * from './root-selectors';

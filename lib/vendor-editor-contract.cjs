@@ -59,8 +59,16 @@ function semanticTargetsForVendor(vendor = 'chatgpt') {
 
 for (const k of Object.keys(selectors)) deepFreeze(selectors[k]);
 
+// Selector arrays the old modules kept in other files (cli-jaw's chatgpt-model
+// and copy-markdown): exported from the package root only, so that
+// `export * from '@agbrowse/web-ai-snapshot/vendor-editor-contract'` beside a
+// consumer's own `export * from './chatgpt-model.js'` has no name twice.
+const ROOT_ONLY = ['CHATGPT_MODEL_SELECTOR_BUTTONS', 'CHATGPT_COPY_SELECTORS', 'GEMINI_COPY_SELECTORS', 'GROK_COPY_SELECTORS'];
+const subpathSelectors = Object.fromEntries(Object.entries(selectors).filter(([k]) => !ROOT_ONLY.includes(k)));
+const rootOnlySelectors = Object.fromEntries(ROOT_ONLY.map(k => [k, selectors[k]]));
+
 module.exports = {
-    ...selectors,
+    ...subpathSelectors,
     CHATGPT_EDITOR_CONTRACT,
     GEMINI_EDITOR_CONTRACT,
     GROK_EDITOR_CONTRACT,
@@ -70,3 +78,4 @@ module.exports = {
     semanticTargetsForVendor,
     createChatGptEditorAdapter: require('./editor-adapter.cjs').createChatGptEditorAdapter,
 };
+Object.defineProperty(module.exports, 'rootOnlySelectors', { value: rootOnlySelectors, enumerable: false });
