@@ -2,10 +2,10 @@
 //!
 //! [`CaptureSession`] is a state machine: it hands out batches of commands
 //! (sent concurrently), takes their replies as JSON text and finally yields a
-//! snapshot. The JS binding drives it with a Playwright/Puppeteer session's
-//! `send`; every transport implements [`super::CdpTransport`] and [`super::capture_with`] drives the plan over it.
-//! Keeping I/O out of the core makes every capture path share one plan and
-//! lets `cargo test` replay recorded browser answers.
+//! snapshot. [`super::capture_with`] drives it over any
+//! [`super::CdpTransport`] (a JS session's `send`, the native connection,
+//! recorded replies). Keeping I/O out of the plan makes every capture path
+//! share it and lets `cargo test` replay recorded browser answers.
 
 use std::collections::HashMap;
 use std::time::Instant;
