@@ -131,3 +131,17 @@ test('the release matrix, package.json targets and npm/* platform packages agree
     }
     assert.ok(!readme.includes('../shared/'), 'no links outside the repository');
 });
+
+// The package's `import` condition serves the .mjs entries, which list every
+// name; a .cjs file imported from ESM by path still exposes its functions and
+// classes by name (the selector data of the contracts is built from the
+// addon's table, so Node cannot see those names statically).
+test('Node reads the functions and classes of the CommonJS entry points as named exports', async () => {
+    for (const file of ['index', 'ax-snapshot', 'ref-registry', 'observe-targets', 'vendor-editor-contract', 'dom-hash', 'errors', 'actions', 'tools']) {
+        const path = join(root, 'lib', `${file}.cjs`);
+        const ns = await import(path);
+        const cjs = require(path);
+        const missing = Object.keys(cjs).filter(k => typeof cjs[k] === 'function' && !(k in ns));
+        assert.deepEqual(missing, [], `${file}.cjs: not importable by name`);
+    }
+});

@@ -4,7 +4,7 @@ module.exports = {
     ...require('./ref-registry.cjs'),
     ...require('./observe-targets.cjs'),
     ...require('./vendor-editor-contract.cjs'),
-    ...require('./vendor-editor-contract.cjs').rootOnlySelectors,
+    ...require('./root-selectors.cjs'),
     ...require('./dom-hash.cjs'),
     ...require('./actions.cjs'),
     ...require('./tools.cjs'),
