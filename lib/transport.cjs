@@ -151,4 +151,4 @@ function adapt(source, timings = null) {
     return { kind: null };
 }
 
-module.exports = { adapt, requestSender, isPlaywrightPage, project };
+module.exports = { adapt, requestSender };

@@ -78,7 +78,10 @@ struct Incoming<'a> {
     result: Option<&'a RawValue>,
     error: Option<Value>,
     method: Option<&'a str>,
-    params: Option<Value>,
+    /// Events' parameters are read only for the events acted on: most events
+    /// (DOM mutations after `DOM.getDocument`) are skipped, not parsed.
+    #[serde(borrow)]
+    params: Option<&'a RawValue>,
     #[serde(rename = "sessionId")]
     session_id: Option<&'a str>,
 }
@@ -96,8 +99,13 @@ fn dispatch(shared: &Shared, text: &str) {
     }
     match m.method {
         Some("Target.detachedFromTarget") => {
-            let gone = m.params.as_ref().and_then(|p| p.get("sessionId")).and_then(Value::as_str);
-            if let Some(gone) = gone {
+            #[derive(Deserialize)]
+            struct Detached {
+                #[serde(rename = "sessionId")]
+                session_id: Option<String>,
+            }
+            let gone = m.params.and_then(|p| serde_json::from_str::<Detached>(p.get()).ok()).and_then(|d| d.session_id);
+            if let Some(gone) = gone.as_deref() {
                 let why = if shared.page_session.get().map(String::as_str) == Some(gone) {
                     "the tab was closed during the call"
                 } else {
