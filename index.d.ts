@@ -80,6 +80,9 @@ export declare const DEFAULT_DOM_HASH_AROUND_MAX_CHARS: number
 
 export declare const DEFAULT_DOM_HASH_MAX_CHARS: number
 
+/** The largest websocket message `{ cdpEndpoint }` accepts unless `maxMessageBytes` says otherwise. */
+export declare const DEFAULT_MAX_MESSAGE_BYTES: number
+
 export declare const DEFAULT_MAX_NAME_CHARS: number
 
 export declare const DEFAULT_SCROLL_AMOUNT: number
@@ -101,6 +104,8 @@ export interface EndpointInput {
   cdpEndpoint: string
   targetId?: string
   urlIncludes?: string
+  /** The largest websocket message accepted, in bytes (default 64 MiB). */
+  maxMessageBytes?: number
 }
 
 /** The fields of a `WebAiError`, from the one table in Rust. */

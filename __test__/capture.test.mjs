@@ -134,14 +134,14 @@ test('a renderer busy past timeoutMs gives snapshot.timeout, and the next captur
     }
 });
 
-test('a closed tab is snapshot.capture-failed with the CDP method in evidence', async () => {
+test('a closed tab is target.detached, with the session\'s own words in evidence', async () => {
     const page = await openFixture('forms.html');
     const session = await page.context().newCDPSession(page);
     await page.close();
-    await rejectsWith(buildWebAiSnapshot({ cdp: session }), 'snapshot.capture-failed');
+    await rejectsWith(buildWebAiSnapshot({ cdp: session }), 'target.detached');
     await buildWebAiSnapshot({ cdp: session }).catch(err => {
-        assert.equal(err.evidence.method, 'Accessibility.getFullAXTree');
-        assert.ok(err.evidence.message.length > 0);
+        assert.deepEqual([err.stage, err.retryHint], ['page-target', 'tab-switch']);
+        assert.match(err.evidence.message, /closed/);
     });
     await rejectsWith(buildWebAiSnapshot(page), 'snapshot.unavailable');
 });

@@ -15,7 +15,25 @@ const TABLE = {
     'snapshot.ref-stale': ['snapshot-ref-resolve', 're-snapshot'],
     'cdp.unreachable': ['cdp-connect', 'check-endpoint'],
     'cdp.target-mismatch': ['cdp-connect', 'tab-switch'],
+    'cdp.connection-closed': ['cdp-transport', 'reconnect'],
+    'cdp.protocol-violation': ['cdp-transport', 'check-endpoint'],
+    'cdp.message-too-large': ['cdp-transport', 'raise-max-message-bytes'],
+    'cdp.invalid-json': ['cdp-transport', 'check-endpoint'],
+    'target.crashed': ['page-target', 'reload-page'],
+    'target.detached': ['page-target', 'tab-switch'],
 };
+
+test('the error table in docs/SPEC.md and the TypeScript union list exactly the addon\'s codes', async () => {
+    const native = (await import('../lib/native.cjs')).default;
+    const spec = readFileSync(new URL('../docs/SPEC.md', import.meta.url), 'utf8');
+    const rows = Object.fromEntries([...spec.matchAll(/^\| ([a-z]+\.[a-z-]+) \| ([a-z-]+) \| ([a-z-]+) \|/gm)].map(m => [m[1], [m[2], m[3]]]));
+    const table = Object.fromEntries(native.errorTable().map(([code, stage, hint]) => [code, [stage, hint]]));
+    assert.deepEqual(rows, table);
+    const dts = readFileSync(new URL('../lib/errors.d.ts', import.meta.url), 'utf8');
+    const union = dts.slice(0, dts.indexOf(';'));
+    assert.deepEqual([...union.matchAll(/'([a-z]+\.[a-z-]+)'/g)].map(m => m[1]).sort(), Object.keys(table).sort());
+    for (const [code, fields] of Object.entries(TABLE)) assert.deepEqual(table[code], fields, code);
+});
 
 test('every error code of the table has its stage and retry hint', () => {
     for (const [code, [stage, retryHint]] of Object.entries(TABLE)) {

@@ -33,6 +33,12 @@ export interface EndpointSource {
     cdpEndpoint: string;
     targetId?: string | null;
     urlIncludes?: string | null;
+    /**
+     * The largest websocket message accepted, in bytes (1024 to 4294967295;
+     * default 64 MiB, four times the largest real reply measured). A larger
+     * message fails the call with `cdp.message-too-large` before its payload is read.
+     */
+    maxMessageBytes?: number | null;
 }
 
 /** Capture a snapshot from a Playwright page, a CDP session (`{ cdp }`), `{ cdpEndpoint }` or a legacy page. */

@@ -7,7 +7,18 @@ export type WebAiErrorCode =
     | 'snapshot.ref-not-found'
     | 'snapshot.ref-stale'
     | 'cdp.unreachable'
-    | 'cdp.target-mismatch';
+    | 'cdp.target-mismatch'
+    | 'cdp.connection-closed'
+    | 'cdp.protocol-violation'
+    | 'cdp.message-too-large'
+    | 'cdp.invalid-json'
+    | 'target.crashed'
+    | 'target.detached'
+    | 'browser.not-found'
+    | 'browser.launch-failed'
+    | 'page.navigation-failed'
+    | 'page.dns-failed'
+    | 'addon.binary-missing';
 
 export interface WebAiErrorInit {
     message?: string;

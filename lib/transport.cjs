@@ -142,10 +142,16 @@ function adapt(source, timings = null) {
         return { kind: 'cdp', send: requestSender((method, params) => cdp.send(method, params), null, timings) };
     }
     if (isEndpoint(source)) {
-        const { cdpEndpoint, targetId = null, urlIncludes = null } = source;
+        const { cdpEndpoint, targetId = null, urlIncludes = null, maxMessageBytes = null } = source;
         return {
             kind: 'endpoint',
-            endpoint: { cdpEndpoint, targetId: targetId == null ? undefined : String(targetId), urlIncludes: urlIncludes == null ? undefined : String(urlIncludes) },
+            endpoint: {
+                cdpEndpoint,
+                targetId: targetId == null ? undefined : String(targetId),
+                urlIncludes: urlIncludes == null ? undefined : String(urlIncludes),
+                // Checked in Rust: a non-number becomes NaN and an invalid-input error.
+                maxMessageBytes: maxMessageBytes == null ? undefined : typeof maxMessageBytes === 'number' ? maxMessageBytes : Number.NaN,
+            },
         };
     }
     return { kind: null };

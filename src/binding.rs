@@ -36,6 +36,9 @@ pub const DEFAULT_TIMEOUT_MS: u32 = options::DEFAULT_TIMEOUT_MS;
 pub const DEFAULT_ACTION_TIMEOUT_MS: u32 = action::DEFAULT_ACTION_TIMEOUT_MS;
 #[napi]
 pub const DEFAULT_SCROLL_AMOUNT: u32 = action::DEFAULT_SCROLL_AMOUNT as u32;
+/// The largest websocket message `{ cdpEndpoint }` accepts unless `maxMessageBytes` says otherwise.
+#[napi]
+pub const DEFAULT_MAX_MESSAGE_BYTES: u32 = native::MAX_MESSAGE_BYTES as u32;
 /// `resolveRef(…, { verify: true })`'s default deadline.
 #[napi]
 pub const DEFAULT_VERIFY_TIMEOUT_MS: u32 = 5000;
@@ -393,9 +396,9 @@ impl CdpTransport for JsTransport {
             match self.send.call_async_catch(request).await {
                 Ok(promise) => match promise.await {
                     Ok(text) => CdpReply::Ok(text),
-                    Err(e) => CdpReply::Err(e.reason.clone()),
+                    Err(e) => crate::capture::js_rejection(&e.reason),
                 },
-                Err(e) => CdpReply::Err(e.reason.clone()),
+                Err(e) => crate::capture::js_rejection(&e.reason),
             }
         })
     }
@@ -433,11 +436,22 @@ pub struct EndpointInput {
     pub cdp_endpoint: String,
     pub target_id: Option<String>,
     pub url_includes: Option<String>,
+    /// The largest websocket message accepted, in bytes (default 64 MiB).
+    pub max_message_bytes: Option<f64>,
 }
 
-impl From<EndpointInput> for Endpoint {
-    fn from(e: EndpointInput) -> Endpoint {
-        Endpoint { url: e.cdp_endpoint, target_id: e.target_id, url_includes: e.url_includes }
+impl TryFrom<EndpointInput> for Endpoint {
+    type Error = WebAiError;
+
+    fn try_from(e: EndpointInput) -> std::result::Result<Endpoint, WebAiError> {
+        let max_message_bytes = match e.max_message_bytes {
+            None => None,
+            Some(n) if n.is_finite() && n.fract() == 0.0 && (1024.0..=(u32::MAX as f64)).contains(&n) => Some(n as usize),
+            Some(n) => {
+                return Err(WebAiError::invalid_input("maxMessageBytes", format!("maxMessageBytes must be a whole number of bytes from 1024 to 4294967295, got {n}")))
+            }
+        };
+        Ok(Endpoint { url: e.cdp_endpoint, target_id: e.target_id, url_includes: e.url_includes, max_message_bytes })
     }
 }
 
@@ -449,7 +463,11 @@ pub async fn capture_native(endpoint: EndpointInput, options: Value) -> CaptureO
         Ok(o) => o,
         Err(e) => return capture_outcome(Err(e)),
     };
-    capture_outcome(native::capture_endpoint(&endpoint.into(), opts).await)
+    let endpoint = match Endpoint::try_from(endpoint) {
+        Ok(e) => e,
+        Err(e) => return capture_outcome(Err(e)),
+    };
+    capture_outcome(native::capture_endpoint(&endpoint, opts).await)
 }
 
 #[napi(object)]
@@ -466,13 +484,18 @@ pub fn error_table() -> Vec<Vec<&'static str>> {
 /// Load `url` in the tab and wait until it has loaded (the CLI's own browser).
 #[napi]
 pub async fn navigate_native(endpoint: EndpointInput, url: String, timeout_ms: u32) -> Outcome {
-    Outcome { error: native::navigate(&endpoint.into(), &url, timeout_ms).await.err().map(Into::into) }
+    let endpoint = match Endpoint::try_from(endpoint) {
+        Ok(e) => e,
+        Err(e) => return Outcome { error: Some(e.into()) },
+    };
+    Outcome { error: native::navigate(&endpoint, &url, timeout_ms).await.err().map(Into::into) }
 }
 
 /// The benchmark's native floor: `[totalMs, connectMs, bytes]`.
 #[napi]
 pub async fn native_bare_tree(endpoint: EndpointInput, timeout_ms: u32) -> Result<Vec<f64>> {
-    native::bare_tree(&endpoint.into(), timeout_ms).await.map(|r| r.to_vec()).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+    let endpoint = Endpoint::try_from(endpoint).map_err(|e| Error::new(Status::InvalidArg, e.to_string()))?;
+    native::bare_tree(&endpoint, timeout_ms).await.map(|r| r.to_vec()).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
 }
 
 // ----- actions -----
@@ -535,10 +558,13 @@ pub async fn act_over(send: JsSend, input: ActionInput) -> ActionResult {
 #[napi]
 pub async fn act_native(endpoint: EndpointInput, input: ActionInput) -> ActionResult {
     let request = request_of(input);
-    let endpoint: Endpoint = endpoint.into();
     let started = std::time::Instant::now();
     let deadline = started + std::time::Duration::from_millis(request.timeout_ms.max(1) as u64);
-    match native::NativeConnection::open(&endpoint, deadline).await {
+    let opened = match Endpoint::try_from(endpoint) {
+        Ok(endpoint) => native::NativeConnection::open(&endpoint, deadline).await,
+        Err(e) => Err(e),
+    };
+    match opened {
         Ok(conn) => {
             let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u32;
             let mut o = action::run(&conn, &ActionRequest { timeout_ms: left.max(1), ..request }).await;

@@ -21,10 +21,16 @@ pub enum ErrorCode {
     NavigationFailed,
     DnsFailed,
     BinaryMissing,
+    ConnectionClosed,
+    ProtocolViolation,
+    MessageTooLarge,
+    InvalidJson,
+    TargetCrashed,
+    TargetDetached,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 14] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::Unavailable,
         ErrorCode::RootNotFound,
         ErrorCode::CaptureFailed,
@@ -39,6 +45,12 @@ impl ErrorCode {
         ErrorCode::NavigationFailed,
         ErrorCode::DnsFailed,
         ErrorCode::BinaryMissing,
+        ErrorCode::ConnectionClosed,
+        ErrorCode::ProtocolViolation,
+        ErrorCode::MessageTooLarge,
+        ErrorCode::InvalidJson,
+        ErrorCode::TargetCrashed,
+        ErrorCode::TargetDetached,
     ];
 
     pub fn code(self) -> &'static str {
@@ -57,6 +69,12 @@ impl ErrorCode {
             ErrorCode::NavigationFailed => "page.navigation-failed",
             ErrorCode::DnsFailed => "page.dns-failed",
             ErrorCode::BinaryMissing => "addon.binary-missing",
+            ErrorCode::ConnectionClosed => "cdp.connection-closed",
+            ErrorCode::ProtocolViolation => "cdp.protocol-violation",
+            ErrorCode::MessageTooLarge => "cdp.message-too-large",
+            ErrorCode::InvalidJson => "cdp.invalid-json",
+            ErrorCode::TargetCrashed => "target.crashed",
+            ErrorCode::TargetDetached => "target.detached",
         }
     }
 
@@ -72,6 +90,8 @@ impl ErrorCode {
             ErrorCode::BrowserNotFound | ErrorCode::BrowserLaunchFailed => "browser-launch",
             ErrorCode::NavigationFailed | ErrorCode::DnsFailed => "page-navigate",
             ErrorCode::BinaryMissing => "addon-load",
+            ErrorCode::ConnectionClosed | ErrorCode::ProtocolViolation | ErrorCode::MessageTooLarge | ErrorCode::InvalidJson => "cdp-transport",
+            ErrorCode::TargetCrashed | ErrorCode::TargetDetached => "page-target",
         }
     }
 
@@ -89,6 +109,11 @@ impl ErrorCode {
             ErrorCode::NavigationFailed => "check-url",
             ErrorCode::DnsFailed => "check-url-or-network",
             ErrorCode::BinaryMissing => "install-platform-package",
+            ErrorCode::ConnectionClosed => "reconnect",
+            ErrorCode::ProtocolViolation | ErrorCode::InvalidJson => "check-endpoint",
+            ErrorCode::MessageTooLarge => "raise-max-message-bytes",
+            ErrorCode::TargetCrashed => "reload-page",
+            ErrorCode::TargetDetached => "tab-switch",
         }
     }
 

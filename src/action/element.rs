@@ -38,6 +38,8 @@ pub struct Live {
     pub backend_node_id: i64,
     /// Where the session's viewport sits in the page's.
     pub offset: (f64, f64),
+    /// Our isolated world the object lives in (None: the page's own world).
+    pub context: Option<i64>,
     /// What `scripts/element_state.js` reported (disabled, read-only, kind of field…).
     pub state: Value,
 }
@@ -91,27 +93,28 @@ async fn frame_offset(page: &Page<'_>, root: &str) -> Step<(f64, f64)> {
 /// The live element of a ref and its state, or None when it is gone.
 pub async fn live_element(page: &Page<'_>, target: &RefTarget) -> Step<Option<Live>> {
     let Some(backend) = target.backend_node_id else { return Ok(None) };
-    let by_id = json!({ "backendNodeId": backend });
-    let (session, offset, resolved) = match &target.frame_id {
-        None => (None, (0.0, 0.0), page.send_raw("DOM.resolveNode", &by_id, None).await?),
+    let (session, offset, frame) = match &target.frame_id {
+        None => (None, (0.0, 0.0), page.main_frame(None).await?),
         Some(frame) => {
-            // Most refs are in the page's own process: resolve there while
-            // asking whether it holds the frame, and keep that only if it does.
-            let (tree, in_page) =
-                futures_util::future::join(page.send_raw("Page.getFrameTree", &json!({}), None), page.send_raw("DOM.resolveNode", &by_id, None)).await;
-            if tree?.is_ok_and(|t| frame_tree_has(&t, frame)) {
-                (None, (0.0, 0.0), in_page?)
+            // Most refs are in the page's own process: keep that if it holds the frame.
+            let tree = page.send_raw("Page.getFrameTree", &json!({}), None).await?;
+            if tree.is_ok_and(|t| frame_tree_has(&t, frame)) {
+                (None, (0.0, 0.0), Some(frame.clone()))
             } else {
                 // No process holds the frame any more: it and the element are gone.
                 let Some(root) = oopif_root(page, frame).await? else { return Ok(None) };
                 let offset = frame_offset(page, &root).await?;
-                let resolved = page.send_raw("DOM.resolveNode", &by_id, Some(&root)).await?;
-                (Some(root), offset, resolved)
+                (Some(root), offset, Some(frame.clone()))
             }
         }
     };
+    let context = match &frame {
+        Some(f) => page.world(session.as_deref(), f).await?,
+        None => None,
+    };
+    let resolved = page.resolve(backend, session.as_deref(), context).await?;
     // Only "no such node" means gone; a dead session is a failure, not a verdict.
-    let resolved = match resolved {
+    let (resolved, context) = match resolved {
         Ok(v) => v,
         Err(m) if m.to_lowercase().contains("no node") => return Ok(None),
         Err(m) => return Err(super::outcome::Fail::refused(m)),
@@ -122,7 +125,7 @@ pub async fn live_element(page: &Page<'_>, target: &RefTarget) -> Step<Option<Li
     if state.get("connected") != Some(&Value::Bool(true)) {
         return Ok(None);
     }
-    Ok(Some(Live { session, object_id, backend_node_id: backend, offset, state }))
+    Ok(Some(Live { session, object_id, backend_node_id: backend, offset, context, state }))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! CDP calls as an action makes them: one deadline for the whole action,
 //! small JSON replies parsed, failures turned into action errors.
 
+use std::sync::Mutex;
 use std::time::Instant;
 
 use serde_json::{json, Value};
@@ -14,6 +15,8 @@ pub struct Page<'a> {
     /// For the timeout message: what ran out of time, and its budget.
     what: &'a str,
     timeout_ms: u32,
+    /// Our isolated world per (session, frame), once asked for (None: none could be had).
+    worlds: Mutex<Vec<((Option<String>, String), Option<i64>)>>,
 }
 
 /// An argument of a page function: a value, or a remote object.
@@ -24,7 +27,7 @@ pub enum Arg<'a> {
 
 impl<'a> Page<'a> {
     pub fn new(transport: &'a dyn CdpTransport, what: &'a str, timeout_ms: u32) -> Page<'a> {
-        Page { transport, deadline: Instant::now() + std::time::Duration::from_millis(timeout_ms as u64), what, timeout_ms }
+        Page { transport, deadline: Instant::now() + std::time::Duration::from_millis(timeout_ms as u64), what, timeout_ms, worlds: Mutex::new(Vec::new()) }
     }
 
     pub fn deadline(&self) -> Instant {
@@ -52,6 +55,8 @@ impl<'a> Page<'a> {
             }
             CdpReply::Err(m) => Ok(Err(m)),
             CdpReply::TimedOut => Err(self.timed_out()),
+            CdpReply::Broken(e) => Err(Fail::new(ActionCode::ActionFailed, e.message.clone())
+                .with_evidence(json!({ "errorCode": e.code.code(), "evidence": e.evidence }))),
         }
     }
 
@@ -78,10 +83,54 @@ impl<'a> Page<'a> {
         Ok(r.pointer("/result/value").cloned().unwrap_or(Value::Null))
     }
 
-    /// Evaluate an expression in the page's main frame, awaiting a promise.
+    /// Evaluate an expression in the page's main frame, awaiting a promise,
+    /// in our isolated world when one can be had.
     pub async fn evaluate(&self, expression: &str) -> Step<Value> {
-        let r = self.send("Runtime.evaluate", json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }), None).await?;
+        let mut params = json!({ "expression": expression, "returnByValue": true, "awaitPromise": true });
+        if let Some(frame) = self.main_frame(None).await? {
+            if let Some(id) = self.world(None, &frame).await? {
+                params["contextId"] = json!(id);
+            }
+        }
+        let r = self.send("Runtime.evaluate", params, None).await?;
         Ok(r.pointer("/result/value").cloned().unwrap_or(Value::Null))
+    }
+
+    /// The id of the main frame of `session`'s process (None: the page's).
+    pub async fn main_frame(&self, session: Option<&str>) -> Step<Option<String>> {
+        Ok(self.send_raw("Page.getFrameTree", &json!({}), session).await?.ok().and_then(|t| t.pointer("/frameTree/frame/id").and_then(Value::as_str).map(str::to_string)))
+    }
+
+    /// Our isolated world in `frame_id` (on `session`): the action scripts
+    /// run there, so nothing the page did to its globals or prototypes
+    /// changes what they read or do. None when the browser would not make
+    /// one; the scripts then run in the page's world.
+    pub async fn world(&self, session: Option<&str>, frame_id: &str) -> Step<Option<i64>> {
+        let key = (session.map(str::to_string), frame_id.to_string());
+        let lock = |w: &Mutex<Vec<_>>| w.lock().unwrap_or_else(|p| p.into_inner()).iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        if let Some(known) = lock(&self.worlds) {
+            return Ok(known);
+        }
+        let made = self
+            .send_raw("Page.createIsolatedWorld", &json!({ "frameId": frame_id, "worldName": crate::capture::WORLD_NAME }), session)
+            .await?
+            .ok()
+            .and_then(|v| v.get("executionContextId").and_then(Value::as_i64));
+        self.worlds.lock().unwrap_or_else(|p| p.into_inner()).push((key, made));
+        Ok(made)
+    }
+
+    /// `DOM.resolveNode` in `context` (our world) when given, else in the
+    /// node's own document's main world; a world that does not hold the node
+    /// (another frame's) falls back to the latter.
+    /// Also says which world the object is in.
+    pub async fn resolve(&self, backend: i64, session: Option<&str>, context: Option<i64>) -> Step<std::result::Result<(Value, Option<i64>), String>> {
+        if let Some(id) = context {
+            if let Ok(v) = self.send_raw("DOM.resolveNode", &json!({ "backendNodeId": backend, "executionContextId": id }), session).await? {
+                return Ok(Ok((v, Some(id))));
+            }
+        }
+        Ok(self.send_raw("DOM.resolveNode", &json!({ "backendNodeId": backend }), session).await?.map(|v| (v, None)))
     }
 
     /// The page's visual viewport: `{ width, height, scrollX, scrollY }`.

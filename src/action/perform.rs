@@ -61,7 +61,9 @@ async fn assert_not_obscured(page: &Page<'_>, el: &Live, target: &RefTarget, x: 
     if hit_backend == el.backend_node_id {
         return Ok(());
     }
-    let Ok(hit_node) = page.send_raw("DOM.resolveNode", &json!({ "backendNodeId": hit_backend }), s).await? else { return Ok(()) };
+    // In the element's world, so the two can meet in one call; a hit in
+    // another document resolves in that document's world and covers it.
+    let Ok((hit_node, _)) = page.resolve(hit_backend, s, el.context).await? else { return Ok(()) };
     let Some(hit_id) = hit_node.pointer("/object/objectId").and_then(Value::as_str) else { return Ok(()) };
     // Objects of two frames cannot meet in one call: a hit in another frame covers the element.
     let inside = match page.call_on(s, &el.object_id, scripts::CONTAINS_NODE, vec![Arg::Object(hit_id)]).await {
@@ -211,13 +213,13 @@ async fn select_custom(page: &Page<'_>, el: &Live, target: &RefTarget, wanted: &
         seen.extend(options.iter().map(|(n, _)| n.clone()));
         let hit = options.iter().find(|(n, _)| n == w).or_else(|| options.iter().find(|(n, _)| n.to_lowercase() == w.to_lowercase()));
         let Some((name, backend)) = hit else { continue };
-        let resolved = page.send("DOM.resolveNode", json!({ "backendNodeId": backend }), session).await?;
+        let (resolved, context) = page.resolve(*backend, session, el.context).await?.map_err(Fail::refused)?;
         let Some(object_id) = resolved.pointer("/object/objectId").and_then(Value::as_str) else {
             return Err(Fail::new(ActionCode::ActionFailed, format!("option {} went away before it could be clicked", json_quote(name))));
         };
         // An option that is enabled; a disabled one (aria-disabled) is refused by the click.
         let state = page.call_on(session, object_id, scripts::ELEMENT_STATE, vec![]).await?;
-        let option = Live { session: el.session.clone(), object_id: object_id.to_string(), backend_node_id: *backend, offset: el.offset, state };
+        let option = Live { session: el.session.clone(), object_id: object_id.to_string(), backend_node_id: *backend, offset: el.offset, context, state };
         let within = if target.ref_id.is_empty() { "the dropdown".to_string() } else { target.ref_id.clone() };
         let option_target = RefTarget { ref_id: format!("in {within}"), role: role.to_string(), name: name.clone(), ..Default::default() };
         click(page, &option, &option_target).await?;

@@ -5,6 +5,8 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Call {
     AxTree,
+    /// The main frame's isolated world, where the page scripts run.
+    CreateWorld,
     PageFacts,
     /// The `rootSelector` element, as a remote object.
     FindRoot,
@@ -34,6 +36,7 @@ impl Call {
     pub fn method(self) -> &'static str {
         match self {
             Call::AxTree | Call::Frame(_, FrameCall::AxTree) => "Accessibility.getFullAXTree",
+            Call::CreateWorld => "Page.createIsolatedWorld",
             Call::PageFacts | Call::FindRoot => "Runtime.evaluate",
             Call::DescribeRoot => "DOM.describeNode",
             Call::ReleaseRoot => "Runtime.releaseObject",

@@ -28,13 +28,27 @@ pub struct Captured {
     pub processing_ms: f64,
 }
 
-async fn send_all(transport: &dyn CdpTransport, batch: &[CdpCommand], deadline: Instant, mut each: impl FnMut(super::Call, super::CdpReply)) {
-    let mut pending: FuturesUnordered<_> = batch
-        .iter()
-        .map(|c| async move { (c.call, call_before(transport, c.as_call(), deadline).await) })
-        .collect();
+/// Send a batch and hand each reply over as it comes. A broken connection
+/// or tab ends the batch at once: nothing still pending can be answered.
+/// Commands `each` returns join the batch in flight.
+async fn send_all(
+    transport: &dyn CdpTransport,
+    batch: Vec<CdpCommand>,
+    deadline: Instant,
+    mut each: impl FnMut(super::Call, super::CdpReply) -> Vec<CdpCommand>,
+) {
+    let one = |c: CdpCommand| async move {
+        let reply = call_before(transport, c.as_call(), deadline).await;
+        (c.call, reply)
+    };
+    let mut pending: FuturesUnordered<_> = batch.into_iter().map(one).collect();
     while let Some((id, reply)) = pending.next().await {
-        each(id, reply);
+        let broken = matches!(reply, super::CdpReply::Broken(_));
+        let more = each(id, reply);
+        if broken {
+            return;
+        }
+        pending.extend(more.into_iter().map(one));
     }
 }
 
@@ -46,15 +60,26 @@ pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -
     loop {
         let remaining = session.remaining_ms();
         if remaining == 0 {
-            return Err(session.timeout_error(batch.first().map_or("CDP", |c| c.method())));
+            // Out of time: nothing more is sent. Each call of the batch is
+            // taken as unanswered, so the plan keeps what it has: optional
+            // calls become notes, a required one the timeout error.
+            let mut left = std::mem::take(&mut batch);
+            while let Some(c) = left.pop() {
+                left.extend(session.receive(c.call, super::CdpReply::TimedOut));
+            }
+        } else {
+            let deadline = Instant::now() + Duration::from_millis(remaining);
+            send_all(transport, std::mem::take(&mut batch), deadline, |call, reply| {
+                let t = Instant::now();
+                let more = session.receive(call, reply);
+                processing += t.elapsed();
+                more
+            })
+            .await;
         }
-        let deadline = Instant::now() + Duration::from_millis(remaining);
-        send_all(transport, &batch, deadline, |call, reply| {
-            let t = Instant::now();
-            session.receive(call, reply);
-            processing += t.elapsed();
-        })
-        .await;
+        if let Some(e) = session.fault() {
+            return Err(e.clone());
+        }
         let t = Instant::now();
         let step = session.advance();
         processing += t.elapsed();
@@ -65,7 +90,7 @@ pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -
                 // would otherwise stream every later DOM mutation to us.
                 let cleanup = session.cleanup();
                 if !cleanup.is_empty() {
-                    send_all(transport, &cleanup, Instant::now() + Duration::from_millis(CLEANUP_MS), |_, _| {}).await;
+                    send_all(transport, cleanup, Instant::now() + Duration::from_millis(CLEANUP_MS), |_, _| Vec::new()).await;
                 }
                 return Ok(Captured { snapshot: *snapshot, processing_ms: processing.as_secs_f64() * 1000.0 });
             }

@@ -9,4 +9,5 @@ mod transport;
 
 pub use driver::{capture_with, Captured};
 pub use calls::Call;
-pub use transport::{call_before, CdpCall, CdpReply, CdpTransport, ReplyFuture};
+pub use session::WORLD_NAME;
+pub use transport::{call_before, js_rejection, CdpCall, CdpReply, CdpTransport, ReplyFuture};

@@ -41,10 +41,6 @@ impl CdpCommand {
     fn new(call: Call, params: Value) -> CdpCommand {
         CdpCommand { call, params, project: None, session: None }
     }
-
-    pub fn method(&self) -> &'static str {
-        self.call.method()
-    }
 }
 
 pub enum Step {
@@ -54,6 +50,10 @@ pub enum Step {
 
 /// Frames read per capture; more are listed in a note.
 const MAX_FRAMES: usize = 200;
+
+/// The isolated world the page scripts run in. Chrome keeps one world per
+/// name and frame, so repeat captures reuse it rather than add worlds.
+pub const WORLD_NAME: &str = "__web_ai_snapshot__";
 
 /// The page's URL, title, viewport and DOM-hash input (see the script).
 const PAGE_FACTS_JS: &str = include_str!("scripts/page_facts.js");
@@ -101,6 +101,8 @@ pub struct CaptureSession {
     /// The sessions `DOM.getDocument` went to (None: the page's), whose DOM
     /// agent the capture leaves enabled.
     dom_documented: Vec<Option<String>>,
+    /// The connection or tab went away: the capture fails with this.
+    fault: Option<WebAiError>,
 }
 
 /// A frame to read, and where its commands go.
@@ -142,6 +144,7 @@ impl CaptureSession {
             frame_doms: Vec::new(),
             dom_pending: Vec::new(),
             dom_documented: Vec::new(),
+            fault: None,
         }
     }
 
@@ -158,27 +161,18 @@ impl CaptureSession {
         .with_evidence(json!({ "method": method, "timeoutMs": self.opts.timeout_ms }))
     }
 
-    /// The first batch: the tree, page facts and (with `rootSelector`) the root element.
+    /// The first batch: the frame tree, the tree, the targets and the DOM pass.
     pub fn start(&mut self) -> Vec<CdpCommand> {
         self.started = Instant::now();
         self.stage = Stage::First;
-        let dom_selectors: Vec<&str> = match &self.opts.root_selector {
-            Some(s) => vec![s.as_str()],
-            None => vec!["body"],
-        };
-        // Page facts first: the renderer answers in order, so the outerHTML
-        // (megabytes on some pages) travels and is hashed while the renderer
-        // is still building the tree, instead of after it.
+        // The frame tree first: it names the main frame, whose isolated
+        // world the page scripts then run in (see `receive`), while the
+        // renderer builds the tree.
         let mut cmds = vec![
-            CdpCommand::new(Call::PageFacts, json!({
-                    "expression": page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars),
-                    "returnByValue": true,
-                }),
-            ),
+            CdpCommand::new(Call::FrameTree, json!({})),
             CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) },
-            CdpCommand { ..CdpCommand::new(Call::FrameTree, json!({})) },
             // Out-of-process (cross-site) frames are not in the page's frame tree.
-            CdpCommand { ..CdpCommand::new(Call::Targets, json!({})) },
+            CdpCommand::new(Call::Targets, json!({})),
         ];
         if self.opts.dom_pass {
             // The DOM pass rides along, after the tree: the renderer takes
@@ -187,23 +181,48 @@ impl CaptureSession {
             // roots; then `DOM.getDocument` follows (see `dom_snapshot`).
             cmds.push(CdpCommand { project: Some(snapshot_reader::projection_spec(self.opts.viewport_only)), ..CdpCommand::new(Call::DomSnapshot, dom_snapshot_params()) });
         }
-        if let Some(sel) = &self.opts.root_selector {
-            cmds.push(CdpCommand::new(Call::FindRoot, json!({
-                    "expression": format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()),
-                    "returnByValue": false,
-                }),
-            ));
-        }
         self.waiting = cmds.iter().map(|c| c.call).collect();
         cmds
     }
 
-    pub fn receive(&mut self, call: Call, reply: CdpReply) {
+    /// Take one reply. What it returns joins the batch in flight: the page
+    /// scripts, once the frame tree names the frame whose world they need.
+    pub fn receive(&mut self, call: Call, reply: CdpReply) -> Vec<CdpCommand> {
+        if let CdpReply::Broken(e) = reply {
+            self.fault.get_or_insert(e);
+            self.replies.insert(call, CdpReply::Err(String::new()));
+            return Vec::new();
+        }
         // An optional call that ran out of time is only a note.
         let reply = match reply {
             CdpReply::TimedOut if call.optional() => CdpReply::Err(NO_ANSWER.into()),
             other => other,
         };
+        let follow = match (call, &reply) {
+            (Call::FrameTree, CdpReply::Ok(text)) if self.stage == Stage::First => {
+                let main = crate::compat::json_text::from_str_lossy::<Value>(text)
+                    .ok()
+                    .and_then(|v| v.pointer("/frameTree/frame/id").and_then(Value::as_str).map(str::to_string));
+                match main {
+                    Some(frame_id) => vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))],
+                    None => self.page_scripts(None, Some("the frame tree named no main frame")),
+                }
+            }
+            (Call::FrameTree, _) if self.stage == Stage::First => self.page_scripts(None, Some("the frame tree could not be read")),
+            (Call::CreateWorld, CdpReply::Ok(text)) => {
+                let context = crate::compat::json_text::from_str_lossy::<Value>(text).ok().and_then(|v| v.get("executionContextId").and_then(Value::as_i64));
+                match context {
+                    Some(id) => self.page_scripts(Some(id), None),
+                    None => self.page_scripts(None, Some("Page.createIsolatedWorld gave no context")),
+                }
+            }
+            (Call::CreateWorld, CdpReply::Err(m)) => {
+                let why = format!("Page.createIsolatedWorld failed: {m}");
+                self.page_scripts(None, Some(&why))
+            }
+            _ => Vec::new(),
+        };
+        self.waiting.extend(follow.iter().map(|c| c.call));
         match call {
             Call::PageFacts => {
                 self.facts = Some(self.read_page_facts(&reply));
@@ -215,7 +234,7 @@ impl CaptureSession {
                     *slot = Some(match &reply {
                         CdpReply::Ok(text) => parse_ax_reply(text),
                         CdpReply::Err(msg) => Err(WebAiError::new(ErrorCode::CaptureFailed, msg.clone())),
-                        CdpReply::TimedOut => Err(WebAiError::new(ErrorCode::Timeout, NO_ANSWER)),
+                        CdpReply::TimedOut | CdpReply::Broken(_) => Err(WebAiError::new(ErrorCode::Timeout, NO_ANSWER)),
                     });
                 }
                 self.replies.insert(call, CdpReply::Ok(String::new()));
@@ -231,6 +250,40 @@ impl CaptureSession {
                 self.replies.insert(call, reply);
             }
         }
+        follow
+    }
+
+    /// The page facts and the `rootSelector` lookup, run in our isolated world
+    /// (`context`) so nothing the page did to its globals or prototypes
+    /// changes what they read; in the page's own world, with a note, only
+    /// when no isolated world could be had.
+    fn page_scripts(&mut self, context: Option<i64>, no_world: Option<&str>) -> Vec<CdpCommand> {
+        if let Some(why) = no_world {
+            self.frame_notes.push(format!("page scripts ran in the page's own world ({why}), so the page could change what they read"));
+        }
+        let dom_selectors: Vec<&str> = match &self.opts.root_selector {
+            Some(s) => vec![s.as_str()],
+            None => vec!["body"],
+        };
+        let mut facts = json!({
+            "expression": page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars),
+            "returnByValue": true,
+        });
+        if let Some(id) = context {
+            facts["contextId"] = json!(id);
+        }
+        let mut cmds = vec![CdpCommand::new(Call::PageFacts, facts)];
+        if let Some(sel) = &self.opts.root_selector {
+            let mut find = json!({
+                "expression": format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()),
+                "returnByValue": false,
+            });
+            if let Some(id) = context {
+                find["contextId"] = json!(id);
+            }
+            cmds.push(CdpCommand::new(Call::FindRoot, find));
+        }
+        cmds
     }
 
     fn reply_json(&self, call: Call) -> Option<Value> {
@@ -376,7 +429,15 @@ impl CaptureSession {
     }
 
     /// After all replies of the last batch: the next batch, or the snapshot.
+    /// The connection or tab broke during the last batch.
+    pub fn fault(&self) -> Option<&WebAiError> {
+        self.fault.as_ref()
+    }
+
     pub fn advance(&mut self) -> Result<Step> {
+        if let Some(e) = &self.fault {
+            return Err(e.clone());
+        }
         if let Some(missing) = self.waiting.iter().find(|c| !self.replies.contains_key(c)) {
             return Err(WebAiError::new(ErrorCode::CaptureFailed, format!("no reply was given for {}", missing.method())));
         }
@@ -421,6 +482,7 @@ impl CaptureSession {
             Some(CdpReply::Ok(text)) => Ok(text),
             Some(CdpReply::Err(msg)) => Err(Self::failed(call.method(), msg)),
             Some(CdpReply::TimedOut) => Err(self.timeout_error(call.method())),
+            Some(CdpReply::Broken(e)) => Err(e.clone()),
             None => Err(Self::failed(call.method(), "no reply")),
         }
     }
@@ -453,7 +515,7 @@ impl CaptureSession {
         let parsed = match reply {
             CdpReply::Ok(text) => crate::compat::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("reply is not JSON: {e}")),
             CdpReply::Err(msg) => Err(msg.clone()),
-            CdpReply::TimedOut => Err(NO_ANSWER.to_string()),
+            CdpReply::TimedOut | CdpReply::Broken(_) => Err(NO_ANSWER.to_string()),
         };
         let value = match parsed {
             Ok(v) => v,
@@ -520,7 +582,7 @@ impl CaptureSession {
         let text = match reply {
             CdpReply::Ok(text) => Ok(text),
             CdpReply::Err(msg) => Err(msg),
-            CdpReply::TimedOut => Err(NO_ANSWER.to_string()),
+            CdpReply::TimedOut | CdpReply::Broken(_) => Err(NO_ANSWER.to_string()),
         };
         self.replies.insert(call, CdpReply::Ok(String::new()));
         let want_boxes = self.opts.viewport_only;

@@ -12,6 +12,8 @@ use std::time::Instant;
 
 use serde_json::Value;
 
+use crate::error::{ErrorCode, WebAiError};
+
 /// One command as a transport sees it.
 #[derive(Debug, Clone, Copy)]
 pub struct CdpCall<'a> {
@@ -42,6 +44,36 @@ pub enum CdpReply {
     Err(String),
     /// No answer before the deadline.
     TimedOut,
+    /// The connection or the tab is gone (closed, crashed, detached, a
+    /// protocol violation): no later call on it can succeed, so the caller
+    /// fails with this error instead of taking it as one command's refusal.
+    Broken(WebAiError),
+}
+
+/// A JS session's rejection as a reply. Playwright and Puppeteer word a
+/// closed or crashed target in a few fixed ways; those end the capture with
+/// the target's own code, anything else is the browser refusing one command.
+pub fn js_rejection(message: &str) -> CdpReply {
+    let m = message.to_ascii_lowercase();
+    let code = if m.contains("crashed") {
+        Some(ErrorCode::TargetCrashed)
+    } else if m.contains("target closed")
+        || m.contains("session closed")
+        || m.contains("has been closed")
+        || m.contains("target page, context or browser")
+        || m.contains("session with given id not found")
+        || m.contains("detached")
+    {
+        Some(ErrorCode::TargetDetached)
+    } else {
+        None
+    };
+    match code {
+        Some(code) => CdpReply::Broken(
+            WebAiError::new(code, format!("the tab's CDP session is gone: {message}")).with_evidence(serde_json::json!({ "message": message })),
+        ),
+        None => CdpReply::Err(message.to_string()),
+    }
 }
 
 pub type ReplyFuture<'a> = Pin<Box<dyn Future<Output = CdpReply> + Send + 'a>>;
@@ -57,5 +89,23 @@ pub async fn call_before(transport: &dyn CdpTransport, call: CdpCall<'_>, deadli
     match tokio::time::timeout_at(deadline.into(), transport.call(call)).await {
         Ok(reply) => reply,
         Err(_) => CdpReply::TimedOut,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn js_rejections_name_a_gone_target_and_keep_refusals() {
+        let code = |m: &str| match js_rejection(m) {
+            CdpReply::Broken(e) => Some(e.code.code()),
+            _ => None,
+        };
+        assert_eq!(code("Protocol error (Accessibility.getFullAXTree): Target crashed"), Some("target.crashed"));
+        assert_eq!(code("Target page, context or browser has been closed"), Some("target.detached"));
+        assert_eq!(code("Protocol error (DOM.getDocument): Session closed. Most likely the page has been closed."), Some("target.detached"));
+        assert_eq!(code("Protocol error (DOM.describeNode): No node with given id found"), None);
+        assert_eq!(js_rejection("Cannot find context with specified id"), CdpReply::Err("Cannot find context with specified id".into()));
     }
 }

@@ -4,7 +4,9 @@
 //! its id, as the browser's raw JSON text: the tree reader parses a 16 MB
 //! reply once, with no `Value` tree built on the way. Calls are concurrent;
 //! a session that detaches (tab closed, frame gone) or a renderer that
-//! crashes fails the calls waiting on it at once instead of at the deadline.
+//! crashes fails the calls waiting on it at once instead of at the deadline,
+//! and a connection that breaks names how (closed, protocol violation,
+//! oversize message, invalid JSON) with its own error code.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -18,6 +20,7 @@ use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -29,8 +32,9 @@ use crate::error::{ErrorCode, Result, WebAiError};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// The largest message accepted. The largest reply measured, the 40k-node
-/// page's `getFullAXTree`, is about 16 MB; four times that, rounded up.
+/// The largest message accepted by default. The largest reply measured, the
+/// 40k-node page's `getFullAXTree`, is about 16 MB; four times that, rounded
+/// up. `maxMessageBytes` on the endpoint changes it.
 pub const MAX_MESSAGE_BYTES: usize = 64 << 20;
 
 struct Waiter {
@@ -43,7 +47,7 @@ struct Waiter {
 struct Shared {
     pending: Mutex<FxHashMap<u64, Waiter>>,
     /// Why the connection is gone, once it is.
-    closed: OnceLock<String>,
+    closed: OnceLock<WebAiError>,
     page_session: OnceLock<String>,
 }
 
@@ -59,15 +63,30 @@ impl Shared {
         }
     }
 
-    /// Fail every call waiting on `session` (all calls when None).
-    fn fail(&self, session: Option<&str>, why: &str) {
+    /// Answer every call waiting on `session` (all calls when None) with `reply`.
+    fn fail(&self, session: Option<&str>, reply: &CdpReply) {
         let mut pending = self.lock();
         let ids: Vec<u64> = pending.iter().filter(|(_, w)| session.is_none() || w.session.as_deref() == session).map(|(id, _)| *id).collect();
         for id in ids {
             if let Some(w) = pending.remove(&id) {
-                let _ = w.reply.send(CdpReply::Err(why.to_string()));
+                let _ = w.reply.send(reply.clone());
             }
         }
+    }
+
+    fn is_page(&self, session: &str) -> bool {
+        self.page_session.get().map(String::as_str) == Some(session)
+    }
+
+    /// The tab's own session ends the capture with `code`; an out-of-process
+    /// frame's only fails its calls, which the capture keeps as notes.
+    fn session_gone(&self, session: &str, code: ErrorCode, page_why: &str, frame_why: &str) {
+        let reply = if self.is_page(session) {
+            CdpReply::Broken(WebAiError::new(code, page_why).with_evidence(json!({ "sessionId": session })))
+        } else {
+            CdpReply::Err(frame_why.to_string())
+        };
+        self.fail(Some(session), &reply);
     }
 }
 
@@ -86,8 +105,15 @@ struct Incoming<'a> {
     session_id: Option<&'a str>,
 }
 
-fn dispatch(shared: &Shared, text: &str) {
-    let Ok(m) = serde_json::from_str::<Incoming>(text) else { return };
+/// Hand one message to whoever waits for it. A message that is not a CDP
+/// message means the peer is not a browser speaking the protocol: that ends
+/// the connection, since no reply can be trusted to reach its call.
+fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> {
+    let m = serde_json::from_str::<Incoming>(text).map_err(|e| {
+        let head: String = text.chars().take(80).collect();
+        WebAiError::new(ErrorCode::InvalidJson, format!("the DevTools endpoint sent a message that is not CDP JSON ({e})"))
+            .with_evidence(json!({ "start": head, "bytes": text.len() }))
+    })?;
     if let Some(id) = m.id {
         let reply = match (m.result, m.error) {
             (_, Some(err)) => CdpReply::Err(err.get("message").and_then(Value::as_str).unwrap_or("CDP error").to_string()),
@@ -95,7 +121,7 @@ fn dispatch(shared: &Shared, text: &str) {
             (None, None) => CdpReply::Ok("{}".to_string()),
         };
         shared.answer(id, reply);
-        return;
+        return Ok(());
     }
     match m.method {
         Some("Target.detachedFromTarget") => {
@@ -106,35 +132,81 @@ fn dispatch(shared: &Shared, text: &str) {
             }
             let gone = m.params.and_then(|p| serde_json::from_str::<Detached>(p.get()).ok()).and_then(|d| d.session_id);
             if let Some(gone) = gone.as_deref() {
-                let why = if shared.page_session.get().map(String::as_str) == Some(gone) {
-                    "the tab was closed during the call"
-                } else {
-                    "the frame went away during the call"
-                };
-                shared.fail(Some(gone), why);
+                shared.session_gone(gone, ErrorCode::TargetDetached, "the tab was closed or detached during the call", "the frame went away during the call");
             }
         }
-        Some("Inspector.targetCrashed") => shared.fail(m.session_id, "the tab's renderer crashed"),
+        Some("Inspector.targetCrashed") => match m.session_id {
+            Some(s) => shared.session_gone(s, ErrorCode::TargetCrashed, "the tab's renderer crashed", "the frame's renderer crashed"),
+            None => {}
+        },
+        Some("Inspector.detached") => {
+            if let Some(s) = m.session_id {
+                shared.session_gone(s, ErrorCode::TargetDetached, "the browser detached the tab's session", "the frame's session was detached");
+            }
+        }
         _ => {}
+    }
+    Ok(())
+}
+
+/// A websocket failure as the error it means for the caller.
+fn socket_error(e: &tungstenite::Error, limit: usize) -> WebAiError {
+    use tungstenite::error::{CapacityError, Error as E, ProtocolError};
+    match e {
+        E::Capacity(CapacityError::MessageTooLong { size, max_size }) => WebAiError::new(
+            ErrorCode::MessageTooLarge,
+            format!("the browser sent a message of {size} bytes, over the limit of {max_size} (raise maxMessageBytes to accept it)"),
+        )
+        .with_evidence(json!({ "bytes": size, "maxMessageBytes": limit })),
+        E::ConnectionClosed | E::AlreadyClosed | E::Protocol(ProtocolError::ResetWithoutClosingHandshake) => closed_by_peer(None),
+        E::Io(io) if matches!(
+            io.kind(),
+            std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted | std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::BrokenPipe
+        ) => closed_by_peer(Some(io.to_string())),
+        E::Io(io) => WebAiError::new(ErrorCode::ConnectionClosed, format!("the connection to the browser failed: {io}")).with_evidence(json!({ "message": io.to_string() })),
+        other => WebAiError::new(ErrorCode::ProtocolViolation, format!("the DevTools endpoint broke the websocket protocol: {other}"))
+            .with_evidence(json!({ "message": other.to_string() })),
     }
 }
 
-async fn read_loop(shared: Arc<Shared>, mut read: SplitStream<Socket>) {
+fn closed_by_peer(detail: Option<String>) -> WebAiError {
+    let message = match &detail {
+        Some(d) => format!("the browser closed the connection ({d})"),
+        None => "the browser closed the connection".to_string(),
+    };
+    WebAiError::new(ErrorCode::ConnectionClosed, message).with_evidence(json!({ "detail": detail }))
+}
+
+async fn read_loop(shared: Arc<Shared>, mut read: SplitStream<Socket>, limit: usize) {
     let why = loop {
         match read.next().await {
-            Some(Ok(Message::Text(t))) => dispatch(&shared, t.as_str()),
-            Some(Ok(Message::Binary(b))) => {
-                if let Ok(t) = std::str::from_utf8(&b) {
-                    dispatch(&shared, t)
+            Some(Ok(Message::Text(t))) => {
+                if let Err(e) = dispatch(&shared, t.as_str()) {
+                    break e;
                 }
             }
-            Some(Ok(Message::Close(_))) | None => break "the browser closed the connection".to_string(),
+            Some(Ok(Message::Binary(b))) => match std::str::from_utf8(&b) {
+                Ok(t) => {
+                    if let Err(e) = dispatch(&shared, t) {
+                        break e;
+                    }
+                }
+                Err(_) => {
+                    break WebAiError::new(ErrorCode::ProtocolViolation, "the DevTools endpoint sent a binary message that is not UTF-8 text")
+                        .with_evidence(json!({ "bytes": b.len() }))
+                }
+            },
+            Some(Ok(Message::Close(frame))) => {
+                break closed_by_peer(frame.map(|f| format!("close code {}{}", u16::from(f.code), if f.reason.is_empty() { String::new() } else { format!(": {}", f.reason) })))
+            }
+            None => break closed_by_peer(None),
             Some(Ok(_)) => {}
-            Some(Err(e)) => break format!("the connection failed: {e}"),
+            Some(Err(e)) => break socket_error(&e, limit),
         }
     };
-    let _ = shared.closed.set(why.clone());
-    shared.fail(None, &why);
+    let reply = CdpReply::Broken(why.clone());
+    let _ = shared.closed.set(why);
+    shared.fail(None, &reply);
 }
 
 /// Removes a call's waiter when the caller stops waiting (deadline).
@@ -156,7 +228,7 @@ pub struct NativeConnection {
     next_id: AtomicU64,
     page_session: String,
     /// Out-of-process frame id → its session (or why it could not be attached).
-    frame_sessions: tokio::sync::Mutex<FxHashMap<String, std::result::Result<String, String>>>,
+    frame_sessions: tokio::sync::Mutex<FxHashMap<String, std::result::Result<String, CdpReply>>>,
     reader: tokio::task::JoinHandle<()>,
 }
 
@@ -164,15 +236,18 @@ impl NativeConnection {
     /// Connect, pick the tab and attach to it.
     pub async fn open(endpoint: &Endpoint, deadline: Instant) -> Result<NativeConnection> {
         let ws_url = websocket_url(&endpoint.url, deadline).await?;
-        let config = WebSocketConfig::default().max_message_size(Some(MAX_MESSAGE_BYTES)).max_frame_size(Some(MAX_MESSAGE_BYTES));
+        let limit = endpoint.max_message_bytes.unwrap_or(MAX_MESSAGE_BYTES);
+        // A frame's length header is checked against the limit before its
+        // payload is read, so a lying header allocates nothing.
+        let config = WebSocketConfig::default().max_message_size(Some(limit)).max_frame_size(Some(limit));
         let connect = tokio_tungstenite::connect_async_with_config(ws_url.as_str(), Some(config), true);
         let (socket, _) = tokio::time::timeout_at(deadline.into(), connect)
             .await
             .map_err(|_| unreachable(&endpoint.url, "no answer before the deadline"))?
-            .map_err(|e| unreachable(&endpoint.url, e))?;
+            .map_err(|e| handshake_error(&endpoint.url, e, limit))?;
         let (sink, read) = socket.split();
         let shared = Arc::new(Shared::default());
-        let reader = tokio::spawn(read_loop(shared.clone(), read));
+        let reader = tokio::spawn(read_loop(shared.clone(), read, limit));
         let mut conn = NativeConnection {
             endpoint: endpoint.url.clone(),
             shared,
@@ -231,7 +306,7 @@ impl NativeConnection {
         {
             let mut pending = self.shared.lock();
             if let Some(why) = self.shared.closed.get() {
-                return CdpReply::Err(why.clone());
+                return CdpReply::Broken(why.clone());
             }
             pending.insert(id, Waiter { session: session.map(str::to_string), reply: tx });
         }
@@ -241,9 +316,9 @@ impl NativeConnection {
             msg["sessionId"] = Value::String(s.to_string());
         }
         if let Err(e) = self.sink.lock().await.send(Message::Text(msg.to_string().into())).await {
-            return CdpReply::Err(format!("the connection failed: {e}"));
+            return CdpReply::Broken(self.shared.closed.get().cloned().unwrap_or_else(|| socket_error(&e, 0)));
         }
-        rx.await.unwrap_or_else(|_| CdpReply::Err(self.shared.closed.get().cloned().unwrap_or_else(|| "the connection closed".into())))
+        rx.await.unwrap_or_else(|_| CdpReply::Broken(self.shared.closed.get().cloned().unwrap_or_else(|| closed_by_peer(None))))
     }
 
     /// A command whose failure fails the caller, bounded by `deadline`.
@@ -252,13 +327,14 @@ impl NativeConnection {
             Ok(CdpReply::Ok(r)) => Ok(r),
             Ok(CdpReply::Err(m)) => Err(WebAiError::new(ErrorCode::CaptureFailed, format!("{method} failed: {m}"))
                 .with_evidence(json!({ "method": method, "message": m }))),
+            Ok(CdpReply::Broken(e)) => Err(e),
             Ok(CdpReply::TimedOut) | Err(_) => Err(WebAiError::new(ErrorCode::Timeout, format!("{method} got no answer before the deadline"))
                 .with_evidence(json!({ "method": method }))),
         }
     }
 
     /// The session of an out-of-process frame, attached on first use.
-    async fn frame_session(&self, frame_id: &str) -> std::result::Result<String, String> {
+    async fn frame_session(&self, frame_id: &str) -> std::result::Result<String, CdpReply> {
         let mut known = self.frame_sessions.lock().await;
         if let Some(s) = known.get(frame_id) {
             return s.clone();
@@ -269,9 +345,11 @@ impl NativeConnection {
             CdpReply::Ok(r) => serde_json::from_str::<Value>(&r)
                 .ok()
                 .and_then(|v| v.get("sessionId").and_then(Value::as_str).map(str::to_string))
-                .ok_or_else(|| "attachToTarget gave no sessionId".to_string()),
-            CdpReply::Err(m) => Err(m),
-            CdpReply::TimedOut => Err("no answer within timeoutMs".into()),
+                .ok_or_else(|| CdpReply::Err("attachToTarget gave no sessionId".to_string())),
+            CdpReply::Err(m) => Err(CdpReply::Err(m)),
+            CdpReply::TimedOut => Err(CdpReply::Err("no answer within timeoutMs".into())),
+            // Not remembered: the whole connection is gone.
+            broken @ CdpReply::Broken(_) => return Err(broken),
         };
         known.insert(frame_id.to_string(), attached.clone());
         attached
@@ -330,7 +408,7 @@ impl CdpTransport for NativeConnection {
                 None => self.page_session.clone(),
                 Some(frame) => match self.frame_session(frame).await {
                     Ok(s) => s,
-                    Err(why) => return CdpReply::Err(why),
+                    Err(why) => return why,
                 },
             };
             self.send(call.method, call.params, Some(&session)).await
@@ -341,6 +419,28 @@ impl CdpTransport for NativeConnection {
 impl Drop for NativeConnection {
     fn drop(&mut self) {
         self.reader.abort();
+    }
+}
+
+/// Why the websocket handshake failed: a peer that is not a DevTools
+/// websocket (wrong accept key, not an upgrade) broke the protocol; a socket
+/// that would not open is unreachable.
+fn handshake_error(endpoint: &str, e: tungstenite::Error, limit: usize) -> WebAiError {
+    use tungstenite::error::Error as E;
+    match e {
+        E::Io(ref io) if io.kind() == std::io::ErrorKind::ConnectionRefused => unreachable(endpoint, &e),
+        E::Url(_) | E::Tls(_) => unreachable(endpoint, &e),
+        E::Http(ref response) => unreachable(endpoint, format!("the websocket upgrade was answered with HTTP {}", response.status())),
+        E::Protocol(_) | E::HttpFormat(_) | E::Utf8(_) => WebAiError::new(
+            ErrorCode::ProtocolViolation,
+            format!("the DevTools endpoint {endpoint} answered the websocket handshake wrongly: {e}"),
+        )
+        .with_evidence(json!({ "endpoint": endpoint, "message": e.to_string() })),
+        other => {
+            let mut err = socket_error(&other, limit);
+            err.message = format!("{} (during the websocket handshake with {endpoint})", err.message);
+            err
+        }
     }
 }
 

@@ -8,7 +8,7 @@ mod discovery;
 
 use std::time::{Duration, Instant};
 
-pub use connection::NativeConnection;
+pub use connection::{NativeConnection, MAX_MESSAGE_BYTES};
 
 use crate::capture::{capture_with, Captured};
 use crate::error::Result;
@@ -20,6 +20,8 @@ pub struct Endpoint {
     pub url: String,
     pub target_id: Option<String>,
     pub url_includes: Option<String>,
+    /// The largest websocket message accepted (default [`connection::MAX_MESSAGE_BYTES`]).
+    pub max_message_bytes: Option<usize>,
 }
 
 /// Connect, snapshot the chosen tab, detach.

@@ -1,0 +1,349 @@
+// Pages that fight back, against live Chromium. Each case ends in a valid
+// snapshot or a WebAiError within its deadline, and Node's event loop keeps
+// answering a timer within 50 ms while the capture runs. Those cases drive a
+// Chromium this file starts without Playwright, through the native path, so
+// nothing else in the process (Playwright's client handling a churning
+// page's events) is measured; Playwright is used only for the monkeypatching
+// page, whose patches it injects before the page's own scripts.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { buildWebAiSnapshot, runAction, WebAiError } from '../lib/index.mjs';
+import { findChromium, CHROMIUM_FLAGS, launchChromiumNative } from '../lib/chromium.mjs';
+import native from '../lib/native.cjs';
+import { pagesDir, root } from './helpers.mjs';
+
+let browser; // Playwright's, with a DevTools port, for the monkeypatching page
+let endpoint;
+let bare; // a Chromium without Playwright, for the rest
+let site;
+
+function freePort() {
+    return new Promise(resolve => {
+        const s = net.createServer();
+        s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    });
+}
+
+// Two origins on one server: 127.0.0.1 and localhost are different sites,
+// so a frame from one inside the other is out of process.
+const ROUTES = {
+    '/busy': () => '<!doctype html><title>Busy</title><button>Never clicked</button><script>setTimeout(() => { for (;;) {} }, 100)</script>',
+    '/reload': () => `<!doctype html><title>Reloading</title><button>Now ${Date.now()}</button><script>setTimeout(() => location.reload(), 50)</script>`,
+    '/navigate': q => {
+        const n = Number(q.get('n') || 0);
+        return `<!doctype html><title>Hop ${n}</title><button>Hop ${n}</button><script>setTimeout(() => { location.href = '/navigate?n=${n + 1}'; }, 50)</script>`;
+    },
+    '/frames-churn': () => `<!doctype html><title>Churn</title><button>Stays</button><div id="box"></div><script>
+        let i = 0;
+        setInterval(() => {
+            const box = document.getElementById('box');
+            box.replaceChildren();
+            for (let k = 0; k < 5; k += 1) {
+                const f = document.createElement('iframe');
+                f.src = (k % 2 ? 'http://localhost:' : 'http://127.0.0.1:') + ${'${PORT}'} + '/leaf?i=' + (i++);
+                box.append(f);
+            }
+        }, 20);
+    </script>`,
+    '/leaf': q => `<!doctype html><button>Leaf ${Number(q.get('i') || 0)}</button>`,
+    // Chromium keeps at most 1,000 frames a page; the rest never exist. Blank
+    // frames: 2,000 with content take Chromium itself over a minute to load.
+    '/many-frames': () => `<!doctype html><title>Frames</title><button>Top</button>${'<iframe width="20" height="20"></iframe>'.repeat(2000)}`,
+    '/nest': (q, port) => {
+        const d = Number(q.get('d') || 0);
+        if (d >= 30) return '<!doctype html><button>Deepest</button>';
+        const host = d % 2 ? '127.0.0.1' : 'localhost';
+        return `<!doctype html><title>Level ${d}</title><button>Level ${d}</button><iframe src="http://${host}:${port}/nest?d=${d + 1}"></iframe>`;
+    },
+    '/closed-shadow': () => `<!doctype html><title>Closed</title><button>Outside</button><div id="host"></div><script>
+        const root = document.getElementById('host').attachShadow({ mode: 'closed' });
+        const frag = document.createDocumentFragment();
+        for (let i = 0; i < 100000; i += 1) frag.append(document.createElement('b'));
+        const b = document.createElement('button'); b.textContent = 'Inside the closed root'; frag.prepend(b);
+        root.append(frag);
+    </script>`,
+    '/big-text': () => `<!doctype html><title>Big text</title><button>Before</button><p id="p"></p><script>
+        document.getElementById('p').append(document.createTextNode('word '.repeat(10 * 1024 * 1024)));
+    </script>`,
+    '/big-name': () => `<!doctype html><title>Big name</title><button>Before</button><button id="b">x</button><script>
+        document.getElementById('b').setAttribute('aria-label', 'label '.repeat(5 * 1024 * 1024 / 6));
+    </script>`,
+};
+
+let serverPort;
+function serve() {
+    return new Promise(resolve => {
+        const server = http.createServer((req, res) => {
+            const url = new URL(req.url, 'http://x');
+            const route = ROUTES[url.pathname];
+            res.setHeader('content-type', 'text/html; charset=utf-8');
+            if (!route) { res.statusCode = 404; res.end('no'); return; }
+            res.end(route(url.searchParams, serverPort).replace('${PORT}', String(serverPort)));
+        });
+        server.listen(0, '127.0.0.1', () => { serverPort = server.address().port; resolve(server); });
+    });
+}
+
+let server;
+before(async () => {
+    const port = await freePort();
+    browser = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
+    endpoint = `http://127.0.0.1:${port}`;
+    server = await serve();
+    site = `http://127.0.0.1:${serverPort}`;
+    bare = await launchChromiumNative();
+});
+
+after(async () => {
+    await browser?.close();
+    await bare?.close();
+    server?.close();
+});
+
+/** Run `fn` while a 5 ms timer measures how late Node's loop answers it. */
+async function withLoopWatch(fn) {
+    let worst = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+        const now = performance.now();
+        worst = Math.max(worst, now - last - 5);
+        last = now;
+    }, 5);
+    try {
+        const started = performance.now();
+        const value = await fn();
+        return { value, ms: performance.now() - started, worst };
+    } finally {
+        clearInterval(timer);
+    }
+}
+
+async function targetIdOf(page) {
+    const s = await page.context().newCDPSession(page);
+    const { targetInfo } = await s.send('Target.getTargetInfo');
+    await s.detach();
+    return targetInfo.targetId;
+}
+
+/**
+ * Capture a tab natively and check the outcome is a valid snapshot or a
+ * WebAiError within `timeoutMs` (plus slack for connecting and detaching),
+ * with the loop healthy throughout. Returns the snapshot or the error.
+ */
+async function hardCapture(targetId, options, { slackMs = 1500, source = {} } = {}) {
+    const { value, ms, worst } = await withLoopWatch(() => buildWebAiSnapshot({ cdpEndpoint: bare.endpoint, targetId, ...source }, options).catch(err => err));
+    assert.ok(ms < options.timeoutMs + slackMs, `took ${ms.toFixed(0)} ms with timeoutMs ${options.timeoutMs}`);
+    assert.ok(worst < 50, `the event loop answered ${worst.toFixed(1)} ms late during the capture`);
+    if (value instanceof Error) {
+        assert.ok(value instanceof WebAiError && typeof value.errorCode === 'string', String(value && value.stack));
+    } else {
+        assert.equal(typeof value.text, 'string');
+        assert.ok(value.text.startsWith('- '), value.text.slice(0, 200));
+        assert.equal(typeof value.refs, 'object');
+    }
+    return value;
+}
+
+/** A tab of the bare Chromium on `path`, loaded (or given `settleMs` when it never settles). */
+async function openTab(path, { settleMs = null } = {}) {
+    const tab = await (await fetch(`${bare.endpoint}/json/new?about:blank`, { method: 'PUT' })).json();
+    const targetId = tab.id;
+    const source = { cdpEndpoint: bare.endpoint, targetId };
+    if (settleMs === null) {
+        const r = await native.navigateNative(source, site + path, 30000);
+        assert.equal(r.error ?? null, null, r.error && r.error.message);
+    } else {
+        native.navigateNative(source, site + path, settleMs).catch(() => {});
+        await new Promise(r => setTimeout(r, settleMs));
+    }
+    const page = { close: () => fetch(`${bare.endpoint}/json/close/${targetId}`).then(r => r.text(), () => null) };
+    return { page, targetId };
+}
+
+test('a page that redefines every global and prototype method our scripts touch reads exactly as the clean page', async () => {
+    const url = pathToFileURL(join(pagesDir, 'forms.html')).href;
+    const clean = await browser.newPage();
+    const hostile = await browser.newPage();
+    try {
+        await clean.goto(url);
+        await hostile.addInitScript({ path: join(root, 'fixtures', 'hostile', 'monkeypatch.js') });
+        await hostile.goto(url);
+        // The patches took: the page's own world is blinded (even Playwright's
+        // evaluate fails there, so ask through CDP, whose values V8 serialises).
+        const cdp = await hostile.context().newCDPSession(hostile);
+        const seen = await cdp.send('Runtime.evaluate', { expression: '[document.title, innerWidth, document.querySelector("form")]', returnByValue: true });
+        await cdp.detach();
+        assert.deepEqual(seen.result.value, ['A title the page made up', 1, null]);
+        for (const options of [{}, { interactiveOnly: false, maxDepth: 20 }, { rootSelector: 'form' }, { rootSelector: 'main > ul', interactiveOnly: false }]) {
+            const a = await buildWebAiSnapshot(clean, options);
+            const b = await buildWebAiSnapshot(hostile, options);
+            assert.equal(b.text, a.text, JSON.stringify(options));
+            assert.deepEqual([b.url, b.title, b.domHash, b.notes], [a.url, a.title, a.domHash, a.notes], JSON.stringify(options));
+            // Two tabs: the same refs but for the frame id of each tab's document.
+            const sameTab = refs => Object.fromEntries(Object.entries(refs).map(([k, r]) => [k, { ...r, frameId: r.frameId ? 'main' : r.frameId }]));
+            assert.deepEqual(sameTab(b.refs), sameTab(a.refs));
+            assert.equal(a.title, 'Checkout');
+            assert.match(a.domHash, /^sha256:[0-9a-f]{16}$/);
+        }
+        // The native path runs the same scripts in the same world.
+        const native = await buildWebAiSnapshot({ cdpEndpoint: endpoint, targetId: await targetIdOf(hostile) });
+        const plain = await buildWebAiSnapshot(clean);
+        assert.deepEqual([native.text, native.title, native.domHash], [plain.text, plain.title, plain.domHash]);
+    } finally {
+        await clean.close();
+        await hostile.close();
+    }
+});
+
+test('on the monkeypatching page, actions read the real element state and act as on the clean page', async () => {
+    const url = pathToFileURL(join(pagesDir, 'actions.html')).href;
+    const outcomes = [];
+    for (const patched of [false, true]) {
+        const page = await browser.newPage();
+        try {
+            if (patched) await page.addInitScript({ path: join(root, 'fixtures', 'hostile', 'monkeypatch.js') });
+            await page.goto(url);
+            const snapshot = await buildWebAiSnapshot(page);
+            const ref = (role, name) => Object.values(snapshot.refs).find(x => x.role === role && x.name === name).ref;
+            const run = async (action, args) => {
+                const r = await runAction(page, snapshot, action, args);
+                // The clean page's own log() adds a line after the first click and
+                // moves what follows; the blinded page's cannot: points differ.
+                return [r.success, r.error, r.error ? r.message.replace(/ at \(\d+, \d+\)$/, '') : JSON.stringify(r.detail?.value ?? null)];
+            };
+            outcomes.push([
+                await run('click', { ref: ref('button', 'Go') }),
+                await run('click', { ref: ref('button', 'Disabled') }),
+                await run('click', { ref: ref('button', 'Under overlay') }),
+                await run('fill', { ref: ref('textbox', 'Email'), value: 'a@b.c' }),
+                await run('fill', { ref: ref('textbox', 'Code'), value: 'x' }),
+                await run('select', { ref: ref('combobox', 'Size'), value: 'l' }),
+                await run('scroll', { direction: 'down', amount: 200 }),
+            ]);
+        } finally {
+            await page.close();
+        }
+    }
+    const [clean, hostile] = outcomes;
+    assert.deepEqual(clean.map(o => o[1]), [null, 'element_disabled', 'element_obscured', null, 'element_disabled', null, null]);
+    assert.deepEqual(hostile, clean);
+});
+
+test('a renderer busy forever: snapshot.timeout at the deadline, the loop free', async () => {
+    const { page, targetId } = await openTab('/busy', { settleMs: 500 });
+    try {
+        const err = await hardCapture(targetId, { timeoutMs: 2000 });
+        assert.ok(err instanceof WebAiError, 'a busy renderer cannot answer');
+        assert.equal(err.errorCode, 'snapshot.timeout', err.message);
+    } finally {
+        await page.close();
+    }
+});
+
+test('a page that reloads or navigates every 50 ms: each capture is a snapshot or a WebAiError in time', async () => {
+    for (const path of ['/reload', '/navigate']) {
+        const { page, targetId } = await openTab(path, { settleMs: 300 });
+        try {
+            const seen = [];
+            for (let i = 0; i < 6; i += 1) {
+                const r = await hardCapture(targetId, { timeoutMs: 3000 });
+                seen.push(r instanceof Error ? r.errorCode : 'snapshot');
+            }
+            assert.ok(seen.length === 6, seen.join(','));
+        } finally {
+            await page.close();
+        }
+    }
+});
+
+test('a tab closed mid-capture is target.detached (or a snapshot taken before it went)', async () => {
+    const { page, targetId } = await openTab('/closed-shadow');
+    const capture = hardCapture(targetId, { timeoutMs: 20000 });
+    await new Promise(r => setTimeout(r, 300));
+    await page.close();
+    const r = await capture;
+    if (r instanceof Error) assert.ok(['target.detached', 'cdp.target-mismatch', 'cdp.connection-closed'].includes(r.errorCode), `${r.errorCode}: ${r.message}`);
+});
+
+test('frames removed and added every 20 ms during capture, same-site and cross-site: snapshots with notes', async () => {
+    const { page, targetId } = await openTab('/frames-churn', { settleMs: 500 });
+    try {
+        let snapshots = 0;
+        for (let i = 0; i < 6; i += 1) {
+            const r = await hardCapture(targetId, { timeoutMs: 4000 });
+            if (!(r instanceof Error)) {
+                snapshots += 1;
+                assert.match(r.text, /button "Stays"/);
+            }
+        }
+        assert.ok(snapshots >= 3, `${snapshots} of 6 captures gave a snapshot`);
+    } finally {
+        await page.close();
+    }
+});
+
+test('2,000 iframes: the first 200 are read, the rest named in a note', async () => {
+    const { page, targetId } = await openTab('/many-frames');
+    try {
+        const s = await hardCapture(targetId, { timeoutMs: 20000, interactiveOnly: false }, { slackMs: 3000 });
+        assert.ok(!(s instanceof Error), String(s && s.message));
+        assert.match(s.text, /button "Top"/);
+        assert.equal((s.text.match(/- iframe/g) || []).length, 200, s.text.slice(0, 500));
+        assert.ok(s.notes.some(n => /^\d+ more frames are not included \(at most 200\)$/.test(n)), s.notes.join(' | '));
+    } finally {
+        await page.close();
+    }
+});
+
+test('iframes nested 30 deep, cross-site and same-site alternating: a snapshot, deep levels noted not lost silently', async () => {
+    const { page, targetId } = await openTab('/nest');
+    try {
+        const s = await hardCapture(targetId, { timeoutMs: 15000, maxDepth: 100, interactiveOnly: true });
+        assert.ok(!(s instanceof Error), String(s && s.message));
+        assert.match(s.text, /button "Level 0"/);
+        assert.match(s.text, /button "Level 1"/);
+    } finally {
+        await page.close();
+    }
+});
+
+test('100k elements inside a closed shadow root: over the message limit it is cdp.message-too-large; raised, the control inside is seen', async () => {
+    const { page, targetId } = await openTab('/closed-shadow');
+    try {
+        // With text in each element its DOM reply (every node, shadow roots
+        // pierced) is about 88 MB, over the 64 MiB default: that is
+        // cdp.message-too-large, and a raised maxMessageBytes reads it.
+        let s = await hardCapture(targetId, { timeoutMs: 30000 }, { slackMs: 3000 });
+        if (s instanceof Error) {
+            assert.equal(s.errorCode, 'cdp.message-too-large', s.message);
+            s = await hardCapture(targetId, { timeoutMs: 30000 }, { slackMs: 3000, source: { maxMessageBytes: 512 * 1024 * 1024 } });
+        }
+        assert.ok(!(s instanceof Error), String(s && s.message));
+        assert.match(s.text, /button "Inside the closed root"/);
+    } finally {
+        await page.close();
+    }
+});
+
+test('a 50 MB text node and a 5 MB accessible name: snapshots with bounded names', async () => {
+    for (const path of ['/big-text', '/big-name']) {
+        const { page, targetId } = await openTab(path);
+        try {
+            const s = await hardCapture(targetId, { timeoutMs: 30000, interactiveOnly: false }, { slackMs: 5000 });
+            if (s instanceof Error) {
+                assert.ok(['cdp.message-too-large', 'snapshot.timeout'].includes(s.errorCode), `${path}: ${s.errorCode} ${s.message}`);
+                continue;
+            }
+            assert.match(s.text, /button "Before"/);
+            assert.ok(s.text.length < 200000, `${path}: ${s.text.length} chars`);
+            for (const line of s.text.split('\n')) assert.ok(line.length < 2000, `${path}: a line of ${line.length} chars`);
+        } finally {
+            await page.close();
+        }
+    }
+});
