@@ -7,7 +7,9 @@
 // page, whose patches it injects before the page's own scripts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
 import net from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -96,7 +98,19 @@ before(async () => {
     endpoint = `http://127.0.0.1:${port}`;
     server = await serve();
     site = `http://127.0.0.1:${serverPort}`;
-    bare = await launchChromiumNative();
+    // The bare Chromium runs niced: on a two-core machine a page that churns
+    // frames keeps every core busy, and the loop check should see what this
+    // process does, not whether the OS scheduled it.
+    const wrapper = join(mkdtempSync(join(tmpdir(), 'web-ai-nice-')), 'chromium');
+    writeFileSync(wrapper, `#!/bin/sh\nexec nice -n 15 ${JSON.stringify(findChromium())} "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const saved = process.env.CHROME_PATH;
+    process.env.CHROME_PATH = wrapper;
+    try {
+        bare = await launchChromiumNative();
+    } finally {
+        if (saved === undefined) delete process.env.CHROME_PATH; else process.env.CHROME_PATH = saved;
+    }
 });
 
 after(async () => {

@@ -7,6 +7,7 @@
 const native = require('./native.cjs');
 const ax = require('./ax-snapshot.cjs');
 const { adapt } = require('./transport.cjs');
+const { webAiError, callNative } = require('./raise.cjs');
 
 const ACTION_ERRORS = Object.freeze(native.actionErrorCodes());
 const { DEFAULT_ACTION_TIMEOUT_MS } = native;
@@ -47,8 +48,8 @@ function actionInput(snapshot, action, args, timeoutMs) {
 async function act(source, snapshot, action, args, timeoutMs) {
     const input = actionInput(snapshot, action, args, timeoutMs);
     const t = adapt(source);
-    if (t.kind === 'playwright' || t.kind === 'cdp') return native.actOver(t.send, input);
-    if (t.kind === 'endpoint') return native.actNative(t.endpoint, input);
+    if (t.kind === 'playwright' || t.kind === 'cdp') return callNative(native.actOver, t.send, input);
+    if (t.kind === 'endpoint') return callNative(native.actNative, t.endpoint, input);
     return { success: false, error: 'invalid_params', message: 'actions need a Playwright page, { cdp: { send } } or { cdpEndpoint }', actionMs: 0 };
 }
 
@@ -87,8 +88,8 @@ async function runAction(source, snapshot, action, args = {}, options = {}) {
  */
 async function verifyRefLive(source, entry, timeoutMs = native.DEFAULT_TIMEOUT_MS) {
     const t = adapt(source);
-    if (t.kind !== 'playwright' && t.kind !== 'cdp') throw new Error('verifying a ref needs a Playwright page or { cdp: { send } }');
-    const r = await native.verifyOver(t.send, targetOf(entry) || {}, Math.max(1, Math.round(timeoutMs)));
+    if (t.kind !== 'playwright' && t.kind !== 'cdp') throw webAiError('snapshot.invalid-input', 'verifying a ref needs a Playwright page or { cdp: { send } }', { what: 'page' });
+    const r = await callNative(native.verifyOver, t.send, targetOf(entry) || {}, Math.max(1, Math.round(timeoutMs)));
     if (!r.verdict) throw Object.assign(new Error(r.failure || 'the element could not be checked'), { timedOut: r.timedOut === true });
     return { verdict: r.verdict.verdict, message: r.verdict.message ?? null, now: r.verdict.now ?? null };
 }

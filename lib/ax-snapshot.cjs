@@ -38,6 +38,15 @@ function optionsOf(options) {
     return o;
 }
 
+/** Options given as JSON text. */
+function parseOptions(text) {
+    try {
+        return JSON.parse(text);
+    } catch (err) {
+        throw webAiError('snapshot.invalid-input', `options given as text must be JSON: ${err.message}`, { what: 'options' });
+    }
+}
+
 function timeoutOf(options) {
     const t = options && options.timeoutMs;
     return typeof t === 'number' && t > 0 ? t : DEFAULT_TIMEOUT_MS;
@@ -63,8 +72,8 @@ function snapshotOf(outcome, timings = null) {
  * `project` (JS, replies to text) and `rust` (reading, serializing).
  */
 async function captureOverCdp(send, options, timings = null, frameSend = null) {
-    const opts = optionsOf(typeof options === 'string' ? JSON.parse(options) : options);
-    const outcome = await native.captureOver(requestSender(send, frameSend, timings), opts);
+    const opts = optionsOf(typeof options === 'string' ? parseOptions(options) : options);
+    const outcome = await callNative(native.captureOver, requestSender(send, frameSend, timings), opts);
     return snapshotOf(outcome, timings);
 }
 
@@ -89,7 +98,7 @@ async function viaPlaywright(page, opts) {
         throw webAiError('snapshot.unavailable', `no way to read the page's accessibility tree: ${messageOf(err)}`, { reason: messageOf(err) });
     }
     try {
-        return snapshotOf(await native.captureOver(adapt(page).send, opts));
+        return snapshotOf(await callNative(native.captureOver, adapt(page).send, opts));
     } catch (err) {
         forgetSession(page);
         throw err;
@@ -203,9 +212,9 @@ async function captureSnapshot(page, options = {}) {
     const opts = optionsOf(options);
     const source = adapt(page);
     if (source.kind === 'playwright') return viaPlaywright(page, opts);
-    if (source.kind === 'cdp') return snapshotOf(await native.captureOver(source.send, opts));
+    if (source.kind === 'cdp') return snapshotOf(await callNative(native.captureOver, source.send, opts));
     // The Rust core connects by itself; waiting on the browser holds no thread.
-    if (source.kind === 'endpoint') return snapshotOf(await native.captureNative(source.endpoint, opts));
+    if (source.kind === 'endpoint') return snapshotOf(await callNative(native.captureNative, source.endpoint, opts));
     if (hasLegacyAccessibility(page)) return viaLegacy(page, opts);
     throw webAiError('snapshot.unavailable',
         'no way to read the page\'s accessibility tree: pass a Playwright page, { cdp: { send } }, { cdpEndpoint }, or a page with accessibility.snapshot()',

@@ -1,5 +1,6 @@
 'use strict';
 const native = require('./native.cjs');
+const { listOf } = require('./input.cjs');
 
 /** Remove comments, attributes and text between tags; collapse whitespace. */
 function normalizeDomForHash(html) {
@@ -21,14 +22,14 @@ function firstOuterHtml(selectors) {
 
 async function domHashAround(page, selectors, options = {}) {
     const maxChars = options.maxChars ?? native.DEFAULT_DOM_HASH_AROUND_MAX_CHARS;
-    const html = await page.evaluate(firstOuterHtml, Array.from(selectors || [], String)).catch(() => null);
+    const html = await page.evaluate(firstOuterHtml, listOf(selectors, 'selectors').map(String)).catch(() => null);
     if (!html) return null;
     return native.domHashOfHtml(String(html), Number(maxChars));
 }
 
 async function selectorMatchSummary(page, selectors) {
     const MAX_VISIBILITY_SCAN = 10;
-    return Promise.all(Array.from(selectors || [], async selector => {
+    return Promise.all(listOf(selectors, 'selectors').map(async selector => {
         const loc = page.locator(selector);
         const matched = await loc.count().catch(() => 0);
         let visible = false;

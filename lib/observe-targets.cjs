@@ -1,6 +1,7 @@
 'use strict';
 const native = require('./native.cjs');
 const { callNative } = require('./raise.cjs');
+const { listOf } = require('./input.cjs');
 
 /**
  * Name patterns for the addon: a RegExp travels as its source and flags and
@@ -79,7 +80,7 @@ async function observeProviderTargets(page, { provider = null, featureMap = {}, 
 }
 
 function rankTargetCandidates(candidates, { expectedRole = null, expectedNames = [] } = {}) {
-    const list = Array.from(candidates || []);
+    const list = listOf(candidates, 'candidates');
     const view = list.map(c => ({
         confidence: Number((c && c.confidence) || 0),
         role: c && typeof c.role === 'string' ? c.role : undefined,

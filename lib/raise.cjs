@@ -16,8 +16,27 @@ function webAiError(code, message, evidence, extra = {}) {
  * passes through.
  */
 function fromNative(err) {
-    if (err instanceof WebAiError || !err || typeof err.errorCode !== 'string') return err;
-    return new WebAiError({ errorCode: err.errorCode, stage: err.stage, retryHint: err.retryHint, message: err.message, evidence: err.evidence });
+    if (err instanceof WebAiError || !err) return err;
+    if (typeof err.errorCode === 'string') {
+        return new WebAiError({ errorCode: err.errorCode, stage: err.stage, retryHint: err.retryHint, message: err.message, evidence: err.evidence });
+    }
+    if (isConversionError(err)) {
+        return webAiError('snapshot.invalid-input', `an argument could not be read: ${err.message}`, { what: 'arguments', status: err.code });
+    }
+    return err;
+}
+
+/** napi-rs's statuses for a JS value that does not fit the Rust type it was given for. */
+const CONVERSION_STATUSES = new Set([
+    'InvalidArg', 'ObjectExpected', 'StringExpected', 'NameExpected', 'FunctionExpected', 'NumberExpected', 'BooleanExpected',
+    'ArrayExpected', 'BigintExpected', 'DateExpected', 'ArrayBufferExpected', 'DetachableArraybufferExpected',
+]);
+
+function isConversionError(err) {
+    if (typeof err.code !== 'string') return false;
+    if (CONVERSION_STATUSES.has(err.code)) return true;
+    // serde_json::Value conversion reports a function, symbol or cycle as a generic failure.
+    return err.code === 'GenericFailure' && /cannot be represented|Failed to convert|serde_json/i.test(String(err.message));
 }
 
 /** Call into the addon, converting its deliberate failures. */

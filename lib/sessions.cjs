@@ -2,10 +2,15 @@
 // The CDP sessions the package opens on a Playwright page: one for the page,
 // created on first use, and one per out-of-process frame.
 
+const { webAiError } = require('./raise.cjs');
+
 const sessions = new WeakMap();
 
 /** One CDP session per Playwright page, created on first use and dropped on failure. */
 function cdpSessionFor(page) {
+    if (!page || (typeof page !== 'object' && typeof page !== 'function') || typeof page.context !== 'function') {
+        return Promise.reject(webAiError('snapshot.invalid-input', 'cdpSessionFor needs a Playwright page (with context())', { what: 'page' }));
+    }
     let s = sessions.get(page);
     if (!s) {
         s = Promise.resolve().then(() => page.context().newCDPSession(page));

@@ -39,12 +39,40 @@ pub use text::serialize::ElementRef;
 pub use text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
 pub use tree::AxTree;
 
-/// The readers the examples time (`examples/`): not part of the API.
+/// The readers the examples time (`examples/`) and the fuzz tests
+/// (`tests/fuzz.rs`) feed: not part of the API.
 #[doc(hidden)]
 pub mod readers {
     pub use crate::dom::json_arena::parse as parse_json_arena;
     pub use crate::tree::cdp_reader::parse_full_ax_tree;
     pub use crate::tree::rows_reader::parse_rows;
+
+    /// A legacy `accessibility.snapshot()` tree, as JSON text.
+    pub fn parse_legacy_tree(text: &str) -> crate::Result<crate::AxTree> {
+        let value = crate::compat::json_text::from_str_lossy::<serde_json::Value>(text)
+            .map_err(|e| crate::WebAiError::invalid_input("tree", format!("not JSON: {e}")))?;
+        crate::tree::legacy_reader::from_value(value)
+    }
+
+    /// Read a `DOMSnapshot.captureSnapshot` reply: its element count, if it is the element tree.
+    pub fn read_dom_snapshot(text: &str, boxes: bool) -> Result<Option<usize>, String> {
+        crate::dom::snapshot_reader::read_snapshot(text, boxes).map(|r| r.tree.map(|t| t.nodes.len()))
+    }
+
+    /// Read a `DOM.getDocument` reply and build the selector of every node
+    /// in it, as the serializer does for refs: how many were located.
+    pub fn locate_all_in_document(text: &str) -> Result<usize, String> {
+        let tree = crate::dom::DomTree::from_get_document(text, None)?;
+        let backends: Vec<i64> = tree.nodes.iter().map(|n| n.backend).collect();
+        let trees = [tree];
+        let mut locator = crate::dom::selector::Locator::new(&trees);
+        Ok(backends.into_iter().filter(|b| locator.locate(None, *b).is_some()).count())
+    }
+
+    /// Any JSON text the way the capture reads small replies.
+    pub fn read_lossy_json(text: &str) -> bool {
+        crate::compat::json_text::from_str_lossy::<serde_json::Value>(text).is_ok()
+    }
 }
 
 #[cfg(feature = "napi")]
