@@ -204,7 +204,7 @@ test('a tab closed mid-capture fails cleanly, without a hang', async () => {
     const started = Date.now();
     const capture = buildWebAiSnapshot({ cdpEndpoint: endpoint, urlIncludes: 'forms.html' }, { timeoutMs: 5000 });
     setTimeout(() => page.close().catch(() => {}), 150);
-    await rejectsWith(capture, ['snapshot.capture-failed', 'cdp.target-mismatch']);
+    await rejectsWith(capture, ['target.detached', 'cdp.target-mismatch']);
     assert.ok(Date.now() - started < 4000, 'a closed tab fails fast instead of waiting for timeoutMs');
 });
 
