@@ -115,7 +115,7 @@ test('without playwright-core the CLI launches Chromium itself and drives it thr
     assert.match(file.stdout, /textbox "Email"/);
     const dns = await cliWith(env, 'snapshot', 'http://no-such-host.invalid/', '--timeout', '5000', '--json');
     assert.equal(dns.status, 1);
-    assert.equal(JSON.parse(dns.stdout).error.errorCode, 'page.dns-failed');
+    assert.equal(JSON.parse(dns.stdout).error.errorCode, 'page.dns-failed', dns.stdout);
     const d = await cliWith(env, 'doctor', '--vendor', 'grok', '--json');
     assert.equal(d.status, 0, d.stderr);
     assert.ok(JSON.parse(d.stdout).snapshot.interactiveCount > 0);

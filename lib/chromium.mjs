@@ -117,7 +117,14 @@ export async function launchChromiumNative({ offline = false, timeoutMs = 15000 
             child.kill();
             await Promise.race([gone, new Promise(resolve => setTimeout(resolve, 3000))]);
         }
-        rmSync(profile, { recursive: true, force: true });
+        // Chromium's helper processes may still be writing into the profile
+        // for a moment after the browser exits (ENOTEMPTY): retry, and leave a
+        // temp folder behind rather than fail the caller's work over it.
+        try {
+            rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+        } catch {
+            // the OS cleans temp folders; the caller's result stands
+        }
     };
     // Chromium writes the port it took to DevToolsActivePort in the profile.
     const deadline = Date.now() + timeoutMs;
