@@ -2,6 +2,10 @@
 // and then misbehaves in one way per case. Each case must end in its own
 // error code within the deadline; the well-formed but unusual ones
 // (fragmented frames, pings) must still give the recorded snapshot.
+// The websocket framing is written here by hand, not taken from a package
+// such as `ws`: a well-behaved server library will not send reserved bits,
+// masked server frames, lying length headers or a wrong accept key, and
+// those are the cases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -15,6 +15,9 @@ const api = require('../lib/index.cjs');
 
 const ROUNDS = Number(process.env.JS_FUZZ_ROUNDS || 120);
 
+// A seeded pick from a hand-chosen pool of hostile values is all this needs;
+// a property-testing package (fast-check) generates values of its own, and
+// none of the ones that matter here (throwing getters and proxies, fake pages).
 function rng(seed) {
     let s = seed >>> 0;
     return () => {

@@ -328,9 +328,12 @@ fn fuzz_options_with_the_serializer() {
     });
 }
 
+/// One recorded reply: method, params, result as JSON text.
+type Recorded = (String, Value, String);
+
 /// A recording whose reply to one call is replaced by the fuzzed text.
 struct Mutated<'a> {
-    replies: &'a [(String, Value, String)],
+    replies: &'a [Recorded],
     method: &'a str,
     text: &'a str,
 }
@@ -350,7 +353,7 @@ impl CdpTransport for Mutated<'_> {
 fn fuzz_the_capture_plan_with_one_reply_mutated() {
     // Each recorded page, each of its calls in turn, gets the fuzzed reply.
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded");
-    let recordings: Vec<(Value, Vec<(String, Value, String)>)> = dir_texts(&dir)
+    let recordings: Vec<(Value, Vec<Recorded>)> = dir_texts(&dir)
         .into_iter()
         .filter(|(f, _)| f.ends_with(".json"))
         .filter_map(|(_, t)| serde_json::from_str::<Value>(&t).ok())

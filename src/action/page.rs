@@ -16,8 +16,11 @@ pub struct Page<'a> {
     what: &'a str,
     timeout_ms: u32,
     /// Our isolated world per (session, frame), once asked for (None: none could be had).
-    worlds: Mutex<Vec<((Option<String>, String), Option<i64>)>>,
+    worlds: Mutex<Vec<(WorldKey, Option<i64>)>>,
 }
+
+/// A frame of a session (None: the page's), whose world is cached.
+type WorldKey = (Option<String>, String);
 
 /// An argument of a page function: a value, or a remote object.
 pub enum Arg<'a> {
@@ -107,23 +110,24 @@ impl<'a> Page<'a> {
     /// one; the scripts then run in the page's world.
     pub async fn world(&self, session: Option<&str>, frame_id: &str) -> Step<Option<i64>> {
         let key = (session.map(str::to_string), frame_id.to_string());
-        let lock = |w: &Mutex<Vec<_>>| w.lock().unwrap_or_else(|p| p.into_inner()).iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
-        if let Some(known) = lock(&self.worlds) {
-            return Ok(known);
+        // A panic elsewhere while holding the lock leaves the list usable.
+        let worlds = || self.worlds.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, known)) = worlds().iter().find(|(k, _)| *k == key) {
+            return Ok(*known);
         }
         let made = self
             .send_raw("Page.createIsolatedWorld", &json!({ "frameId": frame_id, "worldName": crate::capture::WORLD_NAME }), session)
             .await?
             .ok()
             .and_then(|v| v.get("executionContextId").and_then(Value::as_i64));
-        self.worlds.lock().unwrap_or_else(|p| p.into_inner()).push((key, made));
+        worlds().push((key, made));
         Ok(made)
     }
 
     /// `DOM.resolveNode` in `context` (our world) when given, else in the
     /// node's own document's main world; a world that does not hold the node
-    /// (another frame's) falls back to the latter.
-    /// Also says which world the object is in.
+    /// (another frame's) falls back to the latter. Says which world the
+    /// object landed in.
     pub async fn resolve(&self, backend: i64, session: Option<&str>, context: Option<i64>) -> Step<std::result::Result<(Value, Option<i64>), String>> {
         if let Some(id) = context {
             if let Ok(v) = self.send_raw("DOM.resolveNode", &json!({ "backendNodeId": backend, "executionContextId": id }), session).await? {

@@ -77,9 +77,6 @@ pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -
             })
             .await;
         }
-        if let Some(e) = session.fault() {
-            return Err(e.clone());
-        }
         let t = Instant::now();
         let step = session.advance();
         processing += t.elapsed();

@@ -103,6 +103,9 @@ pub struct CaptureSession {
     dom_documented: Vec<Option<String>>,
     /// The connection or tab went away: the capture fails with this.
     fault: Option<WebAiError>,
+    /// The page's `Page.getFrameTree` answer, read once: it names the main
+    /// frame (for the isolated world) and the frames to read.
+    frame_tree: Option<Value>,
 }
 
 /// A frame to read, and where its commands go.
@@ -145,6 +148,7 @@ impl CaptureSession {
             dom_pending: Vec::new(),
             dom_documented: Vec::new(),
             fault: None,
+            frame_tree: None,
         }
     }
 
@@ -200,9 +204,8 @@ impl CaptureSession {
         };
         let follow = match (call, &reply) {
             (Call::FrameTree, CdpReply::Ok(text)) if self.stage == Stage::First => {
-                let main = crate::compat::json_text::from_str_lossy::<Value>(text)
-                    .ok()
-                    .and_then(|v| v.pointer("/frameTree/frame/id").and_then(Value::as_str).map(str::to_string));
+                self.frame_tree = crate::compat::json_text::from_str_lossy::<Value>(text).ok();
+                let main = self.frame_tree.as_ref().and_then(|v| v.pointer("/frameTree/frame/id")).and_then(Value::as_str).map(str::to_string);
                 match main {
                     Some(frame_id) => vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))],
                     None => self.page_scripts(None, Some("the frame tree named no main frame")),
@@ -265,23 +268,20 @@ impl CaptureSession {
             Some(s) => vec![s.as_str()],
             None => vec!["body"],
         };
-        let mut facts = json!({
-            "expression": page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars),
-            "returnByValue": true,
-        });
-        if let Some(id) = context {
-            facts["contextId"] = json!(id);
-        }
-        let mut cmds = vec![CdpCommand::new(Call::PageFacts, facts)];
-        if let Some(sel) = &self.opts.root_selector {
-            let mut find = json!({
-                "expression": format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()),
-                "returnByValue": false,
-            });
+        let evaluate = |call: Call, expression: String, by_value: bool| {
+            let mut params = json!({ "expression": expression, "returnByValue": by_value });
             if let Some(id) = context {
-                find["contextId"] = json!(id);
+                params["contextId"] = json!(id);
             }
-            cmds.push(CdpCommand::new(Call::FindRoot, find));
+            CdpCommand::new(call, params)
+        };
+        let mut cmds = vec![evaluate(
+            Call::PageFacts,
+            page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars),
+            true,
+        )];
+        if let Some(sel) = &self.opts.root_selector {
+            cmds.push(evaluate(Call::FindRoot, format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()), false));
         }
         cmds
     }
@@ -352,7 +352,7 @@ impl CaptureSession {
     /// After the page's own calls: its same-process frames and the
     /// out-of-process frames whose parent is one of them.
     fn frames_or_finish(&mut self) -> Result<Step> {
-        let tree = self.reply_json(Call::FrameTree);
+        let tree = self.frame_tree.take();
         if let Some(CdpReply::Err(msg)) = self.replies.get(&Call::FrameTree) {
             self.frame_notes.push(format!("frames were not read: {msg}"));
         }
@@ -428,12 +428,8 @@ impl CaptureSession {
         out
     }
 
-    /// After all replies of the last batch: the next batch, or the snapshot.
-    /// The connection or tab broke during the last batch.
-    pub fn fault(&self) -> Option<&WebAiError> {
-        self.fault.as_ref()
-    }
-
+    /// After all replies of the last batch: the next batch, or the snapshot
+    /// (or, when the connection or tab broke, its error).
     pub fn advance(&mut self) -> Result<Step> {
         if let Some(e) = &self.fault {
             return Err(e.clone());

@@ -55,14 +55,14 @@ pub enum CdpReply {
 /// the target's own code, anything else is the browser refusing one command.
 pub fn js_rejection(message: &str) -> CdpReply {
     let m = message.to_ascii_lowercase();
-    let code = if m.contains("crashed") {
+    // Whole phrases: a command's own refusal may say "detached" of a node.
+    let code = if m.contains("target crashed") {
         Some(ErrorCode::TargetCrashed)
     } else if m.contains("target closed")
         || m.contains("session closed")
         || m.contains("has been closed")
-        || m.contains("target page, context or browser")
         || m.contains("session with given id not found")
-        || m.contains("detached")
+        || m.contains("detached from target")
     {
         Some(ErrorCode::TargetDetached)
     } else {
@@ -106,6 +106,7 @@ mod tests {
         assert_eq!(code("Target page, context or browser has been closed"), Some("target.detached"));
         assert_eq!(code("Protocol error (DOM.getDocument): Session closed. Most likely the page has been closed."), Some("target.detached"));
         assert_eq!(code("Protocol error (DOM.describeNode): No node with given id found"), None);
+        assert_eq!(code("Protocol error (DOM.scrollIntoViewIfNeeded): Node is detached from document"), None);
         assert_eq!(js_rejection("Cannot find context with specified id"), CdpReply::Err("Cannot find context with specified id".into()));
     }
 }

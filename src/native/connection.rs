@@ -95,7 +95,10 @@ struct Incoming<'a> {
     id: Option<u64>,
     #[serde(borrow)]
     result: Option<&'a RawValue>,
-    error: Option<Value>,
+    /// Raw too: an error's `data` is the peer's to nest as deep as it likes,
+    /// and only its `message` is read.
+    #[serde(borrow)]
+    error: Option<&'a RawValue>,
     method: Option<&'a str>,
     /// Events' parameters are read only for the events acted on: most events
     /// (DOM mutations after `DOM.getDocument`) are skipped, not parsed.
@@ -115,8 +118,15 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
             .with_evidence(json!({ "start": head, "bytes": text.len() }))
     })?;
     if let Some(id) = m.id {
+        #[derive(Deserialize)]
+        struct ErrorBody {
+            message: Option<String>,
+        }
         let reply = match (m.result, m.error) {
-            (_, Some(err)) => CdpReply::Err(err.get("message").and_then(Value::as_str).unwrap_or("CDP error").to_string()),
+            (_, Some(err)) => {
+                let message = serde_json::from_str::<ErrorBody>(err.get()).ok().and_then(|b| b.message);
+                CdpReply::Err(message.unwrap_or_else(|| "CDP error".to_string()))
+            }
             (Some(raw), None) => CdpReply::Ok(raw.get().to_string()),
             (None, None) => CdpReply::Ok("{}".to_string()),
         };
@@ -135,10 +145,11 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
                 shared.session_gone(gone, ErrorCode::TargetDetached, "the tab was closed or detached during the call", "the frame went away during the call");
             }
         }
-        Some("Inspector.targetCrashed") => match m.session_id {
-            Some(s) => shared.session_gone(s, ErrorCode::TargetCrashed, "the tab's renderer crashed", "the frame's renderer crashed"),
-            None => {}
-        },
+        Some("Inspector.targetCrashed") => {
+            if let Some(s) = m.session_id {
+                shared.session_gone(s, ErrorCode::TargetCrashed, "the tab's renderer crashed", "the frame's renderer crashed");
+            }
+        }
         Some("Inspector.detached") => {
             if let Some(s) = m.session_id {
                 shared.session_gone(s, ErrorCode::TargetDetached, "the browser detached the tab's session", "the frame's session was detached");
@@ -150,14 +161,14 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
 }
 
 /// A websocket failure as the error it means for the caller.
-fn socket_error(e: &tungstenite::Error, limit: usize) -> WebAiError {
+fn socket_error(e: &tungstenite::Error) -> WebAiError {
     use tungstenite::error::{CapacityError, Error as E, ProtocolError};
     match e {
         E::Capacity(CapacityError::MessageTooLong { size, max_size }) => WebAiError::new(
             ErrorCode::MessageTooLarge,
             format!("the browser sent a message of {size} bytes, over the limit of {max_size} (raise maxMessageBytes to accept it)"),
         )
-        .with_evidence(json!({ "bytes": size, "maxMessageBytes": limit })),
+        .with_evidence(json!({ "bytes": size, "maxMessageBytes": max_size })),
         E::ConnectionClosed | E::AlreadyClosed | E::Protocol(ProtocolError::ResetWithoutClosingHandshake) => closed_by_peer(None),
         E::Io(io) if matches!(
             io.kind(),
@@ -177,7 +188,7 @@ fn closed_by_peer(detail: Option<String>) -> WebAiError {
     WebAiError::new(ErrorCode::ConnectionClosed, message).with_evidence(json!({ "detail": detail }))
 }
 
-async fn read_loop(shared: Arc<Shared>, mut read: SplitStream<Socket>, limit: usize) {
+async fn read_loop(shared: Arc<Shared>, mut read: SplitStream<Socket>) {
     let why = loop {
         match read.next().await {
             Some(Ok(Message::Text(t))) => {
@@ -201,7 +212,7 @@ async fn read_loop(shared: Arc<Shared>, mut read: SplitStream<Socket>, limit: us
             }
             None => break closed_by_peer(None),
             Some(Ok(_)) => {}
-            Some(Err(e)) => break socket_error(&e, limit),
+            Some(Err(e)) => break socket_error(&e),
         }
     };
     let reply = CdpReply::Broken(why.clone());
@@ -244,10 +255,10 @@ impl NativeConnection {
         let (socket, _) = tokio::time::timeout_at(deadline.into(), connect)
             .await
             .map_err(|_| unreachable(&endpoint.url, "no answer before the deadline"))?
-            .map_err(|e| handshake_error(&endpoint.url, e, limit))?;
+            .map_err(|e| handshake_error(&endpoint.url, e))?;
         let (sink, read) = socket.split();
         let shared = Arc::new(Shared::default());
-        let reader = tokio::spawn(read_loop(shared.clone(), read, limit));
+        let reader = tokio::spawn(read_loop(shared.clone(), read));
         let mut conn = NativeConnection {
             endpoint: endpoint.url.clone(),
             shared,
@@ -316,7 +327,7 @@ impl NativeConnection {
             msg["sessionId"] = Value::String(s.to_string());
         }
         if let Err(e) = self.sink.lock().await.send(Message::Text(msg.to_string().into())).await {
-            return CdpReply::Broken(self.shared.closed.get().cloned().unwrap_or_else(|| socket_error(&e, 0)));
+            return CdpReply::Broken(self.shared.closed.get().cloned().unwrap_or_else(|| socket_error(&e)));
         }
         rx.await.unwrap_or_else(|_| CdpReply::Broken(self.shared.closed.get().cloned().unwrap_or_else(|| closed_by_peer(None))))
     }
@@ -425,7 +436,7 @@ impl Drop for NativeConnection {
 /// Why the websocket handshake failed: a peer that is not a DevTools
 /// websocket (wrong accept key, not an upgrade) broke the protocol; a socket
 /// that would not open is unreachable.
-fn handshake_error(endpoint: &str, e: tungstenite::Error, limit: usize) -> WebAiError {
+fn handshake_error(endpoint: &str, e: tungstenite::Error) -> WebAiError {
     use tungstenite::error::Error as E;
     match e {
         E::Io(ref io) if io.kind() == std::io::ErrorKind::ConnectionRefused => unreachable(endpoint, &e),
@@ -437,7 +448,7 @@ fn handshake_error(endpoint: &str, e: tungstenite::Error, limit: usize) -> WebAi
         )
         .with_evidence(json!({ "endpoint": endpoint, "message": e.to_string() })),
         other => {
-            let mut err = socket_error(&other, limit);
+            let mut err = socket_error(&other);
             err.message = format!("{} (during the websocket handshake with {endpoint})", err.message);
             err
         }
@@ -447,4 +458,34 @@ fn handshake_error(endpoint: &str, e: tungstenite::Error, limit: usize) -> WebAi
 fn mismatch(message: String, pages: &[(String, String)]) -> WebAiError {
     let tabs: Vec<Value> = pages.iter().map(|(id, url)| json!({ "targetId": id, "url": url })).collect();
     WebAiError::new(ErrorCode::CdpTargetMismatch, message).with_evidence(json!({ "tabs": tabs }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waiting(shared: &Shared, id: u64) -> oneshot::Receiver<CdpReply> {
+        let (tx, rx) = oneshot::channel();
+        shared.lock().insert(id, Waiter { session: Some("S".into()), reply: tx });
+        rx
+    }
+
+    #[test]
+    fn a_reply_nested_100k_deep_reaches_its_call_and_garbage_is_invalid_json() {
+        // `DOM.getDocument` of a deep page nests as deep as the page: the
+        // reply passes through as raw text, never walked recursively here.
+        let shared = Shared::default();
+        let mut rx = waiting(&shared, 7);
+        let deep = format!("{{\"id\":7,\"result\":{}1{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(dispatch(&shared, &deep).is_ok());
+        assert!(matches!(rx.try_recv(), Ok(CdpReply::Ok(text)) if text.len() == 200_001));
+        let e = dispatch(&shared, "{\"id\":").err().map(|e| e.code);
+        assert_eq!(e, Some(ErrorCode::InvalidJson));
+        // An error object nested past serde's limit is still an answer, not a dead connection.
+        let mut rx = waiting(&shared, 8);
+        let deep_error = format!("{{\"id\":8,\"error\":{{\"message\":\"no\",\"data\":{}1{}}}}}", "[".repeat(10_000), "]".repeat(10_000));
+        let r = dispatch(&shared, &deep_error);
+        assert!(r.is_ok(), "{r:?}");
+        assert!(matches!(rx.try_recv(), Ok(CdpReply::Err(m)) if m == "no"));
+    }
 }
