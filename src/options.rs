@@ -32,6 +32,9 @@ pub struct SnapshotOptions {
     pub dom_pass: bool,
     /// Show only what is in the viewport (and refs only for that).
     pub viewport_only: bool,
+    /// A page session's ref numbers so far (never read from JSON options:
+    /// the session hands it over beside them).
+    pub numbering: Option<std::sync::Arc<crate::text::numbering::RefMemory>>,
 }
 
 impl Default for SnapshotOptions {
@@ -52,6 +55,7 @@ impl Default for SnapshotOptions {
             refs_only: false,
             dom_pass: true,
             viewport_only: false,
+            numbering: None,
         }
     }
 }
@@ -133,6 +137,7 @@ impl SnapshotOptions {
             refs_only: get_bool(m, "refsOnly", d.refs_only)?,
             dom_pass: get_bool(m, "domPass", d.dom_pass)?,
             viewport_only: get_bool(m, "viewportOnly", d.viewport_only)?,
+            numbering: None,
         })
     }
 }

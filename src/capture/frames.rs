@@ -38,6 +38,23 @@ pub fn child_frames(frame_tree_result: &Value) -> Vec<FrameInfo> {
     out
 }
 
+/// Every frame's current document, frame id → `loaderId`, of a
+/// `Page.getFrameTree` result (an explicit stack: nesting is page-controlled).
+pub fn documents(frame_tree_result: &Value, out: &mut rustc_hash::FxHashMap<String, String>) {
+    let mut stack: Vec<&Value> = frame_tree_result.get("frameTree").into_iter().collect();
+    while let Some(node) = stack.pop() {
+        let frame = node.get("frame");
+        let id = frame.and_then(|f| f.get("id")).and_then(Value::as_str);
+        let loader = frame.and_then(|f| f.get("loaderId")).and_then(Value::as_str);
+        if let (Some(id), Some(loader)) = (id, loader) {
+            out.insert(id.to_string(), loader.to_string());
+        }
+        if let Some(children) = node.get("childFrames").and_then(Value::as_array) {
+            stack.extend(children.iter());
+        }
+    }
+}
+
 /// One child frame's capture result.
 pub struct FrameCapture {
     pub info: FrameInfo,

@@ -106,6 +106,8 @@ pub struct CaptureSession {
     /// The page's `Page.getFrameTree` answer, read once: it names the main
     /// frame (for the isolated world) and the frames to read.
     frame_tree: Option<Value>,
+    /// Frame id → loaderId of every frame tree read (keys a session's stable refs).
+    documents: rustc_hash::FxHashMap<String, String>,
 }
 
 /// A frame to read, and where its commands go.
@@ -149,6 +151,7 @@ impl CaptureSession {
             dom_documented: Vec::new(),
             fault: None,
             frame_tree: None,
+            documents: rustc_hash::FxHashMap::default(),
         }
     }
 
@@ -353,6 +356,9 @@ impl CaptureSession {
     /// out-of-process frames whose parent is one of them.
     fn frames_or_finish(&mut self) -> Result<Step> {
         let tree = self.frame_tree.take();
+        if let Some(t) = &tree {
+            crate::capture::frames::documents(t, &mut self.documents);
+        }
         if let Some(CdpReply::Err(msg)) = self.replies.get(&Call::FrameTree) {
             self.frame_notes.push(format!("frames were not read: {msg}"));
         }
@@ -397,6 +403,7 @@ impl CaptureSession {
             }
             let root = self.frames[k].info.id.clone();
             if let Some(tree) = self.reply_json(Call::Frame(k as u32, FrameCall::FrameTree)) {
+                crate::capture::frames::documents(&tree, &mut self.documents);
                 for info in child_frames(&tree) {
                     jobs.push(FrameJob { info, session: Some(root.clone()), oopif_root: false });
                 }
@@ -548,6 +555,7 @@ impl CaptureSession {
             None => return Err(Self::failed(Call::AxTree.method(), "no reply")),
         };
         let mut facts = self.facts.take().unwrap_or_default();
+        facts.documents = std::mem::take(&mut self.documents);
         // The rootSelector element is in the page's own document: look before frames join.
         let subtree = match self.root_backend_id {
             Some(id) => match tree.find_by_backend_id(id) {

@@ -1,4 +1,8 @@
 //! The text picture: the serializer and the `WebAiSnapshot` built around it.
 
+pub mod delta;
+pub mod lines;
+pub mod numbering;
+pub mod revision;
 pub mod serialize;
 pub mod snapshot;

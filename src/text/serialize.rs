@@ -17,6 +17,7 @@ use crate::compat::js_string::{collapse_whitespace, json_quote, normalize_name, 
 use crate::options::{SnapshotOptions, REF_BUDGET};
 use crate::tree::roles;
 use crate::tree::{AxTree, States, Tristate};
+use crate::text::numbering::{element_key, Numberer, RefMemory};
 
 /// One ref'd element (SPEC §6 `ElementRef`); the DOM pass fills `located`.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +43,17 @@ pub struct Serialized {
     pub refs: Vec<ElementRef>,
     pub notes: Vec<String>,
     pub node_count: usize,
+    /// Each ref's element key (same order as `refs`), when numbering with a memory.
+    pub ref_keys: Vec<Option<String>>,
+    /// The first ref number not given yet.
+    pub next_ref: u32,
+}
+
+/// A session's numbering: what it gave before, and each frame's document
+/// (frame id → loaderId) to key elements by.
+pub struct Keying<'k> {
+    pub memory: &'k RefMemory,
+    pub documents: &'k FxHashMap<String, String>,
 }
 
 const SIGNATURE_PATH_STEPS: usize = 256;
@@ -102,7 +114,14 @@ enum Tier {
 
 /// Serialize `tree` (or the subtree at `subtree_root`) with `title` for the
 /// document line; `hints` (from the DOM pass) mark clickable elements.
-pub fn serialize(tree: &AxTree, subtree_root: Option<u32>, title: Option<&str>, opts: &SnapshotOptions, hints: Option<HintFn<'_>>) -> Serialized {
+pub fn serialize(
+    tree: &AxTree,
+    subtree_root: Option<u32>,
+    title: Option<&str>,
+    opts: &SnapshotOptions,
+    hints: Option<HintFn<'_>>,
+    keying: Option<&Keying<'_>>,
+) -> Serialized {
     let max_name = opts.max_name_chars as usize;
     let mut notes: Vec<String> = Vec::new();
     let mut view = build_view(tree, subtree_root, title, max_name, hints, opts.viewport_only, &mut notes);
@@ -123,12 +142,12 @@ pub fn serialize(tree: &AxTree, subtree_root: Option<u32>, title: Option<&str>, 
     });
     let tiers = classify(&view, in_container);
     lift_unref_soft(&mut view, &tiers);
-    let (refs, ref_of) = assign_refs(&view, &tiers, opts, &mut notes);
+    let (refs, ref_of, ref_keys, next_ref) = assign_refs(&view, &tiers, opts, keying, &mut notes);
     let (text, node_count) = print(&view, &ref_of, &refs, opts, &mut notes);
     if view[0].children.iter().all(|&c| !view[c as usize].kept) {
         notes.push("the page has no accessible content".to_string());
     }
-    Serialized { text, refs, notes, node_count }
+    Serialized { text, refs, notes, node_count, ref_keys, next_ref }
 }
 
 fn build_view<'a>(
@@ -475,8 +494,11 @@ fn assign_refs(
     view: &[VNode<'_>],
     tiers: &[Option<Tier>],
     opts: &SnapshotOptions,
+    keying: Option<&Keying<'_>>,
     notes: &mut Vec<String>,
-) -> (Vec<ElementRef>, Vec<Option<u32>>) {
+) -> (Vec<ElementRef>, Vec<Option<u32>>, Vec<Option<String>>, u32) {
+    let mut numberer = Numberer::new(keying.map(|k| k.memory));
+    let mut keys: Vec<Option<String>> = Vec::new();
     let total = tiers.iter().filter(|t| t.is_some()).count();
     let tier1 = tiers.iter().filter(|t| matches!(t, Some(Tier::One | Tier::Clickable))).count();
     let only_tier1 = total > REF_BUDGET && !opts.all_refs && tier1 < total;
@@ -503,9 +525,17 @@ fn assign_refs(
         };
         if wanted {
             let occ = occurrences.entry((v.role.as_ref(), v.name.as_ref())).or_insert(0);
+            let key = keying.and_then(|k| {
+                let document = v.frame_id.map(|f| k.documents.get(f).map_or(f, String::as_str)).unwrap_or_default();
+                element_key(document, v.backend_node_id)
+            });
+            let number = numberer.number(key.as_deref());
+            if keying.is_some() {
+                keys.push(key);
+            }
             ref_of[i as usize] = Some(refs.len() as u32);
             refs.push(ElementRef {
-                ref_id: format!("{}{}", opts.ref_prefix, refs.len() + 1),
+                ref_id: format!("{}{}", opts.ref_prefix, number),
                 role: v.role.to_string(),
                 name: v.name.to_string(),
                 occurrence_index: *occ,
@@ -523,7 +553,7 @@ fn assign_refs(
             stack.push((c, depth + 1, k as u32));
         }
     }
-    (refs, ref_of)
+    (refs, ref_of, keys, numberer.next())
 }
 
 fn shown(text: &str, opts: &SnapshotOptions) -> String {

@@ -5,7 +5,7 @@ use crate::compat::hash::{estimate_tokens, hash_accessibility_snapshot};
 use crate::dom::selector::Locator;
 use serde::Serialize;
 use crate::options::SnapshotOptions;
-use crate::text::serialize::{serialize, ElementRef, HintFn, Serialized};
+use crate::text::serialize::{serialize, ElementRef, HintFn, Keying, Serialized};
 use crate::tree::AxTree;
 
 /// What the capture learned about the page besides its accessibility tree.
@@ -17,6 +17,8 @@ pub struct PageFacts {
     /// The page's viewport (`innerWidth`, `innerHeight`), for `viewportOnly`.
     pub viewport: Option<(f64, f64)>,
     pub notes: Vec<String>,
+    /// Each frame's current document: frame id → `loaderId` (keys stable refs).
+    pub documents: rustc_hash::FxHashMap<String, String>,
 }
 
 #[derive(Debug, Clone)]
@@ -33,6 +35,9 @@ pub struct WebAiSnapshot {
     pub node_count: usize,
     pub token_estimate: u64,
     pub capture_ms: f64,
+    /// With `opts.numbering`: each ref's element key (order of `refs`) and the next free number.
+    pub ref_keys: Vec<Option<String>>,
+    pub next_ref: u32,
 }
 
 /// Build the snapshot; `dom` (the DOM pass, one tree per process) marks
@@ -48,7 +53,9 @@ pub fn build_snapshot(
     let title = facts.title.clone().filter(|t| !t.is_empty()).or_else(|| tree.title().map(str::to_string));
     let hints = |frame: Option<&str>, backend: i64| crate::dom::hints_in(dom, frame, backend);
     let hint_fn: Option<HintFn<'_>> = if dom.is_empty() { None } else { Some(&hints) };
-    let Serialized { mut text, mut refs, notes: ser_notes, node_count } = serialize(tree, subtree_root, title.as_deref(), opts, hint_fn);
+    let keying = opts.numbering.as_deref().map(|memory| Keying { memory, documents: &facts.documents });
+    let Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref } =
+        serialize(tree, subtree_root, title.as_deref(), opts, hint_fn, keying.as_ref());
     if text.is_empty() {
         text.push_str("- document");
     }
@@ -99,6 +106,8 @@ pub fn build_snapshot(
         notes,
         node_count,
         capture_ms,
+        ref_keys,
+        next_ref,
     }
 }
 

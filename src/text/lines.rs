@@ -1,0 +1,145 @@
+//! Reading the snapshot text back into lines: depth, role, name, the ref and
+//! the state attributes, the inline text. The text is ours (SPEC §5), so
+//! this is a reader of one known format, not a guess: names and `value=`
+//! are JSON strings, so a `]` or `[ref=` inside page text is never taken
+//! for an attribute.
+
+/// One line of the snapshot (with any continuation lines of multi-line text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line<'a> {
+    /// Nesting level (two spaces each).
+    pub depth: usize,
+    /// The line without its indentation.
+    pub body: &'a str,
+    /// `button`, `text`, `document`…; empty for a line that is not `- role…`.
+    pub role: &'a str,
+    /// The quoted name as written (still JSON-escaped), without quotes.
+    pub name: &'a str,
+    pub ref_id: Option<&'a str>,
+    /// Attributes other than the ref, as written (`checked=true`, `clickable`, `value="x"`).
+    pub attrs: Vec<&'a str>,
+    /// Text after `: ` (inline text of a nameless element, or a text line's text).
+    pub inline: &'a str,
+}
+
+/// The lines of a snapshot text. A line that does not start with `- ` after
+/// its indentation continues the line before (multi-line text with `compact: false`).
+pub fn read_lines(text: &str) -> Vec<Line<'_>> {
+    let mut out: Vec<Line<'_>> = Vec::new();
+    let mut offset = 0usize;
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    for raw in text.split('\n') {
+        let trimmed = raw.trim_start_matches(' ');
+        let indent = raw.len() - trimmed.len();
+        if trimmed.starts_with("- ") || trimmed == "-" || starts.is_empty() {
+            starts.push((offset, indent));
+        }
+        offset += raw.len() + 1;
+    }
+    for (k, &(start, indent)) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).map_or(text.len(), |&(s, _)| s.saturating_sub(1));
+        let whole = &text[start..end.max(start)];
+        out.push(parse(&whole[indent.min(whole.len())..], indent / 2));
+    }
+    out
+}
+
+fn parse(body: &str, depth: usize) -> Line<'_> {
+    let mut line = Line { depth, body, role: "", name: "", ref_id: None, attrs: Vec::new(), inline: "" };
+    let Some(rest) = body.strip_prefix("- ") else { return line };
+    if let Some(t) = rest.strip_prefix("text: ") {
+        line.role = "text";
+        line.inline = t;
+        return line;
+    }
+    let role_end = rest.find([' ', ':']).unwrap_or(rest.len());
+    line.role = &rest[..role_end];
+    let mut at = role_end;
+    let b = rest.as_bytes();
+    if rest[at..].starts_with(" \"") {
+        let open = at + 1;
+        let close = json_string_end(rest, open);
+        let closed = close > open + 1 && b.get(close - 1) == Some(&b'"');
+        line.name = if closed { &rest[open + 1..close - 1] } else { &rest[open + 1..] };
+        at = close;
+    }
+    if rest[at..].starts_with(" [") {
+        let mut i = at + 2;
+        let mut attr_start = i;
+        while i < b.len() && b[i] != b']' {
+            match b[i] {
+                b'"' => i = json_string_end(rest, i),
+                b' ' => {
+                    push_attr(&mut line, &rest[attr_start..i]);
+                    i += 1;
+                    attr_start = i;
+                }
+                _ => i += 1,
+            }
+        }
+        push_attr(&mut line, &rest[attr_start..i.min(b.len())]);
+        at = (i + 1).min(b.len());
+    }
+    if let Some(t) = rest[at..].strip_prefix(": ") {
+        line.inline = t;
+    } else if rest[at..].starts_with(':') {
+        line.inline = "";
+    }
+    line
+}
+
+fn push_attr<'a>(line: &mut Line<'a>, attr: &'a str) {
+    if attr.is_empty() {
+        return;
+    }
+    match attr.strip_prefix("ref=") {
+        Some(r) => line.ref_id = Some(r),
+        None => line.attrs.push(attr),
+    }
+}
+
+/// The index just past the JSON string that opens at `open` (a `"`); the
+/// end of `s` when it never closes.
+fn json_string_end(s: &str, open: usize) -> usize {
+    let b = s.as_bytes();
+    let mut i = open + 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_role_name_ref_attrs_and_inline_text() {
+        let text = "- document \"Shop\"\n  - button \"Buy [ref=@e9]\" [ref=@e4 clickable checked=true value=\"a ] b\"]\n  - listitem: 2 × Blue mug\n  - text: hello [ref=@e1]\n  - list:";
+        let lines = read_lines(text);
+        assert_eq!(lines.len(), 5);
+        assert_eq!((lines[0].depth, lines[0].role, lines[0].name), (0, "document", "Shop"));
+        let b = &lines[1];
+        assert_eq!((b.depth, b.role, b.name, b.ref_id), (1, "button", "Buy [ref=@e9]", Some("@e4")));
+        assert_eq!(b.attrs, vec!["clickable", "checked=true", "value=\"a ] b\""]);
+        assert_eq!((lines[2].role, lines[2].inline), ("listitem", "2 × Blue mug"));
+        // Page text that imitates a ref is text, not a ref.
+        assert_eq!((lines[3].role, lines[3].ref_id, lines[3].inline), ("text", None, "hello [ref=@e1]"));
+        assert_eq!((lines[4].role, lines[4].inline), ("list", ""));
+    }
+
+    #[test]
+    fn continuation_lines_stay_with_their_line_and_odd_input_does_not_panic() {
+        let lines = read_lines("- document\n  - text: one\ntwo\n  - button \"x");
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[1].inline, "one\ntwo");
+        assert_eq!(lines[2].role, "button");
+        for odd in ["", "-", "- ", "   ", "- button \"\\", "- a [", "- a [\"", "\n\n- x"] {
+            let _ = read_lines(odd);
+        }
+    }
+}
