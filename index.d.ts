@@ -45,7 +45,7 @@ export declare function actOver(send: JsSend, input: ActionInput): Promise<Actio
  * Connect to a DevTools endpoint from Rust, snapshot the chosen tab, detach.
  * Async on tokio: waiting on the browser holds no thread.
  */
-export declare function captureNative(endpoint: EndpointInput, options: any): Promise<CaptureOutcome>
+export declare function captureNative(endpoint: EndpointInput, options: any, numbering?: RefNumbering | undefined | null): Promise<CaptureOutcome>
 
 export interface CaptureOutcome {
   /** The snapshot as JSON text. */
@@ -53,10 +53,14 @@ export interface CaptureOutcome {
   /** Time spent in this package apart from waiting for the browser. */
   processingMs: number
   error?: ErrorInit
+  /** With a numbering: each ref's element key (in `refs` order; null for none). */
+  refKeys?: Array<string | undefined | null>
+  /** With a numbering: the first ref number not given yet. */
+  nextRef?: number
 }
 
 /** Capture over a CDP session held by JS. */
-export declare function captureOver(send: JsSend, options: any): Promise<CaptureOutcome>
+export declare function captureOver(send: JsSend, options: any, numbering?: RefNumbering | undefined | null): Promise<CaptureOutcome>
 
 /** One CDP command for the JS driver to send. */
 export interface CdpRequest {
@@ -67,6 +71,12 @@ export interface CdpRequest {
   /** Copy only these fields of the reply into the text (see `project` in the JS layer). */
   project?: any
 }
+
+/**
+ * Compare two snapshots of one session: whether it is a new revision, of
+ * which kind, and the delta (SPEC: page sessions).
+ */
+export declare function compareSnapshots(oldText: string, oldUrl: string | undefined | null, newText: string, newUrl: string | undefined | null, fromRevision: number, toRevision: number): any
 
 export declare function contractData(): any
 
@@ -127,6 +137,19 @@ export declare function errorPayload(code: string, message: string, evidence?: a
 export declare function errorTable(): Array<Array<string>>
 
 export declare function estimateSnapshotTokens(text: string): number
+
+/**
+ * Call `function_source` with `args` in the isolated world of the chosen
+ * tab's main frame, over a connection of its own (a `{ cdpEndpoint }`
+ * session's page-side watcher).
+ */
+export declare function evaluateNative(endpoint: EndpointInput, functionSource: string, args: Array<any>, timeoutMs: number): Promise<EvaluateOutcome>
+
+export interface EvaluateOutcome {
+  /** The function's return value as JSON text. */
+  value?: string
+  error?: ErrorInit
+}
 
 export interface FeatureHits {
   feature: string
@@ -195,6 +218,14 @@ export interface RefIdentity {
   name: string
 }
 
+/** A page session's ref numbers so far: `keys[i]` has number `numbers[i]`. */
+export interface RefNumbering {
+  keys: Array<string>
+  numbers: Array<number>
+  /** The first number not given yet. */
+  next: number
+}
+
 export interface RegistryFields {
   stale: boolean
   snapshotId?: string
@@ -261,3 +292,6 @@ export interface VerifyOutcome {
 
 /** Check a ref's element on the live page (`resolveRef(…, { verify: true })`). */
 export declare function verifyOver(send: JsSend, target: any, timeoutMs: number): Promise<VerifyOutcome>
+
+/** The name of the isolated world the package's page scripts run in. */
+export declare const WORLD_NAME: string

@@ -6,6 +6,7 @@ const { domHashAround } = require('./dom-hash.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 const { cdpSessionFor, frameSessionSend, forgetSession } = require('./sessions.cjs');
 const { adapt, requestSender } = require('./transport.cjs');
+const { optionsOf } = require('./input.cjs');
 
 const { DEFAULT_SNAPSHOT_MAX_DEPTH, DEFAULT_MAX_NAME_CHARS, DEFAULT_TIMEOUT_MS } = native;
 const DEFAULT_INTERACTIVE_ROLES = new Set(native.defaultInteractiveRoles());
@@ -20,22 +21,6 @@ function hashAccessibilitySnapshot(text) {
 
 function hashDoctorField(value) {
     return native.hashDoctorField(String(value));
-}
-
-/** Options for the addon, which validates them (`snapshot.invalid-input`). */
-function optionsOf(options) {
-    if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
-        throw webAiError('snapshot.invalid-input', `options must be an object, got ${Array.isArray(options) ? 'an array' : typeof options}`, { what: 'options' });
-    }
-    const o = { ...(options || {}) };
-    for (const [k, v] of Object.entries(o)) {
-        if (v === undefined) delete o[k];
-        // As a number the addon would see null and hide the mistake.
-        if (typeof v === 'number' && !Number.isFinite(v)) {
-            throw webAiError('snapshot.invalid-input', `option \`${k}\` must be a finite number, got ${v}`, { what: `options.${k}` });
-        }
-    }
-    return o;
 }
 
 /** Options given as JSON text. */

@@ -17,4 +17,20 @@ function listOf(value, what) {
     throw webAiError('snapshot.invalid-input', `${what} must be a list (an array or an iterable)`, { what });
 }
 
-module.exports = { listOf };
+/** Options for the addon, which validates them (`snapshot.invalid-input`). */
+function optionsOf(options) {
+    if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+        throw webAiError('snapshot.invalid-input', `options must be an object, got ${Array.isArray(options) ? 'an array' : typeof options}`, { what: 'options' });
+    }
+    const o = { ...(options || {}) };
+    for (const [k, v] of Object.entries(o)) {
+        if (v === undefined) delete o[k];
+        // As a number the addon would see null and hide the mistake.
+        if (typeof v === 'number' && !Number.isFinite(v)) {
+            throw webAiError('snapshot.invalid-input', `option \`${k}\` must be a finite number, got ${v}`, { what: `options.${k}` });
+        }
+    }
+    return o;
+}
+
+module.exports = { listOf, optionsOf };

@@ -411,23 +411,56 @@ pub struct CaptureOutcome {
     /// Time spent in this package apart from waiting for the browser.
     pub processing_ms: f64,
     pub error: Option<ErrorInit>,
+    /// With a numbering: each ref's element key (in `refs` order; null for none).
+    pub ref_keys: Option<Vec<Option<String>>>,
+    /// With a numbering: the first ref number not given yet.
+    pub next_ref: Option<u32>,
 }
 
-fn capture_outcome(r: std::result::Result<Captured, WebAiError>) -> CaptureOutcome {
+fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool) -> CaptureOutcome {
     match r {
-        Ok(c) => CaptureOutcome { snapshot: Some(c.snapshot.to_json()), processing_ms: c.processing_ms, error: None },
-        Err(e) => CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()) },
+        Ok(c) => CaptureOutcome {
+            snapshot: Some(c.snapshot.to_json()),
+            processing_ms: c.processing_ms,
+            error: None,
+            next_ref: numbered.then_some(c.snapshot.next_ref),
+            ref_keys: numbered.then_some(c.snapshot.ref_keys),
+        },
+        Err(e) => CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None },
     }
+}
+
+/// A page session's ref numbers so far: `keys[i]` has number `numbers[i]`.
+#[napi(object)]
+pub struct RefNumbering {
+    pub keys: Vec<String>,
+    pub numbers: Vec<u32>,
+    /// The first number not given yet.
+    pub next: u32,
+}
+
+/// Options, with a session's numbering when one is given.
+fn capture_options(options: &Value, numbering: Option<RefNumbering>) -> std::result::Result<SnapshotOptions, WebAiError> {
+    let mut opts = SnapshotOptions::from_value(options)?;
+    if let Some(n) = numbering {
+        if n.keys.len() != n.numbers.len() {
+            return Err(WebAiError::invalid_input("numbering", "numbering.keys and numbering.numbers must have the same length"));
+        }
+        let known = n.keys.into_iter().zip(n.numbers).collect();
+        opts.numbering = Some(std::sync::Arc::new(crate::text::numbering::RefMemory::new(known, n.next)));
+    }
+    Ok(opts)
 }
 
 /// Capture over a CDP session held by JS.
 #[napi]
-pub async fn capture_over(send: JsSend, options: Value) -> CaptureOutcome {
-    let opts = match SnapshotOptions::from_value(&options) {
+pub async fn capture_over(send: JsSend, options: Value, numbering: Option<RefNumbering>) -> CaptureOutcome {
+    let numbered = numbering.is_some();
+    let opts = match capture_options(&options, numbering) {
         Ok(o) => o,
-        Err(e) => return capture_outcome(Err(e)),
+        Err(e) => return capture_outcome(Err(e), numbered),
     };
-    capture_outcome(capture_with(&JsTransport { send }, opts).await)
+    capture_outcome(capture_with(&JsTransport { send }, opts).await, numbered)
 }
 
 #[napi(object)]
@@ -458,16 +491,59 @@ impl TryFrom<EndpointInput> for Endpoint {
 /// Connect to a DevTools endpoint from Rust, snapshot the chosen tab, detach.
 /// Async on tokio: waiting on the browser holds no thread.
 #[napi]
-pub async fn capture_native(endpoint: EndpointInput, options: Value) -> CaptureOutcome {
-    let opts = match SnapshotOptions::from_value(&options) {
+pub async fn capture_native(endpoint: EndpointInput, options: Value, numbering: Option<RefNumbering>) -> CaptureOutcome {
+    let numbered = numbering.is_some();
+    let opts = match capture_options(&options, numbering) {
         Ok(o) => o,
-        Err(e) => return capture_outcome(Err(e)),
+        Err(e) => return capture_outcome(Err(e), numbered),
     };
     let endpoint = match Endpoint::try_from(endpoint) {
         Ok(e) => e,
-        Err(e) => return capture_outcome(Err(e)),
+        Err(e) => return capture_outcome(Err(e), numbered),
     };
-    capture_outcome(native::capture_endpoint(&endpoint, opts).await)
+    capture_outcome(native::capture_endpoint(&endpoint, opts).await, numbered)
+}
+
+/// The name of the isolated world the package's page scripts run in.
+#[napi]
+pub const WORLD_NAME: &str = crate::capture::WORLD_NAME;
+
+#[napi(object)]
+pub struct EvaluateOutcome {
+    /// The function's return value as JSON text.
+    pub value: Option<String>,
+    pub error: Option<ErrorInit>,
+}
+
+/// Call `function_source` with `args` in the isolated world of the chosen
+/// tab's main frame, over a connection of its own (a `{ cdpEndpoint }`
+/// session's page-side watcher).
+#[napi]
+pub async fn evaluate_native(endpoint: EndpointInput, function_source: String, args: Vec<Value>, timeout_ms: u32) -> EvaluateOutcome {
+    let endpoint = match Endpoint::try_from(endpoint) {
+        Ok(e) => e,
+        Err(e) => return EvaluateOutcome { value: None, error: Some(e.into()) },
+    };
+    match native::evaluate_in_world(&endpoint, &function_source, &args, timeout_ms).await {
+        Ok(v) => EvaluateOutcome { value: Some(v), error: None },
+        Err(e) => EvaluateOutcome { value: None, error: Some(e.into()) },
+    }
+}
+
+/// Compare two snapshots of one session: whether it is a new revision, of
+/// which kind, and the delta (SPEC: page sessions).
+#[napi]
+pub fn compare_snapshots(old_text: String, old_url: Option<String>, new_text: String, new_url: Option<String>, from_revision: u32, to_revision: u32) -> Value {
+    use crate::text::delta::{compare, Side};
+    let c = compare(&Side { text: &old_text, url: old_url.as_deref() }, &Side { text: &new_text, url: new_url.as_deref() }, from_revision, to_revision);
+    let kinds: Vec<&str> = ["hierarchy_diff", "state_change", "text_change"].into_iter().filter(|k| c.kinds.has(k)).collect();
+    serde_json::json!({
+        "change": c.is_change(),
+        "observedChange": c.kinds.main(),
+        "kinds": kinds,
+        "navigated": c.navigated,
+        "delta": c.delta,
+    })
 }
 
 #[napi(object)]

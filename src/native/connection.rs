@@ -393,6 +393,29 @@ impl NativeConnection {
         }
     }
 
+    /// Call `function_source(...args)` in the package's isolated world of the
+    /// main frame; the value as JSON text (`null` for undefined).
+    pub async fn evaluate_in_world(&self, function_source: &str, args: &[Value], deadline: Instant) -> Result<String> {
+        let page = Some(self.page_session.as_str());
+        let tree: Value = serde_json::from_str(&self.checked("Page.getFrameTree", &json!({}), page, deadline).await?).unwrap_or(Value::Null);
+        let frame = tree.pointer("/frameTree/frame/id").and_then(Value::as_str).unwrap_or_default().to_string();
+        let world = json!({ "frameId": frame, "worldName": crate::capture::WORLD_NAME });
+        let world: Value = serde_json::from_str(&self.checked("Page.createIsolatedWorld", &world, page, deadline).await?).unwrap_or(Value::Null);
+        let Some(context) = world.get("executionContextId").and_then(Value::as_i64) else {
+            return Err(WebAiError::new(ErrorCode::CaptureFailed, "Page.createIsolatedWorld gave no context"));
+        };
+        // Arguments go in as JSON text, so nothing of theirs is ever code.
+        let args_json = serde_json::to_string(args).unwrap_or_else(|_| "[]".into());
+        let expression = format!("({function_source}).apply(null, JSON.parse({}))", serde_json::to_string(&args_json).unwrap_or_default());
+        let params = json!({ "expression": expression, "contextId": context, "returnByValue": true, "awaitPromise": true });
+        let reply: Value = serde_json::from_str(&self.checked("Runtime.evaluate", &params, page, deadline).await?).unwrap_or(Value::Null);
+        if let Some(ex) = reply.get("exceptionDetails") {
+            let text = ex.pointer("/exception/description").or_else(|| ex.get("text")).and_then(Value::as_str).unwrap_or("an exception").to_string();
+            return Err(WebAiError::new(ErrorCode::CaptureFailed, format!("the page script threw: {text}")).with_evidence(json!({ "message": text })));
+        }
+        Ok(reply.pointer("/result/value").map_or_else(|| "null".to_string(), Value::to_string))
+    }
+
     /// The bare tree call, its reply not parsed (the benchmark's floor): its size in bytes.
     pub async fn raw_tree(&self, deadline: Instant) -> Result<usize> {
         self.checked("Accessibility.getFullAXTree", &json!({}), Some(&self.page_session), deadline).await.map(|s| s.len())

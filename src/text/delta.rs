@@ -43,7 +43,7 @@ pub struct Delta {
     pub added: Vec<String>,
     pub removed: Vec<String>,
     pub changed: Vec<RefChange>,
-    /// The changed lines with their ancestors (empty when nothing changed).
+    /// A header, then the changed lines with their ancestors.
     pub text: String,
 }
 
@@ -58,6 +58,82 @@ impl Comparison {
     /// A new revision is due.
     pub fn is_change(&self) -> bool {
         self.kinds.any()
+    }
+}
+
+/// A run of changed lines: old lines removed and new lines put in their place.
+struct Hunk {
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+}
+
+/// The diff as equal pairs and hunks (indices into the comparable keys),
+/// with each changed run slid up where that makes it whole subtrees.
+///
+/// Myers' diff is free to pick any of several equally short alignments. When
+/// the second of three identical `- listitem:` lines is removed, it tends to
+/// keep the first container line and remove the *next* one, so the delta
+/// reads "children of item 1 removed, and item 2's container": true, but not
+/// what a reader sees. A run that starts deeper than it ends, and whose line
+/// before equals its last line, is moved up by one line (the same edit) until
+/// it starts at the subtree's own line.
+fn aligned(ops: &[DiffOp], a: &[&str], b: &[&str], old_lines: &[Line<'_>], new_lines: &[Line<'_>], old_keys: &[(usize, String)], new_keys: &[(usize, String)]) -> (Vec<(usize, usize)>, Vec<Hunk>) {
+    let mut old_changed = vec![true; a.len()];
+    let mut new_changed = vec![true; b.len()];
+    for op in ops {
+        if let DiffOp::Equal { old_index, new_index, len } = *op {
+            old_changed[old_index..old_index + len].fill(false);
+            new_changed[new_index..new_index + len].fill(false);
+        }
+    }
+    slide_up(&mut old_changed, a, |k| old_lines[old_keys[k].0].depth);
+    slide_up(&mut new_changed, b, |k| new_lines[new_keys[k].0].depth);
+    let mut pairs = Vec::new();
+    let mut hunks = Vec::new();
+    let (mut i, mut j) = (0usize, 0usize);
+    loop {
+        let (si, sj) = (i, j);
+        while i < a.len() && old_changed[i] {
+            i += 1;
+        }
+        while j < b.len() && new_changed[j] {
+            j += 1;
+        }
+        if si < i || sj < j {
+            hunks.push(Hunk { old: si..i, new: sj..j });
+        }
+        if i >= a.len() || j >= b.len() {
+            // Both sides end together: the unchanged lines pair one for one.
+            break;
+        }
+        pairs.push((i, j));
+        i += 1;
+        j += 1;
+    }
+    (pairs, hunks)
+}
+
+/// Slide each run of changed lines up while the line before it equals the
+/// run's last line and the run starts deeper than it ends.
+fn slide_up(changed: &mut [bool], keys: &[&str], depth: impl Fn(usize) -> usize) {
+    let mut k = 0;
+    while k < changed.len() {
+        if !changed[k] {
+            k += 1;
+            continue;
+        }
+        let (mut s, mut e) = (k, k);
+        while e < changed.len() && changed[e] {
+            e += 1;
+        }
+        let end = e;
+        while s > 0 && !changed[s - 1] && keys[s - 1] == keys[e - 1] && depth(s) > depth(e - 1) {
+            changed[s - 1] = true;
+            changed[e - 1] = false;
+            s -= 1;
+            e -= 1;
+        }
+        k = end.max(k + 1);
     }
 }
 
@@ -176,6 +252,7 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison
     let navigated = old.url != new.url;
     let mut kinds = Kinds { hierarchy: navigated, ..Kinds::default() };
     let ops = capture_diff_deadline(Algorithm::Myers, &a, 0..a.len(), &b, 0..b.len(), Some(Instant::now() + DIFF_DEADLINE));
+    let (pairs, hunks) = aligned(&ops, &a, &b, &old_lines, &new_lines, &old_keys, &new_keys);
 
     let mut printer = Printer {
         old: &old_lines,
@@ -187,44 +264,34 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison
         shown_old: FxHashSet::default(),
         out: String::new(),
     };
-    for op in &ops {
-        if let DiffOp::Equal { old_index, new_index, len } = *op {
-            for k in 0..len {
-                printer.old_to_new.insert(old_keys[old_index + k].0, new_keys[new_index + k].0);
-            }
-        }
+    for &(i, j) in &pairs {
+        printer.old_to_new.insert(old_keys[i].0, new_keys[j].0);
     }
     // Refs on changed lines, to pair a ref that was removed and added back as "changed".
     let mut removed_refs: FxHashMap<&str, usize> = FxHashMap::default();
     let mut added_refs: FxHashMap<&str, usize> = FxHashMap::default();
-    for op in &ops {
-        let (old_range, new_range) = match *op {
-            DiffOp::Equal { .. } => continue,
-            DiffOp::Delete { old_index, old_len, .. } => (old_index..old_index + old_len, 0..0),
-            DiffOp::Insert { new_index, new_len, .. } => (0..0, new_index..new_index + new_len),
-            DiffOp::Replace { old_index, old_len, new_index, new_len } => (old_index..old_index + old_len, new_index..new_index + new_len),
-        };
-        for k in old_range.clone() {
+    for h in &hunks {
+        for k in h.old.clone() {
             if let Some(r) = old_lines[old_keys[k].0].ref_id {
                 removed_refs.insert(r, old_keys[k].0);
             }
         }
-        for k in new_range.clone() {
+        for k in h.new.clone() {
             if let Some(r) = new_lines[new_keys[k].0].ref_id {
                 added_refs.insert(r, new_keys[k].0);
             }
         }
         // Lines replaced one for one at the same place: a change in place
         // when role, depth and ref agree; otherwise structure.
-        let pairs = old_range.len().min(new_range.len());
-        for k in 0..pairs {
-            let (w, n) = (&old_lines[old_keys[old_range.start + k].0], &new_lines[new_keys[new_range.start + k].0]);
+        let paired = h.old.len().min(h.new.len());
+        for k in 0..paired {
+            let (w, n) = (&old_lines[old_keys[h.old.start + k].0], &new_lines[new_keys[h.new.start + k].0]);
             let c = line_change(w, n);
             kinds.hierarchy |= c.hierarchy;
             kinds.text |= c.text;
             kinds.state |= c.state;
         }
-        if old_range.len() != new_range.len() {
+        if h.old.len() != h.new.len() {
             kinds.hierarchy = true;
         }
     }
@@ -232,27 +299,12 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison
     let mut delta = Delta::default();
     let both: FxHashSet<&str> = removed_refs.keys().filter(|r| added_refs.contains_key(*r)).copied().collect();
     // Print in the new snapshot's order, each removal where it stood.
-    for op in &ops {
-        match *op {
-            DiffOp::Equal { .. } => {}
-            DiffOp::Delete { old_index, old_len, .. } => {
-                for k in old_index..old_index + old_len {
-                    removed_line(&mut printer, &old_lines, old_keys[k].0, &both, &mut delta);
-                }
-            }
-            DiffOp::Insert { new_index, new_len, .. } => {
-                for k in new_index..new_index + new_len {
-                    added_line(&mut printer, &old_lines, &new_lines, new_keys[k].0, &removed_refs, &both, &mut delta);
-                }
-            }
-            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-                for k in old_index..old_index + old_len {
-                    removed_line(&mut printer, &old_lines, old_keys[k].0, &both, &mut delta);
-                }
-                for k in new_index..new_index + new_len {
-                    added_line(&mut printer, &old_lines, &new_lines, new_keys[k].0, &removed_refs, &both, &mut delta);
-                }
-            }
+    for h in &hunks {
+        for k in h.old.clone() {
+            removed_line(&mut printer, &old_lines, old_keys[k].0, &both, &mut delta);
+        }
+        for k in h.new.clone() {
+            added_line(&mut printer, &old_lines, &new_lines, new_keys[k].0, &removed_refs, &both, &mut delta);
         }
     }
     let old_refs: FxHashSet<&str> = old_lines.iter().filter_map(|l| l.ref_id).collect();
@@ -267,7 +319,13 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison
     if navigated {
         header.push_str(&format!("\n# navigated from {} to {}", old.url.unwrap_or("(none)"), new.url.unwrap_or("(none)")));
     }
-    delta.text = if printer.out.is_empty() && !navigated { String::new() } else { format!("{header}\n{}", printer.out) };
+    delta.text = if printer.out.is_empty() && !navigated {
+        format!("# no changes since revision {from}: {} refs unchanged", delta.unchanged)
+    } else if printer.out.is_empty() {
+        header
+    } else {
+        format!("{header}\n{}", printer.out)
+    };
     Comparison { kinds, navigated, delta }
 }
 
@@ -281,6 +339,7 @@ fn removed_line(printer: &mut Printer<'_, '_>, old_lines: &[Line<'_>], i: usize,
         delta.removed.push(r.to_string());
     }
     printer.old_context(i);
+    printer.shown_old.insert(i);
     printer.line(Mark::Removed, l.depth, l.body);
 }
 
@@ -324,7 +383,7 @@ mod tests {
     fn no_change_and_churn_give_an_empty_delta() {
         let c = cmp(PAGE, &PAGE.replace("00:01", "00:02"));
         assert!(!c.is_change());
-        assert_eq!(c.delta.text, "");
+        assert_eq!(c.delta.text, "# no changes since revision 1: 5 refs unchanged");
         assert_eq!(c.delta.unchanged, 5);
     }
 
@@ -352,6 +411,15 @@ mod tests {
         let back = cmp(&now, PAGE);
         assert_eq!(back.delta.removed, vec!["@e6", "@e7"]);
         assert!(back.delta.text.contains("-         - checkbox \"Jam\" [ref=@e6]"), "{}", back.delta.text);
+    }
+
+    #[test]
+    fn a_removed_item_is_removed_whole() {
+        let page = "- list:\n  - listitem:\n    - text: Milk\n    - button \"Remove Milk\" [ref=@e1]\n  - listitem:\n    - text: Eggs\n    - button \"Remove Eggs\" [ref=@e2]";
+        let now = "- list:\n  - listitem:\n    - text: Eggs\n    - button \"Remove Eggs\" [ref=@e2]";
+        let c = cmp(page, now);
+        assert_eq!(c.delta.removed, vec!["@e1"]);
+        assert!(c.delta.text.ends_with("  - list:\n-   - listitem:\n-     - text: Milk\n-     - button \"Remove Milk\" [ref=@e1]"), "{}", c.delta.text);
     }
 
     #[test]

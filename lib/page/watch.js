@@ -1,0 +1,151 @@
+// A page session's watcher, run in the package's isolated world (the page
+// neither sees it nor can tamper with it): a MutationObserver that counts
+// the mutations that can change a snapshot, and the page's loading signals.
+// The session polls it instead of snapshotting to learn whether anything
+// happened. One watcher per document: a new document (navigation) has none
+// and gets a new token.
+//
+// Returns { token, seq, fp, quietMs, readyState, url, loading }:
+//   seq      mutations counted so far (content of role=timer/marquee is churn
+//            and not counted), and input/change events;
+//   fp       a fingerprint of what changes without a mutation: form controls'
+//            checked/value/selection set from script, and the scroll position;
+//   quietMs  time since the last counted mutation (since install if none);
+//   loading  the first loading signal found, or null.
+function (options) {
+    const g = globalThis;
+    const now = () => performance.now();
+    const MAX_WALK = 200000;
+    let w = g.__webAiSnapshotWatch;
+    if (!w || w.doc !== document) {
+        const state = { doc: document, token: `${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`, seq: 0, lastAt: now(), observed: new WeakSet() };
+        const CHURN = '[role="timer"],[role="marquee"]';
+        const isChurn = node => {
+            const el = node && (node.nodeType === 1 ? node : node.parentElement);
+            return Boolean(el && typeof el.closest === 'function' && el.closest(CHURN));
+        };
+        const config = { subtree: true, childList: true, attributes: true, characterData: true };
+        let observer = null;
+        const observe = root => {
+            if (!root || state.observed.has(root)) return;
+            state.observed.add(root);
+            try {
+                observer.observe(root, config);
+            } catch (e) { /* a root that went away */ }
+        };
+        // Open shadow roots and same-origin frames are separate trees to a
+        // MutationObserver: each gets observed as it is found.
+        const watchInside = start => {
+            const stack = [start];
+            let seen = 0;
+            while (stack.length && seen < MAX_WALK) {
+                const node = stack.pop();
+                seen += 1;
+                if (node.nodeType === 1) {
+                    if (node.shadowRoot) {
+                        observe(node.shadowRoot);
+                        stack.push(node.shadowRoot);
+                    }
+                    if (node.tagName === 'IFRAME' || node.tagName === 'FRAME') {
+                        let inner = null;
+                        try {
+                            inner = node.contentDocument;
+                        } catch (e) { /* cross-origin */ }
+                        if (inner) {
+                            observe(inner);
+                            stack.push(inner);
+                        }
+                    }
+                }
+                for (let c = node.firstChild; c; c = c.nextSibling) if (c.nodeType === 1 || c.nodeType === 11 || c.nodeType === 9) stack.push(c);
+            }
+        };
+        observer = new MutationObserver(records => {
+            let counted = false;
+            for (const r of records) {
+                if (isChurn(r.target)) continue;
+                counted = true;
+                for (const n of r.addedNodes) if (n.nodeType === 1) watchInside(n);
+            }
+            if (counted) {
+                state.seq += 1;
+                state.lastAt = now();
+            }
+        });
+        observe(document);
+        watchInside(document);
+        // A person typing or ticking changes properties, not the DOM.
+        const touched = () => {
+            state.seq += 1;
+            state.lastAt = now();
+        };
+        document.addEventListener('input', touched, true);
+        document.addEventListener('change', touched, true);
+        g.__webAiSnapshotWatch = state;
+        w = state;
+    }
+
+    const visible = el => {
+        const r = el.getBoundingClientRect();
+        if (r.width <= 0 || r.height <= 0) return false;
+        const s = getComputedStyle(el);
+        return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
+    };
+    const describe = el => {
+        const role = el.getAttribute('role');
+        const label = el.getAttribute('aria-label');
+        let d = el.tagName.toLowerCase();
+        if (el.id) d += `#${el.id}`;
+        if (role) d += `[role=${role}]`;
+        if (label) d += ` "${label.slice(0, 60)}"`;
+        return d;
+    };
+    // A busy region is often empty (no height) while it loads: rendered is enough.
+    const rendered = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    const first = (selector, test, shown = visible) => {
+        let list;
+        try {
+            list = document.querySelectorAll(selector);
+        } catch (e) {
+            return null;
+        }
+        const n = Math.min(list.length, 500);
+        for (let i = 0; i < n; i += 1) if ((!test || test(list[i])) && shown(list[i])) return list[i];
+        return null;
+    };
+    const unfinished = el => {
+        if (el.tagName === 'PROGRESS') return !el.hasAttribute('value') || el.value < el.max;
+        const now_ = el.getAttribute('aria-valuenow');
+        if (now_ === null || now_ === '') return true;
+        const max = el.getAttribute('aria-valuemax');
+        return Number(now_) < (max === null || max === '' ? 100 : Number(max));
+    };
+    let loading = null;
+    if (options && options.loading) {
+        let el;
+        if (document.readyState !== 'complete') {
+            loading = { active: true, signal: 'document_loading', source: 'document', detail: `document.readyState is ${document.readyState}` };
+        } else if ((el = first('[aria-busy="true"]', null, rendered))) {
+            loading = { active: true, signal: 'aria_busy', source: 'dom', detail: describe(el) };
+        } else if ((el = first('[role="progressbar"],progress', unfinished))) {
+            loading = { active: true, signal: 'progress_indicator', source: 'dom', detail: describe(el) };
+        } else if ((el = first('[class*="skeleton" i],[class*="shimmer" i],[data-skeleton],[data-loading="true"]'))) {
+            loading = { active: true, signal: 'skeleton', source: 'dom', detail: describe(el) };
+        }
+    }
+    // Properties a script can set without any event (FNV-1a over their values).
+    let h = 2166136261;
+    const mix = str => {
+        for (let i = 0; i < str.length; i += 1) h = Math.imul(h ^ str.charCodeAt(i), 16777619);
+    };
+    const controls = document.querySelectorAll('input,select,textarea');
+    const n = Math.min(controls.length, 5000);
+    for (let i = 0; i < n; i += 1) {
+        const c = controls[i];
+        mix(c.tagName === 'SELECT' ? `s${c.selectedIndex}` : `${c.checked ? 1 : 0}${c.indeterminate ? 1 : 0}${c.value}`);
+        mix('|');
+    }
+    mix(`${scrollX},${scrollY},${innerWidth},${innerHeight}`);
+    const fp = `${n}:${(h >>> 0).toString(36)}`;
+    return { token: w.token, seq: w.seq, fp, quietMs: Math.round(now() - w.lastAt), readyState: document.readyState, url: location.href, loading };
+}

@@ -1,0 +1,473 @@
+'use strict';
+// A page session: the agent's loop (look, act, wait, look again) as one
+// object. Within a session refs are stable (an element keeps its ref for as
+// long as it exists; a new one gets a number never used before), every
+// snapshot carries a revision that moves only on a meaningful change and a
+// delta from the one before, `waitForUiChange` waits for the page to change
+// and hold still, actions wait for the page to settle, and a repeat look at
+// an unchanged page is answered from cache.
+//
+// The rules (stable numbering, what a change is, the delta) are the Rust
+// core's; this layer keeps the session's state and talks to the page.
+const fs = require('node:fs');
+const path = require('node:path');
+const native = require('./native.cjs');
+const { adapt } = require('./transport.cjs');
+const { cdpSessionFor } = require('./sessions.cjs');
+const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
+const { optionsOf } = require('./input.cjs');
+const { runActionWith } = require('./action-run.cjs');
+
+const WATCH_SOURCE = fs.readFileSync(path.join(__dirname, 'page', 'watch.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '').trim();
+
+const DEFAULT_CACHE_TTL_MS = 5000;
+const DEFAULT_SETTLE_MS = 1500;
+const DEFAULT_QUIET_MS = 100;
+const DEFAULT_WAIT_TIMEOUT_MS = 5000;
+const DEFAULT_STABILITY_WINDOW_MS = 300;
+const CHANGE_KINDS = Object.freeze(['hierarchy_diff', 'text_change', 'state_change']);
+/** Above this many remembered elements the oldest are forgotten (their numbers are never given again). */
+const MAX_REMEMBERED_REFS = 50000;
+const POLL_MS = 50;
+const SETTLE_POLL_MS = 25;
+/** `delta: true` answers with the delta when it is under this share of the full text. */
+const DELTA_SHARE = 0.7;
+/** Request types that never finish and say nothing about the page settling. */
+const ENDLESS = new Set(['websocket', 'eventsource', 'WebSocket', 'EventSource']);
+
+/** Two watch states of one unchanged page. */
+function sameState(a, b) {
+    return Boolean(a && b && a.token === b.token && a.seq === b.seq && a.fp === b.fp);
+}
+
+const sleep = ms => new Promise(r => setTimeout(r, ms));
+const messageOf = err => (err && err.message ? String(err.message) : String(err));
+
+function positive(value, name, fallback) {
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+        throw webAiError('snapshot.invalid-input', `${name} must be a finite number >= 0, got ${String(value)}`, { what: name });
+    }
+    return value;
+}
+
+/**
+ * Requests in flight, for settling after an action: from Playwright's
+ * request events, or the Network domain of a `{ cdp }` session that emits
+ * events (`on`/`off`). A `{ cdpEndpoint }` session has no event stream: its
+ * settling waits on the DOM only, and says so.
+ */
+function requestTracker(source, kind) {
+    const pending = new Map(); // key -> { url, startedAt }
+    const off = [];
+    if (kind === 'playwright' && typeof source.on === 'function') {
+        const started = r => {
+            if (!ENDLESS.has(r.resourceType())) pending.set(r, { url: r.url(), startedAt: performance.now() });
+        };
+        const done = r => pending.delete(r);
+        source.on('request', started);
+        source.on('requestfinished', done);
+        source.on('requestfailed', done);
+        off.push(() => {
+            source.off('request', started);
+            source.off('requestfinished', done);
+            source.off('requestfailed', done);
+        });
+        return { tracked: true, pending, close: () => off.forEach(f => f()) };
+    }
+    const cdp = kind === 'cdp' ? source.cdp : null;
+    if (cdp && typeof cdp.on === 'function' && typeof cdp.send === 'function') {
+        const started = e => {
+            if (e && e.requestId && !ENDLESS.has(e.type)) pending.set(e.requestId, { url: e.request && e.request.url, startedAt: performance.now() });
+        };
+        const done = e => e && pending.delete(e.requestId);
+        Promise.resolve().then(() => cdp.send('Network.enable', {})).catch(() => undefined);
+        cdp.on('Network.requestWillBeSent', started);
+        cdp.on('Network.loadingFinished', done);
+        cdp.on('Network.loadingFailed', done);
+        off.push(() => {
+            const remove = typeof cdp.off === 'function' ? cdp.off.bind(cdp) : typeof cdp.removeListener === 'function' ? cdp.removeListener.bind(cdp) : null;
+            if (!remove) return;
+            remove('Network.requestWillBeSent', started);
+            remove('Network.loadingFinished', done);
+            remove('Network.loadingFailed', done);
+        });
+        return { tracked: true, pending, close: () => off.forEach(f => f()) };
+    }
+    return { tracked: false, pending, close: () => undefined };
+}
+
+/** What the session drives: capture, page-side calls and actions, per source kind. */
+function pageAccess(source) {
+    const t = adapt(source);
+    if (t.kind === null) {
+        throw webAiError('snapshot.unavailable', 'a page session needs a Playwright page (Chromium), { cdp: { send } } or { cdpEndpoint }', {
+            received: source === null ? 'null' : typeof source,
+        });
+    }
+    if (t.kind === 'endpoint') {
+        return {
+            kind: t.kind,
+            capture: (opts, numbering) => callNative(native.captureNative, t.endpoint, opts, numbering),
+            evaluate: async (args, timeoutMs) => {
+                const r = await callNative(native.evaluateNative, t.endpoint, WATCH_SOURCE, args, Math.max(1, Math.round(timeoutMs)));
+                unwrapOutcome(r);
+                return JSON.parse(r.value);
+            },
+        };
+    }
+    const raw = t.kind === 'playwright'
+        ? async (method, params) => (await cdpSessionFor(source)).send(method, params)
+        : (method, params) => source.cdp.send(method, params);
+    let context = null;
+    async function world() {
+        const tree = await raw('Page.getFrameTree', {});
+        const frameId = tree && tree.frameTree && tree.frameTree.frame && tree.frameTree.frame.id;
+        const made = await raw('Page.createIsolatedWorld', { frameId, worldName: native.WORLD_NAME });
+        return made.executionContextId;
+    }
+    return {
+        kind: t.kind,
+        capture: (opts, numbering) => callNative(native.captureOver, t.send, opts, numbering),
+        evaluate: async args => {
+            const expression = `(${WATCH_SOURCE}).apply(null, JSON.parse(${JSON.stringify(JSON.stringify(args))}))`;
+            // The world goes with its document: after a navigation ask for it again.
+            for (let attempt = 0; attempt < 2; attempt += 1) {
+                if (context === null || attempt > 0) context = await world();
+                try {
+                    const r = await raw('Runtime.evaluate', { expression, contextId: context, returnByValue: true, awaitPromise: true });
+                    if (r && r.exceptionDetails) throw new Error(`the watcher threw: ${r.exceptionDetails.text}`);
+                    return r.result.value;
+                } catch (err) {
+                    if (attempt > 0) throw err;
+                }
+            }
+            return null;
+        },
+    };
+}
+
+/** Options that shape the text, as a key: snapshots compare only within one. */
+function shapeKey(opts) {
+    const { timeoutMs: _t, delta: _d, ...rest } = opts;
+    return JSON.stringify(Object.keys(rest).sort().map(k => [k, rest[k]]));
+}
+
+class PageSession {
+    constructor(source, options = {}) {
+        const o = options && typeof options === 'object' ? options : {};
+        this._source = source;
+        this._access = pageAccess(source);
+        this._defaults = { ...(o.snapshotOptions || {}) };
+        this._cacheTtlMs = positive(o.cacheTtlMs, 'cacheTtlMs', DEFAULT_CACHE_TTL_MS);
+        this._settleMs = positive(o.settleMs, 'settleMs', DEFAULT_SETTLE_MS);
+        this._quietMs = positive(o.quietMs, 'quietMs', DEFAULT_QUIET_MS);
+        this._actionTimeoutMs = positive(o.timeoutMs, 'timeoutMs', native.DEFAULT_ACTION_TIMEOUT_MS);
+        this._requests = o.trackRequests === false ? requestTracker(null, null) : requestTracker(source, this._access.kind);
+        this._revision = 0;
+        /** Element key → ref number, and the next number never given. */
+        this._numbers = new Map();
+        this._next = 1;
+        /** Per text shape: the latest snapshot and its page watch state. */
+        this._latest = new Map();
+        this._last = null;
+        /** Every ref seen in the session, so an action can use a ref the latest snapshot left out. */
+        this._known = new Map();
+        this._snapshotIds = new Set();
+        this._dirty = false;
+        this._closed = false;
+    }
+
+    /** The latest revision (0 before the first snapshot). */
+    get revision() {
+        return this._revision;
+    }
+
+    /** The latest snapshot of the session, or null. */
+    get latest() {
+        return this._last;
+    }
+
+    _checkOpen() {
+        if (this._closed) throw webAiError('snapshot.invalid-input', 'this page session is closed', { what: 'session' });
+    }
+
+    /** The page's watch state, installing the watcher on first use (null when the page cannot answer). */
+    async _watch(loading = false, timeoutMs = 2000) {
+        try {
+            return await this._access.evaluate([{ loading }], timeoutMs);
+        } catch {
+            return null;
+        }
+    }
+
+    /** Drop the cache: the next snapshot captures. */
+    invalidate() {
+        this._dirty = true;
+    }
+
+    async snapshot(options = {}) {
+        this._checkOpen();
+        if (options !== null && options !== undefined && (typeof options !== 'object' || Array.isArray(options))) {
+            throw webAiError('snapshot.invalid-input', 'options must be an object', { what: 'options' });
+        }
+        const o = { ...this._defaults, ...(options || {}) };
+        const wantDelta = o.delta === true;
+        delete o.delta;
+        const key = shapeKey(o);
+        const prev = this._latest.get(key) || null;
+        const bypass = o.allRefs === true;
+        if (!bypass && prev && !this._dirty && Date.now() - prev.snapshot.capturedAtMs < this._cacheTtlMs) {
+            const state = await this._watch(false);
+            if (sameState(state, prev.state)) {
+                return { ...prev.snapshot, fromCache: true };
+            }
+        }
+        // The watch state before capturing: a mutation during the capture
+        // makes the next look capture again.
+        const state = await this._watch(true);
+        const snapshot = await this._capture(o);
+        const from = prev ? prev.snapshot.revision : this._revision;
+        let comparison = null;
+        if (prev) {
+            comparison = native.compareSnapshots(prev.snapshot.text, prev.snapshot.url ?? null, snapshot.text, snapshot.url ?? null, from, this._revision + 1);
+        }
+        const changed = this._revision === 0 ? true
+            : comparison ? comparison.change
+                : !this._last || !sameState(state, this._lastState);
+        if (changed) this._revision += 1;
+        snapshot.revision = this._revision;
+        snapshot.capturedAtMs = Date.now();
+        snapshot.fromCache = false;
+        if (comparison) {
+            const d = comparison.delta;
+            snapshot.delta = { fromRevision: from, toRevision: this._revision, unchanged: d.unchanged, added: d.added, removed: d.removed, changed: d.changed, text: d.text };
+            snapshot.observedChange = changed ? comparison.observedChange : null;
+        }
+        const loading = this._loadingState(snapshot, state);
+        if (loading) snapshot.loadingState = loading;
+        if (!bypass) {
+            this._latest.set(key, { snapshot, state });
+            this._dirty = false;
+        }
+        this._last = snapshot;
+        this._lastState = state;
+        this._snapshotIds.add(snapshot.snapshotId);
+        if (this._snapshotIds.size > 1000) this._snapshotIds.delete(this._snapshotIds.values().next().value);
+        if (wantDelta && snapshot.delta) return deltaView(snapshot);
+        return snapshot;
+    }
+
+    async _capture(opts) {
+        const numbering = { keys: [...this._numbers.keys()], numbers: [...this._numbers.values()], next: this._next };
+        const outcome = await this._access.capture(optionsOf(opts), numbering);
+        unwrapOutcome(outcome);
+        const snapshot = JSON.parse(outcome.snapshot);
+        const refs = Object.values(snapshot.refs);
+        (outcome.refKeys || []).forEach((k, i) => {
+            if (k === null || k === undefined || !refs[i]) return;
+            this._numbers.delete(k);
+            this._numbers.set(k, Number(refs[i].ref.slice((opts.refPrefix || '@e').length)));
+        });
+        while (this._numbers.size > MAX_REMEMBERED_REFS) this._numbers.delete(this._numbers.keys().next().value);
+        if (typeof outcome.nextRef === 'number') this._next = Math.max(this._next, outcome.nextRef);
+        for (const r of refs) {
+            this._known.delete(r.ref);
+            this._known.set(r.ref, r);
+        }
+        while (this._known.size > MAX_REMEMBERED_REFS) this._known.delete(this._known.keys().next().value);
+        return snapshot;
+    }
+
+    /** Seed 004 §4.4: the first loading signal, or null (never partial). */
+    _loadingState(snapshot, state) {
+        const base = state && state.loading;
+        if (base && base.signal === 'document_loading') return base;
+        if (base) return base;
+        if (/^\s*- progressbar\b/m.test(snapshot.text)) {
+            return { active: true, signal: 'progress_indicator', source: 'snapshot', detail: 'a progressbar is on the page' };
+        }
+        const inFlight = this._pendingSince(this._actedAt ?? Infinity);
+        if (inFlight.length) {
+            return { active: true, signal: 'network', source: 'network', detail: `${inFlight.length} request(s) started by the last action in flight: ${inFlight.slice(0, 3).join(', ')}` };
+        }
+        return null;
+    }
+
+    _pendingSince(since) {
+        const out = [];
+        for (const { url, startedAt } of this._requests.pending.values()) if (startedAt >= since) out.push(String(url));
+        return out;
+    }
+
+    /**
+     * Wait until the DOM has been quiet for `quietMs` and the requests that
+     * started since `since` have finished, at most `settleMs`.
+     */
+    async _settle(since, settleMs) {
+        const started = performance.now();
+        let state = null;
+        for (;;) {
+            state = await this._watch(false);
+            const requests = this._pendingSince(since);
+            const quiet = state !== null && state.quietMs >= this._quietMs && state.readyState !== 'loading';
+            const waited = performance.now() - started;
+            if (quiet && requests.length === 0) {
+                return { waitedMs: Math.round(waited), settled: true, pending: null, requestsTracked: this._requests.tracked };
+            }
+            if (waited >= settleMs) {
+                return {
+                    waitedMs: Math.round(waited),
+                    settled: false,
+                    pending: { requests, domQuietMs: state ? state.quietMs : null, readyState: state ? state.readyState : null },
+                    requestsTracked: this._requests.tracked,
+                };
+            }
+            await sleep(Math.min(SETTLE_POLL_MS, Math.max(1, settleMs - waited)));
+        }
+    }
+
+    /**
+     * Run an action of `runAction` ('click' | 'fill' | 'select' | 'scroll')
+     * against the session's refs, let the page settle, and take the next
+     * session snapshot. `options.settleMs` overrides the session's cap;
+     * `options.snapshotOptions` apply to the fresh snapshot.
+     */
+    async act(action, args = {}, options = {}) {
+        this._checkOpen();
+        const o = options || {};
+        const settleMs = positive(o.settleMs, 'settleMs', this._settleMs);
+        if (!this._last) await this.snapshot();
+        const input = args && typeof args === 'object' ? { ...args } : {};
+        // Refs are stable within the session: any of its snapshots is current enough.
+        if (typeof input.snapshot_id === 'string' && this._snapshotIds.has(input.snapshot_id)) delete input.snapshot_id;
+        const refs = Object.fromEntries(this._known);
+        Object.assign(refs, this._last.refs);
+        const view = { snapshotId: this._last.snapshotId, refs };
+        await this._watch(false);
+        this._actedAt = performance.now();
+        const timeoutMs = typeof o.timeoutMs === 'number' && o.timeoutMs > 0 ? o.timeoutMs : this._actionTimeoutMs;
+        const result = await runActionWith(this._source, view, action, input, { timeoutMs }, async () => {
+            this._dirty = true;
+            const settle = await this._settle(this._actedAt, settleMs);
+            const snapshot = await this.snapshot({ ...(o.snapshotOptions || {}) });
+            return { snapshot, settle };
+        });
+        result.revision = this._revision;
+        return result;
+    }
+
+    /**
+     * Seed 004 §4.3: resolve once a meaningful change (of `expectedChange`,
+     * when given) has held still for `stabilityWindowMs`, or time out. The
+     * page is watched by its mutation count; a snapshot is taken only when
+     * it reports mutations, to tell a change from churn.
+     */
+    async waitForUiChange(options = {}) {
+        this._checkOpen();
+        const o = options || {};
+        const expected = o.expectedChange ?? o.expected_change ?? null;
+        if (expected !== null && !CHANGE_KINDS.includes(expected)) {
+            throw webAiError('snapshot.invalid-input', `expectedChange must be one of ${CHANGE_KINDS.join(', ')}, got ${JSON.stringify(expected)}`, { what: 'expectedChange' });
+        }
+        const timeoutMs = positive(o.timeoutMs ?? o.timeout_ms, 'timeoutMs', DEFAULT_WAIT_TIMEOUT_MS);
+        const windowMs = positive(o.stabilityWindowMs ?? o.stability_window_ms, 'stabilityWindowMs', DEFAULT_STABILITY_WINDOW_MS);
+        const started = performance.now();
+        const key = shapeKey({ ...this._defaults });
+        if (!this._latest.get(key)) await this.snapshot();
+        const base = this._latest.get(key);
+        const baseSnapshot = base.snapshot;
+        let seen = base.state || null;
+        let dirtySince = null;
+        let candidate = null;
+        const compare = s => native.compareSnapshots(baseSnapshot.text, baseSnapshot.url ?? null, s.text, s.url ?? null, baseSnapshot.revision, s.revision);
+        const wanted = c => c.change && (expected === null || c.kinds.includes(expected));
+        const success = (snapshot, c, detectedMs) => ({
+            success: true,
+            observedChange: expected ?? c.observedChange,
+            snapshotRevision: snapshot.revision,
+            timeout: false,
+            snapshot,
+            delta: { fromRevision: baseSnapshot.revision, toRevision: snapshot.revision, ...c.delta },
+            waitedMs: Math.round(performance.now() - started),
+            detectedMs,
+        });
+        for (;;) {
+            const t = performance.now();
+            if (t - started >= timeoutMs) {
+                return { success: false, observedChange: null, snapshotRevision: this._revision, timeout: true, snapshot: null, delta: null, waitedMs: Math.round(t - started) };
+            }
+            const state = await this._watch(false);
+            if (!sameState(state, seen)) {
+                dirtySince ??= t;
+                seen = state;
+            }
+            const quiet = state ? state.quietMs : 0;
+            if (dirtySince !== null && (quiet >= windowMs || t - dirtySince >= windowMs)) {
+                const detectedMs = Math.round(performance.now() - started);
+                const snapshot = await this.snapshot({ timeoutMs: Math.max(1, Math.round(timeoutMs - (t - started))) }).catch(() => null);
+                const after = await this._watch(false);
+                const stillSince = sameState(after, state);
+                seen = after;
+                dirtySince = stillSince ? null : performance.now();
+                if (!snapshot) continue;
+                const c = compare(snapshot);
+                if (!wanted(c)) {
+                    candidate = null;
+                    continue;
+                }
+                if (quiet >= windowMs && stillSince) return success(snapshot, c, detectedMs);
+                if (candidate && !native.compareSnapshots(candidate.snapshot.text, candidate.snapshot.url ?? null, snapshot.text, snapshot.url ?? null, 0, 0).change
+                    && performance.now() - candidate.at >= windowMs) {
+                    return success(snapshot, c, detectedMs);
+                }
+                candidate = { snapshot, comparison: c, at: performance.now() };
+            } else if (candidate && dirtySince === null && t - candidate.at >= windowMs) {
+                return success(candidate.snapshot, candidate.comparison, Math.round(t - started));
+            }
+            await sleep(Math.min(POLL_MS, Math.max(1, timeoutMs - (performance.now() - started))));
+        }
+    }
+
+    async close() {
+        if (this._closed) return;
+        this._closed = true;
+        this._requests.close();
+        this._latest.clear();
+        this._known.clear();
+    }
+}
+
+/** A session snapshot whose `text` is its delta, when that is under 70% of the full text. */
+function deltaView(snapshot) {
+    const full = native.estimateSnapshotTokens(snapshot.text);
+    const delta = native.estimateSnapshotTokens(snapshot.delta.text);
+    if (delta >= DELTA_SHARE * full) return { ...snapshot, textIsDelta: false };
+    return { ...snapshot, fullText: snapshot.text, text: snapshot.delta.text, textIsDelta: true };
+}
+
+/**
+ * A page session over a Playwright page (Chromium), `{ cdp: { send } }` or
+ * `{ cdpEndpoint, targetId?, urlIncludes? }`.
+ *   options.snapshotOptions  defaults for every snapshot of the session
+ *   options.cacheTtlMs       a repeat snapshot within this and with no mutation reuses the last (5000)
+ *   options.settleMs         how long an action waits for the page to settle at most (1500)
+ *   options.quietMs          how long the DOM must be quiet to be settled (100)
+ *   options.timeoutMs        each action's deadline (2000)
+ *   options.trackRequests    follow the page's requests to settle (true)
+ */
+function createPageSession(source, options = {}) {
+    if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+        throw webAiError('snapshot.invalid-input', 'options must be an object', { what: 'options' });
+    }
+    return new PageSession(source, options || {});
+}
+
+module.exports = {
+    createPageSession,
+    PageSession,
+    DEFAULT_CACHE_TTL_MS,
+    DEFAULT_SETTLE_MS,
+    DEFAULT_STABILITY_WINDOW_MS,
+    DEFAULT_WAIT_TIMEOUT_MS,
+};
