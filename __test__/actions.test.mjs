@@ -232,9 +232,9 @@ test('resolveRef verify names what changed, what is gone, and notes minor change
     }
 });
 
-test('the seven tools: schemas, execute contract, approval and completion callbacks', async () => {
+test('the tools: schemas, execute contract, approval and completion callbacks', async () => {
     const { TOOL_SCHEMAS, createBrowserTools } = await import('../lib/index.mjs');
-    assert.deepEqual(TOOL_SCHEMAS.map(t => t.name), ['get_snapshot', 'browser_click', 'browser_fill', 'browser_select', 'browser_scroll', 'request_human_approval', 'complete_task']);
+    assert.deepEqual(TOOL_SCHEMAS.map(t => t.name), ['get_snapshot', 'browser_click', 'browser_fill', 'browser_select', 'browser_scroll', 'wait_for_ui_change', 'request_human_approval', 'complete_task']);
     for (const t of TOOL_SCHEMAS) assert.equal(t.input_schema.type, 'object', t.name);
     const page = await openFixture('actions.html');
     const asked = [];
@@ -247,6 +247,9 @@ test('the seven tools: schemas, execute contract, approval and completion callba
     try {
         const first = await tools.execute('get_snapshot', {});
         assert.equal(first.success, true);
+        // Seed 004's revision fields.
+        assert.equal(first.snapshot.snapshot_revision, 1);
+        assert.ok(Math.abs(first.snapshot.captured_at_ms - Date.now()) < 60_000);
         // Seed 001's page and viewport beside our fields.
         assert.deepEqual(first.snapshot.page, { url: first.snapshot.url, title: 'Actions' });
         assert.deepEqual(first.snapshot.viewport, { width: 1280, height: 900, scroll_x: 0, scroll_y: 0 });
@@ -262,9 +265,20 @@ test('the seven tools: schemas, execute contract, approval and completion callba
         const click = await tools.execute('browser_click', { ref: go });
         assert.equal(click.success, true, click.message);
         assert.equal(tools.snapshot.snapshotId, click.snapshot.snapshotId, 'the fresh snapshot becomes current');
-        const stale = await tools.execute('browser_click', { ref: go, snapshot_id: first.snapshot.snapshotId });
+        assert.equal(click.snapshot_revision, 2, 'the click changed the page');
+        // The status line changed: the model gets the delta, the tools keep the whole page.
+        assert.equal(click.snapshot.textIsDelta, true);
+        assert.match(click.snapshot.text, /^# changes from revision 1 to 2/);
+        assert.match(tools.snapshot.text, /^- document/);
+        // Refs are stable in the session: a ref from the first snapshot still works.
+        const again = await tools.execute('browser_click', { ref: go, snapshot_id: first.snapshot.snapshotId });
+        assert.equal(again.success, true, again.message);
+        const stale = await tools.execute('browser_click', { ref: go, snapshot_id: 'not-from-this-session' });
         assert.equal(stale.error, 'ref_invalid');
         assert.ok(stale.snapshot, 'errors come with a fresh snapshot');
+        const waited = await tools.execute('wait_for_ui_change', { timeout_ms: 300 });
+        assert.deepEqual([waited.success, waited.timeout, waited.observed_change], [false, true, null]);
+        assert.equal((await tools.execute('wait_for_ui_change', { expected_change: 'colour' })).error, 'invalid_params');
 
         assert.equal((await tools.execute('browser_scroll', {})).error, 'invalid_params');
         const scrolled = await tools.execute('browser_scroll', { direction: 'down', amount: 200 });

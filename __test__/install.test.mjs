@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { root } from './helpers.mjs';
 
-const SUBPATHS = ['', '/ax-snapshot', '/ref-registry', '/observe-targets', '/vendor-editor-contract', '/dom-hash', '/errors', '/actions', '/tools'];
+const SUBPATHS = ['', '/ax-snapshot', '/ref-registry', '/observe-targets', '/vendor-editor-contract', '/dom-hash', '/errors', '/actions', '/tools', '/session'];
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const binary = readdirSync(root).find(f => /^web-ai-snapshot\.linux-x64-gnu\.node$/.test(f));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

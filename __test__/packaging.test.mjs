@@ -10,7 +10,7 @@ import { root } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const SUBPATHS = ['ax-snapshot', 'ref-registry', 'observe-targets', 'vendor-editor-contract', 'dom-hash', 'errors', 'actions', 'tools'];
+const SUBPATHS = ['ax-snapshot', 'ref-registry', 'observe-targets', 'vendor-editor-contract', 'dom-hash', 'errors', 'actions', 'tools', 'session'];
 
 test('every subpath export loads with import and require and exposes the same names', async () => {
     const rootCjs = require('@agbrowse/web-ai-snapshot');
@@ -137,7 +137,7 @@ test('the release matrix, package.json targets and npm/* platform packages agree
 // classes by name (the selector data of the contracts is built from the
 // addon's table, so Node cannot see those names statically).
 test('Node reads the functions and classes of the CommonJS entry points as named exports', async () => {
-    for (const file of ['index', 'ax-snapshot', 'ref-registry', 'observe-targets', 'vendor-editor-contract', 'dom-hash', 'errors', 'actions', 'tools']) {
+    for (const file of ['index', 'ax-snapshot', 'ref-registry', 'observe-targets', 'vendor-editor-contract', 'dom-hash', 'errors', 'actions', 'tools', 'session']) {
         const path = join(root, 'lib', `${file}.cjs`);
         const ns = await import(path);
         const cjs = require(path);

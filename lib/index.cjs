@@ -8,5 +8,6 @@ module.exports = {
     ...require('./dom-hash.cjs'),
     ...require('./actions.cjs'),
     ...require('./tools.cjs'),
+    ...require('./session.cjs'),
     ...require('./errors.cjs'),
 };

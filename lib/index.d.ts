@@ -5,6 +5,7 @@ export * from './vendor-editor-contract';
 export * from './dom-hash';
 export * from './actions';
 export * from './tools';
+export * from './session';
 export { WebAiError, wrapError, providerError, contextError, toErrorJson, fromCliJawStructuredError } from './errors';
 export type { WebAiErrorCode, WebAiErrorInit, WebAiErrorJson } from './errors';
 export * from './root-selectors';

@@ -1,22 +1,23 @@
 'use strict';
-// The seven tools of seed 001 as a ready layer: their JSON schemas and an
-// executor with that response contract. An agent loop is a few lines:
+// The seven tools of seed 001, and seed 004's wait_for_ui_change, as a ready
+// layer: their JSON schemas and an executor with that response contract,
+// over a page session (stable refs, revisions, deltas, settling). An agent
+// loop is a few lines:
 //
 //   const tools = createBrowserTools(page, { approve, completionCriteria });
 //   // hand tools.schemas to the model; for each tool call:
 //   const result = await tools.execute(call.name, call.input);
 const native = require('./native.cjs');
-const ax = require('./ax-snapshot.cjs');
-const { runAction } = require('./actions.cjs');
 const { adapt } = require('./transport.cjs');
+const { createPageSession } = require('./session.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 
 const REF = { type: 'string', pattern: '^@e\\d+$' };
 const SNAPSHOT_ID = {
     type: 'string',
-    description: 'Optional: the snapshot_id the ref was read from. A ref from an older snapshot is rejected with ref_invalid instead of hitting whatever now has that number.',
+    description: 'Optional: the snapshot_id the ref was read from. A snapshot_id not from this session is rejected with ref_invalid.',
 };
-const INVALIDATION = 'IMPORTANT: After this action, all refs become invalid. You will receive a fresh snapshot with new refs.';
+const INVALIDATION = 'Refs stay valid while their element exists; new elements get new refs. The result carries snapshot_revision and the page afterwards: the changes since your last snapshot (delta) when that is shorter, else a fresh snapshot.';
 
 const TOOL_SCHEMAS = Object.freeze([
     {
@@ -79,6 +80,18 @@ const TOOL_SCHEMAS = Object.freeze([
                 direction: { type: 'string', enum: ['up', 'down', 'top', 'bottom'], description: 'Scroll direction. Required if ref not provided.' },
                 amount: { type: 'integer', default: native.DEFAULT_SCROLL_AMOUNT, description: 'Pixels to scroll if using direction' },
                 snapshot_id: SNAPSHOT_ID,
+            },
+        },
+    },
+    {
+        name: 'wait_for_ui_change',
+        description: 'Wait until the page changes in place (a node added or removed, text, a control state) and the change has held still, ignoring cosmetic churn (clocks, spinners, focus). Use after an action whose effect arrives later (streamed answers, loading lists). Returns the changes (delta) and the new snapshot_revision, or timeout: true.',
+        input_schema: {
+            type: 'object',
+            properties: {
+                expected_change: { type: 'string', enum: ['hierarchy_diff', 'text_change', 'state_change'], description: 'Only this kind of change counts (default: any).' },
+                timeout_ms: { type: 'integer', default: 5000, description: 'Give up after this many ms.' },
+                stability_window_ms: { type: 'integer', default: 300, description: 'How long the change must hold still.' },
             },
         },
     },
@@ -151,16 +164,24 @@ function createBrowserTools(page, options = {}) {
     const opts = options || {};
     const base = opts.snapshotOptions || {};
     // Seed 001: the viewport by default; get_snapshot's viewport_only changes it for what follows.
-    const state = { snapshot: null, viewportOnly: typeof base.viewportOnly === 'boolean' ? base.viewportOnly : true };
+    const state = { snapshot: null, viewportOnly: typeof base.viewportOnly === 'boolean' ? base.viewportOnly : true, session: null };
     const snapshotOptions = () => ({ ...base, viewportOnly: state.viewportOnly });
+    // Created on first use, so that an unusable page fails in execute, like a tool call.
+    const session = () => {
+        state.session ??= createPageSession(page, { timeoutMs: opts.timeoutMs, settleMs: opts.settleMs, cacheTtlMs: opts.cacheTtlMs });
+        return state.session;
+    };
 
     const send = sendOf(page);
     const deadline = typeof opts.timeoutMs === 'number' && opts.timeoutMs > 0 ? opts.timeoutMs : native.DEFAULT_ACTION_TIMEOUT_MS;
 
-    /** Seed 001's page, viewport and (on request) screenshot, beside our snapshot's fields. */
+    /** Seed 001's page, viewport and (on request) screenshot, and seed 004's revision fields, beside ours. */
     async function withSeedFields(snapshot) {
         if (!snapshot) return snapshot;
         snapshot.page = { url: snapshot.url ?? null, title: snapshot.title ?? null };
+        snapshot.snapshot_revision = snapshot.revision;
+        snapshot.captured_at_ms = snapshot.capturedAtMs;
+        if (snapshot.loadingState) snapshot.loading_state = snapshot.loadingState;
         const ask = (method, params) => (send ? withDeadline(send(method, params).catch(() => null), deadline) : null);
         const [metrics, shot] = await Promise.all([
             ask('Page.getLayoutMetrics', {}),
@@ -173,7 +194,7 @@ function createBrowserTools(page, options = {}) {
     }
 
     async function freshSnapshot() {
-        state.snapshot = await withSeedFields(await ax.buildWebAiSnapshot(page, snapshotOptions()));
+        state.snapshot = await withSeedFields({ ...(await session().snapshot(snapshotOptions())) });
         return state.snapshot;
     }
 
@@ -190,6 +211,26 @@ function createBrowserTools(page, options = {}) {
             }
             if (typeof input.viewport_only === 'boolean') state.viewportOnly = input.viewport_only;
             return { success: true, snapshot: await freshSnapshot(), error: null, message: null };
+        }
+        if (name === 'wait_for_ui_change') {
+            const kinds = ['hierarchy_diff', 'text_change', 'state_change'];
+            const bad = (input.expected_change !== undefined && !kinds.includes(input.expected_change))
+                || [input.timeout_ms, input.stability_window_ms].some(v => v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0));
+            if (bad) {
+                return { success: false, observed_change: null, snapshot_revision: session().revision, timeout: false, error: 'invalid_params', message: `expected_change must be one of ${kinds.join(', ')}; timeout_ms and stability_window_ms numbers >= 0` };
+            }
+            if (!state.snapshot) await freshSnapshot();
+            const w = await session().waitForUiChange({ expectedChange: input.expected_change ?? null, timeoutMs: input.timeout_ms, stabilityWindowMs: input.stability_window_ms });
+            if (w.snapshot) state.snapshot = await withSeedFields({ ...w.snapshot });
+            return {
+                success: w.success,
+                observed_change: w.observedChange,
+                snapshot_revision: w.snapshotRevision,
+                timeout: w.timeout,
+                delta: w.delta,
+                error: null,
+                message: w.timeout ? `no meaningful change held still within ${input.timeout_ms ?? 5000} ms` : null,
+            };
         }
         if (name === 'request_human_approval') {
             if (typeof input.action !== 'string' || typeof input.reason !== 'string') {
@@ -221,8 +262,17 @@ function createBrowserTools(page, options = {}) {
             return { success: false, snapshot: await freshSnapshot().catch(() => null), error: 'invalid_params', message: `unknown tool ${JSON.stringify(name)}; tools: ${TOOL_SCHEMAS.map(t => t.name).join(', ')}` };
         }
         if (!state.snapshot) await freshSnapshot();
-        const result = await runAction(page, state.snapshot, action, input, { timeoutMs: opts.timeoutMs, snapshotOptions: snapshotOptions() });
-        if (result.snapshot) state.snapshot = await withSeedFields(result.snapshot);
+        const result = await session().act(action, input, { snapshotOptions: { ...snapshotOptions(), delta: true } });
+        result.snapshot_revision = result.revision;
+        if (result.snapshot) {
+            // The model gets the delta when it is shorter; the tools keep the full snapshot.
+            const full = result.snapshot.textIsDelta ? { ...result.snapshot, text: result.snapshot.fullText } : { ...result.snapshot };
+            delete full.fullText;
+            delete full.textIsDelta;
+            state.snapshot = await withSeedFields(full);
+            const shown = { ...state.snapshot, text: result.snapshot.text, textIsDelta: result.snapshot.textIsDelta === true };
+            result.snapshot = shown;
+        }
         if (result.success && (opts.checkpoints || []).length && holds(opts.checkpoints, state.snapshot) > 0) {
             const a = await ask(`${name}(${JSON.stringify(input)})`, 'a checkpoint condition holds on the page');
             if (!a.approved) {
@@ -235,9 +285,13 @@ function createBrowserTools(page, options = {}) {
     return {
         schemas: TOOL_SCHEMAS,
         execute,
-        /** The latest snapshot: refs are valid against it only. */
+        /** The latest full snapshot. */
         get snapshot() {
             return state.snapshot;
+        },
+        /** The page session underneath (created on first use). */
+        get session() {
+            return session();
         },
     };
 }

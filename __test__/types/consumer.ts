@@ -73,3 +73,26 @@ export async function agentStep(page: Page, call: { name: string; input: Record<
     }
     return `${result.success} ${code ?? ''} ${result.snapshot?.text ?? ''}`;
 }
+
+// The agent loop as a page session: stable refs, revisions, deltas, waiting.
+import { createPageSession, type SessionSnapshot, type UiChangeResult, type UiChangeKind } from '@agbrowse/web-ai-snapshot/session';
+
+export async function loop(page: Page): Promise<number> {
+    const session = createPageSession(page, { cacheTtlMs: 2000, settleMs: 1000, snapshotOptions: { viewportOnly: true } });
+    const first: SessionSnapshot = await session.snapshot();
+    const button = Object.values(first.refs).find(r => r.role === 'button');
+    if (button) {
+        const acted = await session.act('click', { ref: button.ref });
+        void [acted.settle?.waitedMs, acted.settle?.pending?.requests.length, acted.revision, acted.snapshot?.delta?.changed[0]?.was];
+    }
+    const kind: UiChangeKind = 'text_change';
+    const waited: UiChangeResult = await session.waitForUiChange({ expectedChange: kind, timeoutMs: 3000, stabilityWindowMs: 300 });
+    const again = await session.snapshot({ delta: true });
+    void [waited.observedChange, waited.delta?.text, again.textIsDelta, again.fromCache, again.loadingState?.signal, first.capturedAtMs];
+    session.invalidate();
+    const tools = createBrowserTools(page);
+    const w = await tools.execute('wait_for_ui_change', { expected_change: 'state_change' });
+    void [w.snapshot_revision, w.observed_change, tools.session.revision];
+    await session.close();
+    return session.revision;
+}

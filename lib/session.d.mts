@@ -1,0 +1,2 @@
+// ESM types of `session`: the same declarations as the CommonJS ones.
+export * from './session.js';

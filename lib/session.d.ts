@@ -1,0 +1,128 @@
+import type { ActionArgs, ActionName, ActionResult } from './actions';
+import type { SnapshotOptions, WebAiSnapshot } from './types';
+
+/** Seed 004 §4.3's kinds of change. */
+export type UiChangeKind = 'hierarchy_diff' | 'text_change' | 'state_change';
+
+/** Seed 004 §4.4: present only when a loading signal is detectable, never partial. */
+export interface LoadingState {
+    active: true;
+    signal: 'document_loading' | 'aria_busy' | 'progress_indicator' | 'skeleton' | 'network';
+    source: 'document' | 'dom' | 'snapshot' | 'network';
+    /** What showed the signal (an element, a request count). */
+    detail: string;
+}
+
+export interface RefChange {
+    ref: string;
+    /** The ref's line before and now, without indentation. */
+    was: string;
+    now: string;
+}
+
+export interface SnapshotDelta {
+    fromRevision: number;
+    toRevision: number;
+    /** Refs whose line is the same (churn aside). */
+    unchanged: number;
+    added: string[];
+    removed: string[];
+    changed: RefChange[];
+    /** A header, then the changed lines (`+`, `-`, `~`) under the ancestor lines that place them. */
+    text: string;
+}
+
+export interface SessionSnapshot extends WebAiSnapshot {
+    /** Monotonic per session from 1; moves only on a meaningful change. */
+    revision: number;
+    capturedAtMs: number;
+    /** Answered from the cache: no action ran and the page reported no change. */
+    fromCache: boolean;
+    /** From the previous snapshot of the same options (absent on the first). */
+    delta?: SnapshotDelta;
+    /** The main kind of change since the previous snapshot, null when none. */
+    observedChange?: UiChangeKind | null;
+    loadingState?: LoadingState;
+    /** With `delta: true`: `text` is the delta (it was under 70% of the full text). */
+    textIsDelta?: boolean;
+    /** With `delta: true` and `textIsDelta`: the full text. */
+    fullText?: string;
+}
+
+export interface SessionSnapshotOptions extends SnapshotOptions {
+    /** Answer with the delta as `text` when it is under 70% of the full text. */
+    delta?: boolean;
+}
+
+export interface PageSessionOptions {
+    /** Defaults for every snapshot of the session. */
+    snapshotOptions?: SnapshotOptions;
+    /** A repeat snapshot within this many ms, with no action and no reported mutation, is the cached one. Default 5000. */
+    cacheTtlMs?: number;
+    /** The longest an action waits for the page to settle. Default 1500. */
+    settleMs?: number;
+    /** How long the DOM must be quiet to count as settled. Default 100. */
+    quietMs?: number;
+    /** Each action's deadline. Default 2000. */
+    timeoutMs?: number;
+    /** Follow the page's requests (Playwright events, or the Network domain of a `{ cdp }` with `on`). Default true. */
+    trackRequests?: boolean;
+}
+
+export interface SettleReport {
+    waitedMs: number;
+    /** The DOM was quiet and the action's requests had finished before `settleMs`. */
+    settled: boolean;
+    /** What was still pending when the cap was reached (null when settled). */
+    pending: { requests: string[]; domQuietMs: number | null; readyState: string | null } | null;
+    /** False for `{ cdpEndpoint }` sessions: requests are not followed, only the DOM. */
+    requestsTracked: boolean;
+}
+
+export interface SessionActionResult extends Omit<ActionResult, 'snapshot'> {
+    snapshot: SessionSnapshot | null;
+    settle?: SettleReport;
+    revision: number;
+}
+
+export interface WaitForUiChangeOptions {
+    expectedChange?: UiChangeKind | null;
+    /** Default 5000. */
+    timeoutMs?: number;
+    /** How long the change must hold still. Default 300. */
+    stabilityWindowMs?: number;
+}
+
+export interface UiChangeResult {
+    success: boolean;
+    observedChange: UiChangeKind | null;
+    snapshotRevision: number;
+    timeout: boolean;
+    snapshot: SessionSnapshot | null;
+    /** From the snapshot the wait started from. */
+    delta: SnapshotDelta | null;
+    waitedMs: number;
+    /** When the change was seen to hold still (before the snapshot that confirmed it). */
+    detectedMs?: number;
+}
+
+export declare class PageSession {
+    /** The latest revision (0 before the first snapshot). */
+    readonly revision: number;
+    /** The latest snapshot, or null. */
+    readonly latest: SessionSnapshot | null;
+    snapshot(options?: SessionSnapshotOptions): Promise<SessionSnapshot>;
+    waitForUiChange(options?: WaitForUiChangeOptions): Promise<UiChangeResult>;
+    act(action: ActionName, args?: ActionArgs, options?: { timeoutMs?: number; settleMs?: number; snapshotOptions?: SessionSnapshotOptions }): Promise<SessionActionResult>;
+    /** The next snapshot captures, whatever the cache holds. */
+    invalidate(): void;
+    close(): Promise<void>;
+}
+
+/** A Playwright page (Chromium), `{ cdp: { send } }`, or `{ cdpEndpoint, targetId?, urlIncludes?, maxMessageBytes? }`. */
+export declare function createPageSession(source: unknown, options?: PageSessionOptions): PageSession;
+
+export declare const DEFAULT_CACHE_TTL_MS: number;
+export declare const DEFAULT_SETTLE_MS: number;
+export declare const DEFAULT_STABILITY_WINDOW_MS: number;
+export declare const DEFAULT_WAIT_TIMEOUT_MS: number;
