@@ -20,6 +20,8 @@ const { runActionWith } = require('./action-run.cjs');
 
 const WATCH_SOURCE = fs.readFileSync(path.join(__dirname, 'page', 'watch.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '').trim();
 
+/** Where the watcher function lives in the isolated world. */
+const WATCH_GLOBAL = '__webAiSnapshotWatchFn';
 const DEFAULT_CACHE_TTL_MS = 5000;
 const DEFAULT_SETTLE_MS = 1500;
 const DEFAULT_QUIET_MS = 100;
@@ -130,16 +132,20 @@ function pageAccess(source) {
         kind: t.kind,
         capture: (opts, numbering) => callNative(native.captureOver, t.send, opts, numbering),
         evaluate: async args => {
-            const expression = `(${WATCH_SOURCE}).apply(null, JSON.parse(${JSON.stringify(JSON.stringify(args))}))`;
+            const json = JSON.stringify(JSON.stringify(args));
+            // The watcher is compiled once per document (a global of our world);
+            // each poll after that sends one short call.
+            const call = `globalThis.${WATCH_GLOBAL}.apply(null, JSON.parse(${json}))`;
+            const install = `(globalThis.${WATCH_GLOBAL} = (${WATCH_SOURCE})).apply(null, JSON.parse(${json}))`;
             // The world goes with its document: after a navigation ask for it again.
-            for (let attempt = 0; attempt < 2; attempt += 1) {
-                if (context === null || attempt > 0) context = await world();
+            for (let attempt = 0; attempt < 3; attempt += 1) {
+                if (context === null || attempt === 2) context = await world();
                 try {
-                    const r = await raw('Runtime.evaluate', { expression, contextId: context, returnByValue: true, awaitPromise: true });
+                    const r = await raw('Runtime.evaluate', { expression: attempt === 0 ? call : install, contextId: context, returnByValue: true });
                     if (r && r.exceptionDetails) throw new Error(`the watcher threw: ${r.exceptionDetails.text}`);
                     return r.result.value;
                 } catch (err) {
-                    if (attempt > 0) throw err;
+                    if (attempt === 2) throw err;
                 }
             }
             return null;

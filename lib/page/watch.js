@@ -138,12 +138,19 @@ function (options) {
     const mix = str => {
         for (let i = 0; i < str.length; i += 1) h = Math.imul(h ^ str.charCodeAt(i), 16777619);
     };
-    const controls = document.querySelectorAll('input,select,textarea');
-    const n = Math.min(controls.length, 5000);
-    for (let i = 0; i < n; i += 1) {
-        const c = controls[i];
-        mix(c.tagName === 'SELECT' ? `s${c.selectedIndex}` : `${c.checked ? 1 : 0}${c.indeterminate ? 1 : 0}${c.value}`);
-        mix('|');
+    // Live collections, kept with the watcher: re-reading them is cheap.
+    w.controls ??= ['input', 'select', 'textarea'].map(tag => document.getElementsByTagName(tag));
+    let n = 0;
+    for (const list of w.controls) {
+        const m = Math.min(list.length, 5000);
+        for (let i = 0; i < m; i += 1) {
+            const c = list[i];
+            // Most fields are empty: only a value that is there is hashed.
+            h = Math.imul(h ^ (c.checked ? 3 : 5) ^ (c.indeterminate ? 8 : 16) ^ ((c.selectedIndex | 0) << 5), 16777619);
+            const v = c.value;
+            if (v) mix(v);
+        }
+        n += m;
     }
     mix(`${scrollX},${scrollY},${innerWidth},${innerHeight}`);
     const fp = `${n}:${(h >>> 0).toString(36)}`;

@@ -15,11 +15,15 @@ use serde::Serialize;
 use similar::{capture_diff_deadline, Algorithm, DiffOp};
 
 use crate::text::lines::{read_lines, Line};
-use crate::text::revision::{comparable, line_change, Kinds};
+use crate::text::revision::{comparable, line_change, same_after_churn, Kinds};
 
 /// A diff that takes longer than this falls back to a coarser (still
 /// correct) alignment: a whole-page rewrite should not stall a session.
 const DIFF_DEADLINE: Duration = Duration::from_millis(500);
+
+/// Up to this many line pairs a hunk is searched whole for lines that differ
+/// only in churn; a bigger hunk (a rewritten page) is matched by place.
+const CHURN_MATCH_LIMIT: usize = 250_000;
 
 /// A snapshot as compared: its text and URL.
 pub struct Side<'a> {
@@ -61,10 +65,11 @@ impl Comparison {
     }
 }
 
-/// A run of changed lines: old lines removed and new lines put in their place.
+/// A run of changed lines: old lines removed and new lines put in their place
+/// (indices into the comparable keys, in order).
 struct Hunk {
-    old: std::ops::Range<usize>,
-    new: std::ops::Range<usize>,
+    old: Vec<usize>,
+    new: Vec<usize>,
 }
 
 /// The diff as equal pairs and hunks (indices into the comparable keys),
@@ -100,7 +105,34 @@ fn aligned(ops: &[DiffOp], a: &[&str], b: &[&str], old_lines: &[Line<'_>], new_l
             j += 1;
         }
         if si < i || sj < j {
-            hunks.push(Hunk { old: si..i, new: sj..j });
+            // Lines that differ only in churn (a clock, a date) are the same
+            // line: matched in order, they leave the hunk. Past a size the
+            // search is by place only, so a rewrite stays linear.
+            let (mut old, mut new) = (Vec::new(), Vec::new());
+            let exhaustive = (i - si).saturating_mul(j - sj) <= CHURN_MATCH_LIMIT;
+            let mut from = sj;
+            for oi in si..i {
+                let ol = &old_lines[old_keys[oi].0];
+                let end = if exhaustive { j } else { (from + 1).min(j) };
+                match (from..end).find(|&nj| same_after_churn(ol, &new_lines[new_keys[nj].0])) {
+                    Some(nj) => {
+                        new.extend(from..nj);
+                        pairs.push((oi, nj));
+                        from = nj + 1;
+                    }
+                    None => {
+                        old.push(oi);
+                        if !exhaustive && from < j {
+                            new.push(from);
+                            from += 1;
+                        }
+                    }
+                }
+            }
+            new.extend(from..j);
+            if !old.is_empty() || !new.is_empty() {
+                hunks.push(Hunk { old, new });
+            }
         }
         if i >= a.len() || j >= b.len() {
             // Both sides end together: the unchanged lines pair one for one.
@@ -245,8 +277,8 @@ impl Printer<'_, '_> {
 pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison {
     let old_lines = read_lines(old.text);
     let new_lines = read_lines(new.text);
-    let old_keys = comparable(&old_lines);
-    let new_keys = comparable(&new_lines);
+    let old_keys = comparable(&old_lines, false);
+    let new_keys = comparable(&new_lines, false);
     let a: Vec<&str> = old_keys.iter().map(|(_, k)| k.as_str()).collect();
     let b: Vec<&str> = new_keys.iter().map(|(_, k)| k.as_str()).collect();
     let navigated = old.url != new.url;
@@ -271,12 +303,12 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison
     let mut removed_refs: FxHashMap<&str, usize> = FxHashMap::default();
     let mut added_refs: FxHashMap<&str, usize> = FxHashMap::default();
     for h in &hunks {
-        for k in h.old.clone() {
+        for &k in &h.old {
             if let Some(r) = old_lines[old_keys[k].0].ref_id {
                 removed_refs.insert(r, old_keys[k].0);
             }
         }
-        for k in h.new.clone() {
+        for &k in &h.new {
             if let Some(r) = new_lines[new_keys[k].0].ref_id {
                 added_refs.insert(r, new_keys[k].0);
             }
@@ -285,7 +317,7 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison
         // when role, depth and ref agree; otherwise structure.
         let paired = h.old.len().min(h.new.len());
         for k in 0..paired {
-            let (w, n) = (&old_lines[old_keys[h.old.start + k].0], &new_lines[new_keys[h.new.start + k].0]);
+            let (w, n) = (&old_lines[old_keys[h.old[k]].0], &new_lines[new_keys[h.new[k]].0]);
             let c = line_change(w, n);
             kinds.hierarchy |= c.hierarchy;
             kinds.text |= c.text;
@@ -300,10 +332,10 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison
     let both: FxHashSet<&str> = removed_refs.keys().filter(|r| added_refs.contains_key(*r)).copied().collect();
     // Print in the new snapshot's order, each removal where it stood.
     for h in &hunks {
-        for k in h.old.clone() {
+        for &k in &h.old {
             removed_line(&mut printer, &old_lines, old_keys[k].0, &both, &mut delta);
         }
-        for k in h.new.clone() {
+        for &k in &h.new {
             added_line(&mut printer, &old_lines, &new_lines, new_keys[k].0, &removed_refs, &both, &mut delta);
         }
     }
@@ -411,6 +443,14 @@ mod tests {
         let back = cmp(&now, PAGE);
         assert_eq!(back.delta.removed, vec!["@e6", "@e7"]);
         assert!(back.delta.text.contains("-         - checkbox \"Jam\" [ref=@e6]"), "{}", back.delta.text);
+    }
+
+    #[test]
+    fn a_clock_beside_a_real_change_stays_out_of_the_delta() {
+        let c = cmp("- main:\n  - text: Updated 10:00\n  - button \"a\" [ref=@e1]", "- main:\n  - button \"b\" [ref=@e2]\n  - text: Updated 10:01\n  - button \"a\" [ref=@e1]");
+        assert_eq!(c.delta.added, vec!["@e2"]);
+        assert!(!c.delta.text.contains("Updated"), "{}", c.delta.text);
+        assert_eq!(c.kinds.main(), Some("hierarchy_diff"));
     }
 
     #[test]

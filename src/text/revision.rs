@@ -110,8 +110,10 @@ pub fn without_churn(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The comparable form of each line that takes part in comparison, with the
-/// index of its line: lines inside a churn element do not take part.
-pub fn comparable(lines: &[Line<'_>]) -> Vec<(usize, String)> {
+/// index of its line: lines inside a churn element do not take part. With
+/// `normalize`, churn text is taken out too (see [`same_after_churn`] for the
+/// cheaper way a diff uses it).
+pub fn comparable(lines: &[Line<'_>], normalize: bool) -> Vec<(usize, String)> {
     let mut out = Vec::with_capacity(lines.len());
     // Depth of the churn element whose content is being skipped.
     let mut churn_depth: Option<usize> = None;
@@ -126,12 +128,20 @@ pub fn comparable(lines: &[Line<'_>]) -> Vec<(usize, String)> {
         if churn {
             churn_depth = Some(l.depth);
         }
-        out.push((i, key(l, churn)));
+        out.push((i, key(l, churn, normalize)));
     }
     out
 }
 
-fn key(l: &Line<'_>, churn: bool) -> String {
+/// Two lines at the same place are one line, churn text aside. A diff over
+/// the plain keys finds the lines that differ at all; only those pay for the
+/// churn patterns (on a 40k-node page most lines hold a digit).
+pub fn same_after_churn(a: &Line<'_>, b: &Line<'_>) -> bool {
+    key(a, is_churn_role(a.role), true) == key(b, is_churn_role(b.role), true)
+}
+
+fn key(l: &Line<'_>, churn: bool, normalize: bool) -> String {
+    let without_churn = |t: &'_ str| if normalize { without_churn(t).into_owned() } else { t.to_string() };
     if l.role.is_empty() {
         return format!("{}|{}", l.depth, without_churn(l.body));
     }
@@ -186,8 +196,8 @@ mod tests {
 
     fn same(a: &str, b: &str) -> bool {
         let (la, lb) = (read_lines(a), read_lines(b));
-        let ka: Vec<String> = comparable(&la).into_iter().map(|(_, k)| k).collect();
-        let kb: Vec<String> = comparable(&lb).into_iter().map(|(_, k)| k).collect();
+        let ka: Vec<String> = comparable(&la, true).into_iter().map(|(_, k)| k).collect();
+        let kb: Vec<String> = comparable(&lb, true).into_iter().map(|(_, k)| k).collect();
         ka == kb
     }
 
