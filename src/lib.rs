@@ -35,6 +35,8 @@ pub use dom::selector::Located;
 pub use error::{ErrorCode, Result, WebAiError};
 pub use native::{capture_endpoint, Endpoint, NativeConnection};
 pub use options::SnapshotOptions;
+pub use text::delta::{compare as compare_snapshots, Comparison, Delta, RefChange, Side};
+pub use text::numbering::RefMemory;
 pub use text::serialize::ElementRef;
 pub use text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
 pub use tree::AxTree;

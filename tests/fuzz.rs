@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
 use web_ai_snapshot::readers;
-use web_ai_snapshot::{build_snapshot, capture_with, CdpCall, CdpReply, CdpTransport, PageFacts, ReplyFuture, SnapshotOptions};
+use web_ai_snapshot::{build_snapshot, capture_with, compare_snapshots, RefMemory, Side, CdpCall, CdpReply, CdpTransport, PageFacts, ReplyFuture, SnapshotOptions};
 
 /// One input taking this long is a hang.
 const HANG: Duration = Duration::from_secs(5);
@@ -281,6 +281,32 @@ fn fuzz_ax_tree_reader_and_serializer() {
             }
         }
         let _ = readers::parse_rows(input);
+    });
+}
+
+#[test]
+fn fuzz_session_numbering_revisions_and_deltas() {
+    // A session's numbering over whatever tree the input reads as; the
+    // snapshot compared with itself (never a change) and with the input
+    // taken as snapshot text (page text of any shape), both ways.
+    let mut known = rustc_hash::FxHashMap::default();
+    for (k, n) in [("#1", 4u32), ("#2", 9), ("#5", 2)] {
+        known.insert(k.to_string(), n);
+    }
+    let opts = SnapshotOptions { numbering: Some(std::sync::Arc::new(RefMemory::new(known, 3))), ..option_sets().remove(1) };
+    fuzz_as("delta", "ax_tree", |input| {
+        let text = match readers::parse_full_ax_tree(input) {
+            Ok(tree) => {
+                let s = build_snapshot(&tree, None, PageFacts::default(), &opts, 0.0, &[]);
+                assert!(s.ref_keys.len() == s.refs.len() && s.next_ref >= 10);
+                s.text
+            }
+            Err(_) => String::new(),
+        };
+        let same = compare_snapshots(&Side { text: &text, url: None }, &Side { text: &text, url: None }, 1, 2);
+        assert!(!same.is_change(), "a snapshot compared with itself changed: {:?}", same.delta.text);
+        let _ = compare_snapshots(&Side { text: &text, url: None }, &Side { text: input, url: Some("u") }, 1, 2);
+        let _ = compare_snapshots(&Side { text: input, url: None }, &Side { text: &text, url: None }, 1, 2);
     });
 }
 

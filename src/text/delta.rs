@@ -15,7 +15,7 @@ use serde::Serialize;
 use similar::{capture_diff_deadline, Algorithm, DiffOp};
 
 use crate::text::lines::{read_lines, Line};
-use crate::text::revision::{comparable, line_change, same_after_churn, Kinds};
+use crate::text::revision::{churn_free_key, comparable, line_change, Kinds};
 
 /// A diff that takes longer than this falls back to a coarser (still
 /// correct) alignment: a whole-page rewrite should not stall a session.
@@ -110,11 +110,13 @@ fn aligned(ops: &[DiffOp], a: &[&str], b: &[&str], old_lines: &[Line<'_>], new_l
             // search is by place only, so a rewrite stays linear.
             let (mut old, mut new) = (Vec::new(), Vec::new());
             let exhaustive = (i - si).saturating_mul(j - sj) <= CHURN_MATCH_LIMIT;
+            // Each line's churn-free key once (the patterns cost more than a compare).
+            let old_norm: Vec<String> = if si < i && sj < j { (si..i).map(|k| churn_free_key(&old_lines[old_keys[k].0])).collect() } else { Vec::new() };
+            let new_norm: Vec<String> = if si < i && sj < j { (sj..j).map(|k| churn_free_key(&new_lines[new_keys[k].0])).collect() } else { Vec::new() };
             let mut from = sj;
             for oi in si..i {
-                let ol = &old_lines[old_keys[oi].0];
                 let end = if exhaustive { j } else { (from + 1).min(j) };
-                match (from..end).find(|&nj| same_after_churn(ol, &new_lines[new_keys[nj].0])) {
+                match (from..end).find(|&nj| old_norm.get(oi - si).is_some_and(|o| Some(o) == new_norm.get(nj - sj))) {
                     Some(nj) => {
                         new.extend(from..nj);
                         pairs.push((oi, nj));

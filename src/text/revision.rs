@@ -133,11 +133,12 @@ pub fn comparable(lines: &[Line<'_>], normalize: bool) -> Vec<(usize, String)> {
     out
 }
 
-/// Two lines at the same place are one line, churn text aside. A diff over
-/// the plain keys finds the lines that differ at all; only those pay for the
-/// churn patterns (on a 40k-node page most lines hold a digit).
-pub fn same_after_churn(a: &Line<'_>, b: &Line<'_>) -> bool {
-    key(a, is_churn_role(a.role), true) == key(b, is_churn_role(b.role), true)
+/// A line's key with churn text taken out: two lines with equal such keys
+/// are one line. A diff over the plain keys finds the lines that differ at
+/// all; only those pay for the churn patterns (on a 40k-node page most lines
+/// hold a digit).
+pub fn churn_free_key(l: &Line<'_>) -> String {
+    key(l, is_churn_role(l.role), true)
 }
 
 fn key(l: &Line<'_>, churn: bool, normalize: bool) -> String {
