@@ -42,6 +42,12 @@ export interface WebAiSnapshot {
     refs: Record<string, ElementRef>;
     notes: string[];
     stats: SnapshotStats;
+    /** With `includeElements`. */
+    elements?: SnapshotElement[];
+    /** With `includeElements`: the focused element's ref, or null. */
+    focused?: string | null;
+    /** With `includeElements`: ISO 8601. */
+    timestamp?: string;
 }
 
 export interface SnapshotOptions {
@@ -72,6 +78,34 @@ export interface SnapshotOptions {
      * Default false (the tools layer defaults to true, as seed 001 does).
      */
     viewportOnly?: boolean;
+    /** Seed 001's structured `elements`, `focused` and `timestamp` beside the text (reads layout boxes). Default false. */
+    includeElements?: boolean;
+    /** At most this many `elements`, by seed 001's ranking (in view, role, document order); a note counts the rest. */
+    maxElements?: number;
+}
+
+/** Seed 001 §1.3.4's state values. */
+export type ElementState =
+    | 'visible' | 'hidden' | 'offscreen'
+    | 'enabled' | 'disabled' | 'readonly'
+    | 'checked' | 'unchecked' | 'mixed'
+    | 'expanded' | 'collapsed'
+    | 'focused' | 'busy';
+
+/** Seed 001 §1.3.1's element. */
+export interface SnapshotElement {
+    ref: string;
+    role: string;
+    /** At most 200 characters, then "...". */
+    name: string;
+    state: ElementState[];
+    /** Viewport coordinates (CSS pixels); null without a layout box. */
+    bbox: { x: number; y: number; width: number; height: number } | null;
+    value?: string;
+    /** Headings. */
+    level?: number;
+    /** Refs whose nearest ref'd ancestor this is. */
+    children?: string[];
 }
 
 /** Anything with a CDP `send` (Playwright CDPSession, Puppeteer CDPSession, chrome-remote-interface). */

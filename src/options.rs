@@ -35,6 +35,17 @@ pub struct SnapshotOptions {
     /// A page session's ref numbers so far (never read from JSON options:
     /// the session hands it over beside them).
     pub numbering: Option<std::sync::Arc<crate::text::numbering::RefMemory>>,
+    /// Seed 001's structured `elements`, `focused` and `timestamp` beside the text.
+    pub include_elements: bool,
+    /// At most this many `elements`, by seed 001's ranking (None: all).
+    pub max_elements: Option<u32>,
+}
+
+impl SnapshotOptions {
+    /// Whether the DOM pass must read layout boxes.
+    pub fn wants_boxes(&self) -> bool {
+        self.viewport_only || self.include_elements
+    }
 }
 
 impl Default for SnapshotOptions {
@@ -56,6 +67,8 @@ impl Default for SnapshotOptions {
             dom_pass: true,
             viewport_only: false,
             numbering: None,
+            include_elements: false,
+            max_elements: None,
         }
     }
 }
@@ -138,6 +151,11 @@ impl SnapshotOptions {
             dom_pass: get_bool(m, "domPass", d.dom_pass)?,
             viewport_only: get_bool(m, "viewportOnly", d.viewport_only)?,
             numbering: None,
+            include_elements: get_bool(m, "includeElements", d.include_elements)?,
+            max_elements: match m.get("maxElements") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(get_uint(m, "maxElements", 0, 1, u32::MAX)?),
+            },
         })
     }
 }

@@ -186,7 +186,7 @@ impl CaptureSession {
             // the snapshot while the tree's reply travels and is read. Its
             // reply is the element tree too, unless the page has shadow
             // roots; then `DOM.getDocument` follows (see `dom_snapshot`).
-            cmds.push(CdpCommand { project: Some(snapshot_reader::projection_spec(self.opts.viewport_only)), ..CdpCommand::new(Call::DomSnapshot, dom_snapshot_params()) });
+            cmds.push(CdpCommand { project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes())), ..CdpCommand::new(Call::DomSnapshot, dom_snapshot_params()) });
         }
         self.waiting = cmds.iter().map(|c| c.call).collect();
         cmds
@@ -332,7 +332,7 @@ impl CaptureSession {
                 // Another process: its DOM is not in the page's.
                 cmds.push(CdpCommand {
                                         session: job.session.clone(),
-                    project: Some(snapshot_reader::projection_spec(self.opts.viewport_only)),
+                    project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes())),
                     ..CdpCommand::new(Call::Frame(k, FrameCall::DomSnapshot), dom_snapshot_params())
                 });
             }
@@ -589,7 +589,7 @@ impl CaptureSession {
             CdpReply::TimedOut | CdpReply::Broken(_) => Err(NO_ANSWER.to_string()),
         };
         self.replies.insert(call, CdpReply::Ok(String::new()));
-        let want_boxes = self.opts.viewport_only;
+        let want_boxes = self.opts.wants_boxes();
         let parts = match call.frame() {
             None => &mut self.dom,
             Some(k) => match self.frame_doms.get_mut(k) {

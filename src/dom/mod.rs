@@ -307,11 +307,11 @@ impl DomTree {
     /// control: a click listener, the root of a `cursor: pointer` area,
     /// `onclick`, `tabindex >= 0` or `contenteditable`.
     pub fn hints(&self, backend: i64) -> Hints {
-        let in_view = match (&self.boxes, &self.placement) {
-            (Some(b), Some(at)) => b.in_view(backend, at),
-            _ => None,
+        let (in_view, placed) = match (&self.boxes, &self.placement) {
+            (Some(b), Some(at)) => (b.in_view(backend, at), b.placed(backend, at)),
+            _ => (None, None),
         };
-        let Some(n) = self.by_backend(backend).and_then(|i| self.node(i)) else { return Hints { in_view, ..Hints::default() } };
+        let Some(n) = self.by_backend(backend).and_then(|i| self.node(i)) else { return Hints { in_view, placed, ..Hints::default() } };
         let tabindex = n.attr("tabindex").and_then(|t| t.trim().parse::<i64>().ok());
         let editable = n.attr("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
         Hints {
@@ -321,6 +321,7 @@ impl DomTree {
                 || editable,
             negative_tabindex: tabindex.is_some_and(|t| t < 0),
             in_view,
+            placed,
         }
     }
 }
@@ -347,13 +348,16 @@ pub fn hints_in(trees: &[DomTree], frame: Option<&str>, backend: i64) -> Hints {
     tree_for(trees, frame, backend).or_else(by_frame).map_or_else(Hints::default, |t| trees[t].hints(backend))
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Hints {
     pub clickable: bool,
     /// `tabindex < 0`: focusable by script only, not a tab stop.
     pub negative_tabindex: bool,
     /// Whether its box shows in the viewport (None: no box, or not asked).
     pub in_view: Option<bool>,
+    /// Its box in the page's viewport coordinates and how much of it shows
+    /// (None: no box, or boxes not asked for).
+    pub placed: Option<(viewport::Rect, viewport::Shown)>,
 }
 
 #[cfg(test)]

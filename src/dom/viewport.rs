@@ -77,6 +77,21 @@ impl Boxes {
         Some(rect.moved(at.dx, at.dy).meets(clip))
     }
 
+    /// The node's box in the page's viewport and how much of it shows through `at`.
+    pub fn placed(&self, backend: i64, at: &Placement) -> Option<(Rect, Shown)> {
+        let (rect, clip) = self.get(backend)?;
+        let rect = rect.moved(at.dx, at.dy);
+        let clip = clip.moved(at.dx, at.dy).clip(at.clip);
+        let shown = if !rect.meets(clip) {
+            Shown::Offscreen
+        } else if rect.x >= clip.x && rect.y >= clip.y && rect.x + rect.w <= clip.x + clip.w && rect.y + rect.h <= clip.y + clip.h {
+            Shown::Fully
+        } else {
+            Shown::Partly
+        };
+        Some((rect, shown))
+    }
+
     /// Where the process rooted in the frame hosted by `owner` sits: at the
     /// owner's box, seen through it and whatever clips the owner.
     pub fn placement_inside(&self, owner: i64, at: &Placement) -> Option<Placement> {
@@ -84,6 +99,14 @@ impl Boxes {
         let rect = rect.moved(at.dx, at.dy);
         Some(Placement { dx: rect.x, dy: rect.y, clip: rect.clip(clip.moved(at.dx, at.dy)).clip(at.clip) })
     }
+}
+
+/// How much of a box shows in the viewport (seed 001's ranking: fully > partly > offscreen).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Shown {
+    Fully,
+    Partly,
+    Offscreen,
 }
 
 /// How a process's root viewport sits in the page's viewport.

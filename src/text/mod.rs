@@ -1,6 +1,7 @@
 //! The text picture: the serializer and the `WebAiSnapshot` built around it.
 
 pub mod delta;
+pub mod elements;
 pub mod lines;
 pub mod numbering;
 pub mod revision;

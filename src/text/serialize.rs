@@ -32,6 +32,19 @@ pub struct ElementRef {
     /// Ref'd for inviting a click (listener, pointer, tabindex, editable), not for its role.
     pub clickable: bool,
     pub located: Located,
+    /// What seed 001's structured elements need: box, states, value, child refs.
+    pub facts: RefFacts,
+}
+
+/// A ref'd element's facts beyond its line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RefFacts {
+    /// Its box in the page's viewport and how much shows (with layout boxes only).
+    pub placed: Option<(crate::dom::viewport::Rect, crate::dom::viewport::Shown)>,
+    pub states: States,
+    pub value: Option<String>,
+    /// Indices (into the refs) of the refs whose nearest ref'd ancestor this is.
+    pub children: Vec<u32>,
 }
 
 /// DOM facts about an accessibility node, by its frame and backend id.
@@ -499,6 +512,8 @@ fn assign_refs(
 ) -> (Vec<ElementRef>, Vec<Option<u32>>, Vec<Option<String>>, u32) {
     let mut numberer = Numberer::new(keying.map(|k| k.memory));
     let mut keys: Vec<Option<String>> = Vec::new();
+    // The ref'd ancestors of the node being visited: (depth, ref index).
+    let mut ref_ancestors: Vec<(usize, u32)> = Vec::new();
     let total = tiers.iter().filter(|t| t.is_some()).count();
     let tier1 = tiers.iter().filter(|t| matches!(t, Some(Tier::One | Tier::Clickable))).count();
     let only_tier1 = total > REF_BUDGET && !opts.all_refs && tier1 < total;
@@ -518,6 +533,9 @@ fn assign_refs(
         path.truncate(depth - 1);
         path.push(k);
         let v = &view[i as usize];
+        while ref_ancestors.last().is_some_and(|&(d, _)| d >= depth) {
+            ref_ancestors.pop();
+        }
         let wanted = match tiers[i as usize] {
             Some(Tier::One | Tier::Clickable) => true,
             Some(Tier::Two) => !only_tier1,
@@ -533,7 +551,13 @@ fn assign_refs(
             if keying.is_some() {
                 keys.push(key);
             }
-            ref_of[i as usize] = Some(refs.len() as u32);
+            let index = refs.len() as u32;
+            if let Some(&(_, parent)) = ref_ancestors.last() {
+                let parent: &mut ElementRef = &mut refs[parent as usize];
+                parent.facts.children.push(index);
+            }
+            ref_ancestors.push((depth, index));
+            ref_of[i as usize] = Some(index);
             refs.push(ElementRef {
                 ref_id: format!("{}{}", opts.ref_prefix, number),
                 role: v.role.to_string(),
@@ -546,6 +570,7 @@ fn assign_refs(
                 frame_id: v.frame_id.map(str::to_string),
                 clickable: tiers[i as usize] == Some(Tier::Clickable),
                 located: Located::default(),
+                facts: RefFacts { placed: v.hints.placed, states: v.states.clone(), value: v.value.as_deref().map(str::to_string), children: Vec::new() },
             });
             *occ += 1;
         }

@@ -38,6 +38,15 @@ pub struct WebAiSnapshot {
     /// With `opts.numbering`: each ref's element key (order of `refs`) and the next free number.
     pub ref_keys: Vec<Option<String>>,
     pub next_ref: u32,
+    /// With `includeElements`: seed 001's elements, focused ref and timestamp.
+    pub elements: Option<Elements>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Elements {
+    pub list: Vec<crate::text::elements::Element>,
+    pub focused: Option<String>,
+    pub timestamp: String,
 }
 
 /// Build the snapshot; `dom` (the DOM pass, one tree per process) marks
@@ -93,6 +102,17 @@ pub fn build_snapshot(
             notes.push(format!("{} ref(s) are inside closed or built-in shadow roots, which no selector reaches; they resolve by backendNodeId: {}", closed.len(), list_refs(&closed)));
         }
     }
+    let elements = opts.include_elements.then(|| {
+        let (list, left_out) = crate::text::elements::elements(&refs, opts.max_elements);
+        if left_out > 0 {
+            notes.push(format!(
+                "elements: {} of {} (maxElements; seed 001's ranking: in view first, then buttons and links, fields, lists, headings, regions, then document order)",
+                list.len(),
+                refs.len()
+            ));
+        }
+        Elements { list, focused: crate::text::elements::focused(&refs).map(str::to_string), timestamp: crate::text::elements::timestamp_now() }
+    });
     WebAiSnapshot {
         snapshot_id: uuid::Uuid::new_v4().to_string(),
         provider: opts.provider.clone(),
@@ -108,6 +128,7 @@ pub fn build_snapshot(
         capture_ms,
         ref_keys,
         next_ref,
+        elements,
     }
 }
 
@@ -228,6 +249,13 @@ struct SnapshotJson<'a> {
     refs: RefsJson<'a>,
     notes: &'a [String],
     stats: StatsJson,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elements: Option<&'a [crate::text::elements::Element]>,
+    /// Present (maybe null) with `elements`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    focused: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timestamp: Option<&'a str>,
 }
 
 impl WebAiSnapshot {
@@ -245,6 +273,9 @@ impl WebAiSnapshot {
             refs: RefsJson(&self.refs),
             notes: &self.notes,
             stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, capture_ms },
+            elements: self.elements.as_ref().map(|e| e.list.as_slice()),
+            focused: self.elements.as_ref().map(|e| e.focused.as_deref()),
+            timestamp: self.elements.as_ref().map(|e| e.timestamp.as_str()),
         };
         // Strings, integers and a finite float: serialization cannot fail.
         serde_json::to_string(&view).unwrap_or_default()

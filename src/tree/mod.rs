@@ -67,6 +67,9 @@ impl AxNode {
             "disabled" => s.disabled = v.truthy(),
             "selected" => s.selected = v.truthy(),
             "level" => s.level = v.level(),
+            "focused" => s.focused = v.truthy(),
+            "readonly" => s.readonly = v.truthy(),
+            "busy" => s.busy = v.truthy(),
             _ => {}
         }
     }
@@ -90,6 +93,10 @@ pub struct States {
     pub disabled: bool,
     pub selected: bool,
     pub level: Option<u32>,
+    /// Printed in no line (focus is churn); reported in structured elements.
+    pub focused: bool,
+    pub readonly: bool,
+    pub busy: bool,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -1,0 +1,229 @@
+//! Seed 001 §1.3's structured elements: each ref as `{ ref, role, name,
+//! state, bbox, value?, level?, children? }`, ranked and cut to
+//! `maxElements` by §1.3.3 (fully in view > partly > offscreen, then role
+//! priority, then document order), plus `focused` and `timestamp`.
+
+use serde::Serialize;
+
+use crate::dom::viewport::Shown;
+use crate::text::serialize::ElementRef;
+use crate::tree::Tristate;
+
+/// Names longer than this are cut, with "..." (§1.3.3).
+pub const MAX_ELEMENT_NAME_CHARS: usize = 200;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoundingBox {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Element {
+    #[serde(rename = "ref")]
+    pub ref_id: String,
+    pub role: String,
+    pub name: String,
+    pub state: Vec<&'static str>,
+    /// Viewport coordinates; null when the element has no layout box.
+    pub bbox: Option<BoundingBox>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<String>,
+}
+
+/// §1.3.3's role priority: lower first.
+fn role_rank(role: &str) -> u8 {
+    match role {
+        "button" | "link" => 0,
+        "checkbox" | "radio" | "textbox" | "searchbox" => 1,
+        "combobox" | "listbox" => 2,
+        "heading" => 3,
+        "region" | "dialog" | "alertdialog" => 4,
+        _ => 5,
+    }
+}
+
+fn shown_rank(r: &ElementRef) -> u8 {
+    match r.facts.placed.map(|(_, s)| s) {
+        Some(Shown::Fully) => 0,
+        Some(Shown::Partly) => 1,
+        Some(Shown::Offscreen) => 2,
+        None => 3,
+    }
+}
+
+/// §1.3.4's state values that apply.
+pub fn states(r: &ElementRef) -> Vec<&'static str> {
+    let s = &r.facts.states;
+    let mut out = vec![match r.facts.placed.map(|(_, s)| s) {
+        Some(Shown::Fully | Shown::Partly) => "visible",
+        Some(Shown::Offscreen) => "offscreen",
+        None => "hidden",
+    }];
+    out.push(if s.disabled { "disabled" } else { "enabled" });
+    if s.readonly {
+        out.push("readonly");
+    }
+    match s.checked {
+        Some(Tristate::True) => out.push("checked"),
+        Some(Tristate::False) => out.push("unchecked"),
+        Some(Tristate::Mixed) => out.push("mixed"),
+        None => {}
+    }
+    match s.expanded {
+        Some(true) => out.push("expanded"),
+        Some(false) => out.push("collapsed"),
+        None => {}
+    }
+    if s.focused {
+        out.push("focused");
+    }
+    if s.busy {
+        out.push("busy");
+    }
+    out
+}
+
+fn cut_name(name: &str) -> String {
+    match name.char_indices().nth(MAX_ELEMENT_NAME_CHARS) {
+        Some((at, _)) => format!("{}...", &name[..at]),
+        None => name.to_string(),
+    }
+}
+
+fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+/// The elements to report (document order) and how many were left out.
+pub fn elements(refs: &[ElementRef], max: Option<u32>) -> (Vec<Element>, usize) {
+    let mut keep = vec![true; refs.len()];
+    let mut left_out = 0;
+    if let Some(max) = max.map(|m| m as usize).filter(|&m| m < refs.len()) {
+        let mut order: Vec<usize> = (0..refs.len()).collect();
+        order.sort_by_key(|&k| (shown_rank(&refs[k]), role_rank(&refs[k].role), k));
+        for &k in &order[max..] {
+            keep[k] = false;
+        }
+        left_out = refs.len() - max;
+    }
+    let out = refs
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| keep[*k])
+        .map(|(_, r)| Element {
+            ref_id: r.ref_id.clone(),
+            role: r.role.clone(),
+            name: cut_name(&r.name),
+            state: states(r),
+            bbox: r.facts.placed.map(|(b, _)| BoundingBox { x: round1(b.x), y: round1(b.y), width: round1(b.w), height: round1(b.h) }),
+            value: r.facts.value.clone().filter(|v| !v.is_empty()),
+            level: r.facts.states.level.filter(|_| r.role == "heading"),
+            children: r.facts.children.iter().filter(|&&c| keep.get(c as usize) == Some(&true)).map(|&c| refs[c as usize].ref_id.clone()).collect(),
+        })
+        .collect();
+    (out, left_out)
+}
+
+/// The ref of the focused element, if it has one.
+pub fn focused(refs: &[ElementRef]) -> Option<&str> {
+    refs.iter().find(|r| r.facts.states.focused).map(|r| r.ref_id.as_str())
+}
+
+/// Now as ISO 8601 UTC with milliseconds (§1.3.1's `timestamp`).
+pub fn timestamp_now() -> String {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    iso8601(since.as_millis() as i64)
+}
+
+/// Milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (civil-from-days, proleptic Gregorian).
+pub fn iso8601(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::viewport::Rect;
+    use crate::text::serialize::RefFacts;
+    use crate::tree::States;
+
+    fn r(n: u32, role: &str, shown: Option<Shown>, states: States) -> ElementRef {
+        ElementRef {
+            ref_id: format!("@e{n}"),
+            role: role.into(),
+            name: format!("{role} {n}"),
+            occurrence_index: 0,
+            signature_hash: String::new(),
+            backend_node_id: Some(n as i64),
+            frame_id: None,
+            clickable: false,
+            located: Default::default(),
+            facts: RefFacts { placed: shown.map(|s| (Rect { x: 1.04, y: 2.0, w: 3.0, h: 4.0 }, s)), states, value: None, children: Vec::new() },
+        }
+    }
+
+    #[test]
+    fn ranking_keeps_in_view_then_role_then_document_order() {
+        let refs = vec![
+            r(1, "heading", Some(Shown::Fully), States::default()),
+            r(2, "link", Some(Shown::Offscreen), States::default()),
+            r(3, "button", Some(Shown::Partly), States::default()),
+            r(4, "checkbox", Some(Shown::Fully), States::default()),
+            r(5, "button", Some(Shown::Fully), States::default()),
+            r(6, "generic", None, States::default()),
+        ];
+        let (kept, left_out) = elements(&refs, Some(3));
+        assert_eq!(left_out, 3);
+        // Fully in view: button 5, checkbox 4, heading 1 — reported in document order.
+        assert_eq!(kept.iter().map(|e| e.ref_id.as_str()).collect::<Vec<_>>(), ["@e1", "@e4", "@e5"]);
+        let (all, none) = elements(&refs, None);
+        assert_eq!((all.len(), none), (6, 0));
+        assert_eq!(all[0].bbox, Some(BoundingBox { x: 1.0, y: 2.0, width: 3.0, height: 4.0 }));
+        assert_eq!(all[5].bbox, None);
+    }
+
+    #[test]
+    fn states_are_seed_001s_values() {
+        let s = States { checked: Some(Tristate::True), disabled: true, readonly: true, expanded: Some(false), focused: true, busy: true, ..States::default() };
+        assert_eq!(states(&r(1, "checkbox", Some(Shown::Partly), s)), ["visible", "disabled", "readonly", "checked", "collapsed", "focused", "busy"]);
+        let s = States { checked: Some(Tristate::False), ..States::default() };
+        assert_eq!(states(&r(2, "checkbox", Some(Shown::Offscreen), s)), ["offscreen", "enabled", "unchecked"]);
+        assert_eq!(states(&r(3, "option", None, States::default())), ["hidden", "enabled"]);
+    }
+
+    #[test]
+    fn names_are_cut_at_200_chars_and_timestamps_are_iso() {
+        let mut long = r(1, "link", None, States::default());
+        long.name = "é".repeat(250);
+        let (e, _) = elements(&[long], None);
+        assert_eq!(e[0].name.chars().count(), 203);
+        assert!(e[0].name.ends_with("..."));
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso8601(1_795_430_400_123), "2026-11-23T10:40:00.123Z");
+        assert_eq!(iso8601(951_782_400_000), "2000-02-29T00:00:00.000Z");
+    }
+}
