@@ -173,6 +173,9 @@ export interface Identity {
   name: string
 }
 
+/** Page text inside untrusted-content boundaries, imitations defused (a session's delta). */
+export declare function markUntrusted(text: string, nonce: string, origin: string): string
+
 /** Snapshot refs that qualify for each target, with their confidence. */
 export declare function matchTargets(targetsIn: Array<TargetInput>, refs: Array<RefIdentity>): Array<FeatureHits>
 
@@ -261,6 +264,9 @@ export interface TargetInput {
   excludeNames: Array<PatternInput>
   required: boolean
 }
+
+/** `text` without the untrusted-content boundaries (as a session compares it). */
+export declare function unwrapUntrusted(text: string): string
 
 /** Validate options (throws `snapshot.invalid-input`). */
 export declare function validateOptions(options: any): void

@@ -268,8 +268,8 @@ test('the tools: schemas, execute contract, approval and completion callbacks', 
         assert.equal(click.snapshot_revision, 2, 'the click changed the page');
         // The status line changed: the model gets the delta, the tools keep the whole page.
         assert.equal(click.snapshot.textIsDelta, true);
-        assert.match(click.snapshot.text, /^# changes from revision 1 to 2/);
-        assert.match(tools.snapshot.text, /^- document/);
+        assert.match(click.snapshot.text, /^=== BEGIN UNTRUSTED PAGE CONTENT nonce=[0-9a-f]{16} origin=file:\/\/ ===\n\[SECURITY: .*\]\n# changes from revision 1 to 2/);
+        assert.match(tools.snapshot.text, /\n- document "Actions"/);
         // Refs are stable in the session: a ref from the first snapshot still works.
         const again = await tools.execute('browser_click', { ref: go, snapshot_id: first.snapshot.snapshotId });
         assert.equal(again.success, true, again.message);

@@ -37,6 +37,19 @@ const DELTA_SHARE = 0.7;
 /** Request types that never finish and say nothing about the page settling. */
 const ENDLESS = new Set(['websocket', 'eventsource', 'WebSocket', 'EventSource']);
 
+/** The page's text of a snapshot: without the untrusted-content boundaries (a new nonce each time). */
+function bodyOf(snapshot) {
+    const text = snapshot.fullText ?? snapshot.text;
+    return snapshot.untrusted ? native.unwrapUntrusted(text) : text;
+}
+
+/** The core's comparison of two snapshots; the delta text inside boundaries when `b`'s text has them. */
+function compareTexts(a, b, from, to) {
+    const c = native.compareSnapshots(bodyOf(a), a.url ?? null, bodyOf(b), b.url ?? null, from, to);
+    if (b.untrusted) c.delta.text = native.markUntrusted(c.delta.text, b.untrusted.nonce, b.untrusted.origin);
+    return c;
+}
+
 /** Two watch states of one unchanged page. */
 function sameState(a, b) {
     return Boolean(a && b && a.token === b.token && a.seq === b.seq && a.fp === b.fp);
@@ -236,7 +249,7 @@ class PageSession {
         const from = prev ? prev.snapshot.revision : this._revision;
         let comparison = null;
         if (prev) {
-            comparison = native.compareSnapshots(prev.snapshot.text, prev.snapshot.url ?? null, snapshot.text, snapshot.url ?? null, from, this._revision + 1);
+            comparison = compareTexts(prev.snapshot, snapshot, from, this._revision + 1);
         }
         const changed = this._revision === 0 ? true
             : comparison ? comparison.change
@@ -386,7 +399,7 @@ class PageSession {
         let seen = base.state || null;
         let dirtySince = null;
         let candidate = null;
-        const compare = s => native.compareSnapshots(baseSnapshot.text, baseSnapshot.url ?? null, s.text, s.url ?? null, baseSnapshot.revision, s.revision);
+        const compare = s => compareTexts(baseSnapshot, s, baseSnapshot.revision, s.revision);
         const wanted = c => c.change && (expected === null || c.kinds.includes(expected));
         const success = (snapshot, c, detectedMs) => ({
             success: true,
@@ -423,7 +436,7 @@ class PageSession {
                     continue;
                 }
                 if (quiet >= windowMs && stillSince) return success(snapshot, c, detectedMs);
-                if (candidate && !native.compareSnapshots(candidate.snapshot.text, candidate.snapshot.url ?? null, snapshot.text, snapshot.url ?? null, 0, 0).change
+                if (candidate && !compareTexts(candidate.snapshot, snapshot, 0, 0).change
                     && performance.now() - candidate.at >= windowMs) {
                     return success(snapshot, c, detectedMs);
                 }

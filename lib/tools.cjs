@@ -166,7 +166,8 @@ function createBrowserTools(page, options = {}) {
     // Seed 001: the viewport by default; get_snapshot's viewport_only changes it for what follows.
     const state = { snapshot: null, viewportOnly: typeof base.viewportOnly === 'boolean' ? base.viewportOnly : true, session: null };
     // Seed 001's elements, pruned to 100 by its ranking, beside the text.
-    const snapshotOptions = () => ({ includeElements: true, maxElements: 100, ...base, viewportOnly: state.viewportOnly });
+    // Page text inside untrusted-content boundaries (seed 003).
+    const snapshotOptions = () => ({ includeElements: true, maxElements: 100, untrustedContent: 'mark', ...base, viewportOnly: state.viewportOnly });
     // Created on first use, so that an unusable page fails in execute, like a tool call.
     const session = () => {
         state.session ??= createPageSession(page, { timeoutMs: opts.timeoutMs, settleMs: opts.settleMs, cacheTtlMs: opts.cacheTtlMs });

@@ -48,6 +48,8 @@ export interface WebAiSnapshot {
     focused?: string | null;
     /** With `includeElements`: ISO 8601. */
     timestamp?: string;
+    /** With `untrustedContent: 'mark'`: the boundaries' nonce and the page's origin. */
+    untrusted?: { nonce: string; origin: string };
 }
 
 export interface SnapshotOptions {
@@ -82,6 +84,12 @@ export interface SnapshotOptions {
     includeElements?: boolean;
     /** At most this many `elements`, by seed 001's ranking (in view, role, document order); a note counts the rest. */
     maxElements?: number;
+    /**
+     * `'mark'`: the text inside seed 003's untrusted-content boundaries, each with a
+     * per-snapshot nonce and the page's origin; page text imitating a boundary is defused.
+     * Default `'off'` (the tools use `'mark'`).
+     */
+    untrustedContent?: 'mark' | 'off';
 }
 
 /** Seed 001 §1.3.4's state values. */

@@ -530,6 +530,18 @@ pub async fn evaluate_native(endpoint: EndpointInput, function_source: String, a
     }
 }
 
+/// `text` without the untrusted-content boundaries (as a session compares it).
+#[napi]
+pub fn unwrap_untrusted(text: String) -> String {
+    crate::text::untrusted::unwrap(&text).to_string()
+}
+
+/// Page text inside untrusted-content boundaries, imitations defused (a session's delta).
+#[napi]
+pub fn mark_untrusted(text: String, nonce: String, origin: String) -> String {
+    crate::text::untrusted::wrap(&crate::text::untrusted::neutralise(&text), &nonce, &origin)
+}
+
 /// Compare two snapshots of one session: whether it is a new revision, of
 /// which kind, and the delta (SPEC: page sessions).
 #[napi]

@@ -39,6 +39,8 @@ pub struct SnapshotOptions {
     pub include_elements: bool,
     /// At most this many `elements`, by seed 001's ranking (None: all).
     pub max_elements: Option<u32>,
+    /// `untrustedContent: 'mark'`: page text inside boundaries (nonce, origin), imitations defused.
+    pub mark_untrusted: bool,
 }
 
 impl SnapshotOptions {
@@ -69,6 +71,7 @@ impl Default for SnapshotOptions {
             numbering: None,
             include_elements: false,
             max_elements: None,
+            mark_untrusted: false,
         }
     }
 }
@@ -155,6 +158,11 @@ impl SnapshotOptions {
             max_elements: match m.get("maxElements") {
                 None | Some(Value::Null) => None,
                 Some(_) => Some(get_uint(m, "maxElements", 0, 1, u32::MAX)?),
+            },
+            mark_untrusted: match get_string(m, "untrustedContent")?.as_deref() {
+                None | Some("off") => false,
+                Some("mark") => true,
+                Some(_) => return Err(bad("untrustedContent", "'mark' or 'off'", &m["untrustedContent"])),
             },
         })
     }

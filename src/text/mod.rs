@@ -6,4 +6,5 @@ pub mod lines;
 pub mod numbering;
 pub mod revision;
 pub mod serialize;
+pub mod untrusted;
 pub mod snapshot;

@@ -40,6 +40,8 @@ pub struct WebAiSnapshot {
     pub next_ref: u32,
     /// With `includeElements`: seed 001's elements, focused ref and timestamp.
     pub elements: Option<Elements>,
+    /// With `untrustedContent: 'mark'`: the boundaries' nonce and the page's origin.
+    pub untrusted: Option<(String, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -103,7 +105,14 @@ pub fn build_snapshot(
         }
     }
     let elements = opts.include_elements.then(|| {
-        let (list, left_out) = crate::text::elements::elements(&refs, opts.max_elements);
+        let (mut list, left_out) = crate::text::elements::elements(&refs, opts.max_elements);
+        if opts.mark_untrusted {
+            for e in list.iter_mut() {
+                if let std::borrow::Cow::Owned(n) = crate::text::untrusted::neutralise(&e.name) {
+                    e.name = n;
+                }
+            }
+        }
         if left_out > 0 {
             notes.push(format!(
                 "elements: {} of {} (maxElements; seed 001's ranking: in view first, then buttons and links, fields, lists, headings, regions, then document order)",
@@ -113,13 +122,19 @@ pub fn build_snapshot(
         }
         Elements { list, focused: crate::text::elements::focused(&refs).map(str::to_string), timestamp: crate::text::elements::timestamp_now() }
     });
+    // The hash is of the page's text, not of the boundaries (a new nonce each time).
+    let ax_hash = hash_accessibility_snapshot(&text);
+    let untrusted = opts.mark_untrusted.then(|| (crate::text::untrusted::nonce(), crate::text::untrusted::origin_of(facts.url.as_deref())));
+    if let Some((nonce, origin)) = &untrusted {
+        text = crate::text::untrusted::wrap(&crate::text::untrusted::neutralise(&text), nonce, origin);
+    }
     WebAiSnapshot {
         snapshot_id: uuid::Uuid::new_v4().to_string(),
         provider: opts.provider.clone(),
         url: facts.url,
         title,
         dom_hash: facts.dom_hash,
-        ax_hash: hash_accessibility_snapshot(&text),
+        ax_hash,
         token_estimate: estimate_tokens(&text),
         text,
         refs,
@@ -129,6 +144,7 @@ pub fn build_snapshot(
         ref_keys,
         next_ref,
         elements,
+        untrusted,
     }
 }
 
@@ -256,6 +272,14 @@ struct SnapshotJson<'a> {
     focused: Option<Option<&'a str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     timestamp: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    untrusted: Option<UntrustedJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct UntrustedJson<'a> {
+    nonce: &'a str,
+    origin: &'a str,
 }
 
 impl WebAiSnapshot {
@@ -276,6 +300,7 @@ impl WebAiSnapshot {
             elements: self.elements.as_ref().map(|e| e.list.as_slice()),
             focused: self.elements.as_ref().map(|e| e.focused.as_deref()),
             timestamp: self.elements.as_ref().map(|e| e.timestamp.as_str()),
+            untrusted: self.untrusted.as_ref().map(|(nonce, origin)| UntrustedJson { nonce, origin }),
         };
         // Strings, integers and a finite float: serialization cannot fail.
         serde_json::to_string(&view).unwrap_or_default()
