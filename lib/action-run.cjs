@@ -11,8 +11,10 @@ const { DEFAULT_ACTION_TIMEOUT_MS } = native;
 /** The fields of an ElementRef the core acts on. */
 function targetOf(entry) {
     if (!entry || typeof entry !== 'object') return null;
-    const { ref = '', role = '', name = '', backendNodeId = null, frameId = null } = entry;
-    return { ref: String(ref), role: String(role), name: String(name ?? ''), backendNodeId, frameId };
+    const { ref = '', role = '', name = '', backendNodeId = null, frameId = null, blockedBy = null } = entry;
+    const target = { ref: String(ref), role: String(role), name: String(name ?? ''), backendNodeId, frameId };
+    if (typeof blockedBy === 'string') target.blockedBy = blockedBy;
+    return target;
 }
 
 /** A tool call's arguments as plain data (undefined members dropped, like JSON would). */

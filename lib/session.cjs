@@ -177,7 +177,8 @@ class PageSession {
         const o = options && typeof options === 'object' ? options : {};
         this._source = source;
         this._access = pageAccess(source);
-        this._defaults = { ...(o.snapshotOptions || {}) };
+        // A session shows the active layer: an open modal, and one line for what is behind it.
+        this._defaults = { activeLayerOnly: true, ...(o.snapshotOptions || {}) };
         this._cacheTtlMs = positive(o.cacheTtlMs, 'cacheTtlMs', DEFAULT_CACHE_TTL_MS);
         this._settleMs = positive(o.settleMs, 'settleMs', DEFAULT_SETTLE_MS);
         this._quietMs = positive(o.quietMs, 'quietMs', DEFAULT_QUIET_MS);

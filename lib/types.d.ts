@@ -22,6 +22,8 @@ export interface ElementRef {
     shadowClosed: boolean;
     /** Ref'd because the DOM makes it clickable (listener, `cursor: pointer`, tabindex, contenteditable), not for its role. */
     clickable: boolean;
+    /** With `activeLayerOnly`: the open modal it is behind (`dialog "Cookies"`). */
+    blockedBy?: string;
 }
 
 export interface SnapshotStats {
@@ -90,6 +92,12 @@ export interface SnapshotOptions {
      * Default `'off'` (the tools use `'mark'`).
      */
     untrustedContent?: 'mark' | 'off';
+    /**
+     * With a modal dialog open (`aria-modal="true"`), show the modal and one `inert` line
+     * counting what is behind it; refs behind it get `blockedBy`, and actions on them fail
+     * with `element_obscured`. Default false (true in page sessions and the tools).
+     */
+    activeLayerOnly?: boolean;
 }
 
 /** Seed 001 §1.3.4's state values. */

@@ -41,6 +41,8 @@ pub struct SnapshotOptions {
     pub max_elements: Option<u32>,
     /// `untrustedContent: 'mark'`: page text inside boundaries (nonce, origin), imitations defused.
     pub mark_untrusted: bool,
+    /// With a modal dialog open, show it and one line for what is behind it.
+    pub active_layer_only: bool,
 }
 
 impl SnapshotOptions {
@@ -72,6 +74,7 @@ impl Default for SnapshotOptions {
             include_elements: false,
             max_elements: None,
             mark_untrusted: false,
+            active_layer_only: false,
         }
     }
 }
@@ -164,6 +167,7 @@ impl SnapshotOptions {
                 Some("mark") => true,
                 Some(_) => return Err(bad("untrustedContent", "'mark' or 'off'", &m["untrustedContent"])),
             },
+            active_layer_only: get_bool(m, "activeLayerOnly", d.active_layer_only)?,
         })
     }
 }

@@ -21,6 +21,8 @@ pub struct RefTarget {
     pub name: String,
     pub backend_node_id: Option<i64>,
     pub frame_id: Option<String>,
+    /// The snapshot showed the element behind this open modal (`activeLayerOnly`).
+    pub blocked_by: Option<String>,
 }
 
 impl RefTarget {

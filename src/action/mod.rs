@@ -170,6 +170,13 @@ async fn perform(page: &Page<'_>, request: &ActionRequest) -> Step<Value> {
             format!("{ref_id} is not in the current snapshot ({} refs); refs are valid for one snapshot only", request.ref_count),
         ));
     };
+    if let (Some(modal), Action::Click | Action::Fill | Action::Select) = (&target.blocked_by, action) {
+        return Err(Fail::new(
+            ActionCode::ElementObscured,
+            format!("{} is behind the open modal {modal}: act inside the modal or close it first", target.label()),
+        )
+        .with_evidence(serde_json::json!({ "coveredBy": modal, "modal": true })));
+    }
     let Some(el) = element::live_element(page, target).await? else {
         return Err(Fail::new(ActionCode::RefInvalid, staleness::gone_message(&target.role, &target.name, &ref_id)));
     };

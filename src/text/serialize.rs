@@ -34,6 +34,8 @@ pub struct ElementRef {
     pub located: Located,
     /// What seed 001's structured elements need: box, states, value, child refs.
     pub facts: RefFacts,
+    /// Behind an open modal (`activeLayerOnly`): the modal, as `dialog "Cookies"`.
+    pub blocked_by: Option<String>,
 }
 
 /// A ref'd element's facts beyond its line.
@@ -155,7 +157,10 @@ pub fn serialize(
     });
     let tiers = classify(&view, in_container);
     lift_unref_soft(&mut view, &tiers);
-    let (refs, ref_of, ref_keys, next_ref) = assign_refs(&view, &tiers, opts, keying, &mut notes);
+    let (mut refs, ref_of, ref_keys, next_ref) = assign_refs(&view, &tiers, opts, keying, &mut notes);
+    if opts.active_layer_only {
+        active_layer(&mut view, &ref_of, &mut refs, &mut notes);
+    }
     let (text, node_count) = print(&view, &ref_of, &refs, opts, &mut notes);
     if view[0].children.iter().all(|&c| !view[c as usize].kept) {
         notes.push("the page has no accessible content".to_string());
@@ -571,6 +576,7 @@ fn assign_refs(
                 clickable: tiers[i as usize] == Some(Tier::Clickable),
                 located: Located::default(),
                 facts: RefFacts { placed: v.hints.placed, states: v.states.clone(), value: v.value.as_deref().map(str::to_string), children: Vec::new() },
+                blocked_by: None,
             });
             *occ += 1;
         }
@@ -579,6 +585,62 @@ fn assign_refs(
         }
     }
     (refs, ref_of, keys, numberer.next())
+}
+
+/// WAI-ARIA 1.2 `aria-modal`: while a modal dialog is open, what is outside it
+/// is inert to the user. Show the topmost modal (the last in document order)
+/// under the document with one `inert` line counting what is behind it; the
+/// refs behind keep their numbers and are marked blocked by it.
+fn active_layer(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &mut [ElementRef], notes: &mut Vec<String>) {
+    // Preorder, so the last modal found is the one opened on top.
+    let mut modal = None;
+    let mut stack: Vec<u32> = view[0].children.iter().rev().copied().collect();
+    while let Some(i) = stack.pop() {
+        let v = &view[i as usize];
+        if v.kind == Kind::Element && v.states.modal && matches!(v.role.as_ref(), "dialog" | "alertdialog") {
+            modal = Some(i);
+        }
+        stack.extend(v.children.iter().rev().copied());
+    }
+    let Some(modal) = modal else { return };
+    let mut inside = vec![false; view.len()];
+    let mut stack = vec![modal];
+    while let Some(i) = stack.pop() {
+        inside[i as usize] = true;
+        stack.extend(view[i as usize].children.iter().copied());
+    }
+    let m = &view[modal as usize];
+    let label = if m.name.is_empty() { m.role.to_string() } else { format!("{} {}", m.role, json_quote(&m.name)) };
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for (i, r) in ref_of.iter().enumerate() {
+        let Some(r) = r else { continue };
+        if inside[i] {
+            continue;
+        }
+        let e = &mut refs[*r as usize];
+        e.blocked_by = Some(label.clone());
+        match counts.iter_mut().find(|(role, _)| role == &e.role) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((e.role.clone(), 1)),
+        }
+    }
+    let behind: usize = counts.iter().map(|(_, n)| n).sum();
+    let what = if counts.is_empty() {
+        "no controls".to_string()
+    } else {
+        counts.iter().map(|(role, n)| format!("{n} {role}{}", if *n == 1 { "" } else { "s" })).collect::<Vec<_>>().join(", ")
+    };
+    let line = format!("behind the modal {label}: {what} (blocked; activeLayerOnly: false shows them)");
+    let text_idx = view.len() as u32;
+    let mut t = VNode::element(Cow::Borrowed("text"), Cow::Owned(line));
+    t.kind = Kind::Text;
+    view.push(t);
+    let inert_idx = view.len() as u32;
+    let mut inert = VNode::element(Cow::Borrowed("inert"), Cow::Borrowed(""));
+    inert.children.push(text_idx);
+    view.push(inert);
+    view[0].children = vec![inert_idx, modal];
+    notes.push(format!("activeLayerOnly: the modal {label} is open; {behind} ref(s) behind it are blocked"));
 }
 
 fn shown(text: &str, opts: &SnapshotOptions) -> String {
@@ -680,7 +742,7 @@ fn print(
     opts: &SnapshotOptions,
     notes: &mut Vec<String>,
 ) -> (String, usize) {
-    let ref_id = |i: u32| ref_of[i as usize].map(|r| &refs[r as usize]);
+    let ref_id = |i: u32| ref_of.get(i as usize).copied().flatten().map(|r| &refs[r as usize]);
     let mut text = String::new();
     let mut count = 0usize;
     if opts.refs_only {
@@ -719,7 +781,7 @@ fn print(
             let mut below: Vec<u32> = Vec::new();
             let mut inner: Vec<u32> = v.children.iter().rev().copied().collect();
             while let Some(d) = inner.pop() {
-                if ref_of[d as usize].is_some() {
+                if ref_of.get(d as usize).copied().flatten().is_some() {
                     below.push(d);
                 } else {
                     omitted += 1;

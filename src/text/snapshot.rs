@@ -207,6 +207,8 @@ struct RefJson<'a> {
     frame_id: &'a Option<String>,
     shadow_closed: bool,
     clickable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blocked_by: &'a Option<String>,
 }
 
 impl<'a> From<&'a ElementRef> for RefJson<'a> {
@@ -224,6 +226,7 @@ impl<'a> From<&'a ElementRef> for RefJson<'a> {
             frame_id: &r.frame_id,
             shadow_closed: r.located.shadow_closed,
             clickable: r.clickable,
+            blocked_by: &r.blocked_by,
         }
     }
 }

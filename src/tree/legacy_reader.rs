@@ -56,6 +56,7 @@ fn node_from(m: &Map<String, Value>) -> AxNode {
             focused: flag("focused"),
             readonly: flag("readonly"),
             busy: flag("busy"),
+            modal: flag("modal"),
         },
         backend_node_id: m.get("backendNodeId").and_then(Value::as_i64),
         frame_id: None,

@@ -70,6 +70,7 @@ impl AxNode {
             "focused" => s.focused = v.truthy(),
             "readonly" => s.readonly = v.truthy(),
             "busy" => s.busy = v.truthy(),
+            "modal" => s.modal = v.truthy(),
             _ => {}
         }
     }
@@ -97,6 +98,8 @@ pub struct States {
     pub focused: bool,
     pub readonly: bool,
     pub busy: bool,
+    /// `aria-modal="true"` on a dialog: the rest of the page is behind it.
+    pub modal: bool,
 }
 
 #[derive(Debug, Clone, Default)]
