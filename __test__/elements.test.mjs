@@ -49,7 +49,7 @@ test('elements: one per ref, with boxes that match the browser, seed 001 states,
     }
 });
 
-test('maxElements keeps seed 001\'s ranking: in view first, then role, then document order; the text keeps every ref', async () => {
+test('maxElements keeps seed 001\'s ranking (in view, role, document order) in elements and text; the rest are counted on more lines and stay resolvable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-elements-'));
     const path = join(dir, 'feed.html');
     writeFileSync(path, generatePage(4000));
@@ -72,7 +72,18 @@ test('maxElements keeps seed 001\'s ranking: in view first, then role, then docu
         assert.ok(visible.filter(e => key(e) < cut).every(e => s.elements.some(k => k.ref === e.ref)), 'every better-ranked visible element is kept');
         const order = s.elements.map(e => Object.keys(s.refs).indexOf(e.ref));
         assert.deepEqual(order, [...order].sort((a, b) => a - b), 'kept in document order');
-        assert.equal(s.text, all.text, 'the text is not cut by maxElements');
+        // The text shows the same ten refs; the rest are counted on `more` lines and stay in refs.
+        const shown = [...s.text.matchAll(/\[ref=(@e\d+)/g)].map(m => m[1]);
+        assert.deepEqual(shown, s.elements.map(e => e.ref));
+        assert.equal(Object.keys(s.refs).length, Object.keys(all.refs).length, 'every ref stays resolvable');
+        const more = [...s.text.matchAll(/- more: (.*) \[expand: (.*)\]$/gm)];
+        assert.ok(more.length > 0, s.text.slice(0, 2000));
+        const counted = more.flatMap(m => m[1].split(', ')).reduce((sum, part) => sum + Number(part.split(' ')[0]), 0);
+        assert.equal(counted + 10, Object.keys(s.refs).length, 'every left-out ref is counted once');
+        assert.ok(more.some(m => /^rootSelector="[^"]+"$/.test(m[2])), more.map(m => m[2]).join(' | '));
+        const sel = more.map(m => m[2]).find(e => e.startsWith('rootSelector='));
+        const card = await buildWebAiSnapshot(page, { rootSelector: JSON.parse(sel.slice('rootSelector='.length)) });
+        assert.ok(Object.keys(card.refs).length > 0, 'the expand hint shows what was left out');
     } finally {
         await page.close();
         rmSync(dir, { recursive: true, force: true });

@@ -49,6 +49,11 @@ fn role_rank(role: &str) -> u8 {
     }
 }
 
+/// §1.3.3's ranking key of a ref at document position `k`: lower is kept first.
+pub fn rank_key(r: &ElementRef, k: usize) -> (u8, u8, usize) {
+    (shown_rank(r), role_rank(&r.role), k)
+}
+
 fn shown_rank(r: &ElementRef) -> u8 {
     match r.facts.placed.map(|(_, s)| s) {
         Some(Shown::Fully) => 0,
@@ -103,15 +108,16 @@ fn round1(v: f64) -> f64 {
 
 /// The elements to report (document order) and how many were left out.
 pub fn elements(refs: &[ElementRef], max: Option<u32>) -> (Vec<Element>, usize) {
-    let mut keep = vec![true; refs.len()];
+    // Refs behind an open modal are not on the active layer.
+    let mut keep: Vec<bool> = refs.iter().map(|r| r.blocked_by.is_none()).collect();
     let mut left_out = 0;
-    if let Some(max) = max.map(|m| m as usize).filter(|&m| m < refs.len()) {
-        let mut order: Vec<usize> = (0..refs.len()).collect();
-        order.sort_by_key(|&k| (shown_rank(&refs[k]), role_rank(&refs[k].role), k));
+    let mut order: Vec<usize> = (0..refs.len()).filter(|&k| keep[k]).collect();
+    if let Some(max) = max.map(|m| m as usize).filter(|&m| m < order.len()) {
+        order.sort_by_key(|&k| rank_key(&refs[k], k));
         for &k in &order[max..] {
             keep[k] = false;
         }
-        left_out = refs.len() - max;
+        left_out = order.len() - max;
     }
     let out = refs
         .iter()
@@ -183,6 +189,7 @@ mod tests {
             clickable: false,
             located: Default::default(),
             facts: RefFacts { placed: shown.map(|s| (Rect { x: 1.04, y: 2.0, w: 3.0, h: 4.0 }, s)), states, value: None, children: Vec::new() },
+            blocked_by: None,
         }
     }
 

@@ -52,6 +52,9 @@ pub struct RefFacts {
 /// DOM facts about an accessibility node, by its frame and backend id.
 pub type HintFn<'h> = &'h dyn Fn(Option<&str>, i64) -> Hints;
 
+/// A node's unique CSS selector, by its frame and backend id (for stub lines' `expand`).
+pub type SelectorFn<'s> = &'s dyn Fn(Option<&str>, i64) -> Option<String>;
+
 #[derive(Debug, Clone, Default)]
 pub struct Serialized {
     pub text: String,
@@ -136,6 +139,7 @@ pub fn serialize(
     opts: &SnapshotOptions,
     hints: Option<HintFn<'_>>,
     keying: Option<&Keying<'_>>,
+    selector: Option<SelectorFn<'_>>,
 ) -> Serialized {
     let max_name = opts.max_name_chars as usize;
     let mut notes: Vec<String> = Vec::new();
@@ -160,6 +164,9 @@ pub fn serialize(
     let (mut refs, ref_of, ref_keys, next_ref) = assign_refs(&view, &tiers, opts, keying, &mut notes);
     if opts.active_layer_only {
         active_layer(&mut view, &ref_of, &mut refs, &mut notes);
+    }
+    if let Some(max) = opts.max_elements {
+        keep_best_refs(&mut view, &ref_of, &refs, max as usize, selector, &mut notes);
     }
     let (text, node_count) = print(&view, &ref_of, &refs, opts, &mut notes);
     if view[0].children.iter().all(|&c| !view[c as usize].kept) {
@@ -641,6 +648,85 @@ fn active_layer(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &mut [E
     view.push(inert);
     view[0].children = vec![inert_idx, modal];
     notes.push(format!("activeLayerOnly: the modal {label} is open; {behind} ref(s) behind it are blocked"));
+}
+
+/// `maxElements` on the text: the best-ranked refs stay (seed 001 §1.3.3, the
+/// ranking of `elements`); every other ref'd element is lifted out (its
+/// children stay) and counted on one `more` line under its nearest printed
+/// ancestor, with the selector that shows them (`rootSelector`). Their refs
+/// stay in `refs`, resolvable.
+fn keep_best_refs(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &[ElementRef], max: usize, selector: Option<SelectorFn<'_>>, notes: &mut Vec<String>) {
+    let mut order: Vec<usize> = (0..refs.len()).filter(|&k| refs[k].blocked_by.is_none()).collect();
+    if order.len() <= max {
+        return;
+    }
+    order.sort_by_key(|&k| crate::text::elements::rank_key(&refs[k], k));
+    let mut kept = vec![false; refs.len()];
+    for &k in &order[..max] {
+        kept[k] = true;
+    }
+    let n = view.len();
+    let omitted: Vec<bool> = (0..n).map(|i| matches!(ref_of.get(i).copied().flatten(), Some(r) if !kept[r as usize] && refs[r as usize].blocked_by.is_none())).collect();
+    // Per node, the roles counted on its `more` line: (role, count), first seen first.
+    let mut counts: Vec<Vec<(String, usize)>> = vec![Vec::new(); n];
+    // Children have higher indices than their parent (lines added later too),
+    // so a reverse sweep finds every child's list and counts already final.
+    for i in (0..n).rev() {
+        if !view[i].children.iter().any(|&c| omitted.get(c as usize) == Some(&true)) {
+            continue;
+        }
+        let children = std::mem::take(&mut view[i].children);
+        let mut out = Vec::with_capacity(children.len());
+        for c in children {
+            if omitted.get(c as usize) == Some(&true) {
+                out.extend(view[c as usize].children.iter().copied());
+                let mut carried = std::mem::take(&mut counts[c as usize]);
+                carried.insert(0, (view[c as usize].role.to_string(), 1));
+                for (role, k) in carried {
+                    match counts[i].iter_mut().find(|(r, _)| *r == role) {
+                        Some((_, m)) => *m += k,
+                        None => counts[i].push((role, k)),
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        view[i].children = out;
+    }
+    let mut left = 0usize;
+    for i in 0..n {
+        if counts[i].is_empty() || omitted[i] {
+            continue;
+        }
+        let total: usize = counts[i].iter().map(|(_, k)| k).sum();
+        left += total;
+        let what = counts[i].iter().map(|(role, k)| format!("{k} {}", plural(role, *k))).collect::<Vec<_>>().join(", ");
+        let container = &view[i];
+        let expand = match (i, container.backend_node_id, selector) {
+            (0, _, _) => "raise maxElements".to_string(),
+            (_, Some(b), Some(f)) => f(container.frame_id, b).map_or_else(|| "raise maxElements".to_string(), |s| format!("rootSelector={}", json_quote(&s))),
+            _ => "raise maxElements".to_string(),
+        };
+        let mut t = VNode::element(Cow::Borrowed("text"), Cow::Owned(format!("{what} [expand: {expand}]")));
+        t.kind = Kind::Text;
+        let text_idx = view.len() as u32;
+        view.push(t);
+        let mut more = VNode::element(Cow::Borrowed("more"), Cow::Borrowed(""));
+        more.children.push(text_idx);
+        let more_idx = view.len() as u32;
+        view.push(more);
+        view[i].children.push(more_idx);
+    }
+    notes.push(format!("maxElements: {max} of {} refs shown (seed 001's ranking); {left} left out are counted on `more` lines and stay resolvable in refs", order.len()));
+}
+
+fn plural(role: &str, k: usize) -> String {
+    match (k, role.ends_with('x') || role.ends_with('s')) {
+        (1, _) => role.to_string(),
+        (_, true) => format!("{role}es"),
+        _ => format!("{role}s"),
+    }
 }
 
 fn shown(text: &str, opts: &SnapshotOptions) -> String {

@@ -5,7 +5,7 @@ use crate::compat::hash::{estimate_tokens, hash_accessibility_snapshot};
 use crate::dom::selector::Locator;
 use serde::Serialize;
 use crate::options::SnapshotOptions;
-use crate::text::serialize::{serialize, ElementRef, HintFn, Keying, Serialized};
+use crate::text::serialize::{serialize, ElementRef, HintFn, Keying, SelectorFn, Serialized};
 use crate::tree::AxTree;
 
 /// What the capture learned about the page besides its accessibility tree.
@@ -65,8 +65,12 @@ pub fn build_snapshot(
     let hints = |frame: Option<&str>, backend: i64| crate::dom::hints_in(dom, frame, backend);
     let hint_fn: Option<HintFn<'_>> = if dom.is_empty() { None } else { Some(&hints) };
     let keying = opts.numbering.as_deref().map(|memory| Keying { memory, documents: &facts.documents });
+    // Selectors for `more` lines' expand hints (maxElements), from the same DOM pass.
+    let stub_locator = std::cell::RefCell::new(Locator::new(dom));
+    let select = |frame: Option<&str>, backend: i64| stub_locator.borrow_mut().locate(frame, backend).and_then(|l| l.selector.filter(|_| l.frame_path.is_empty() && l.shadow_path.is_empty()));
+    let select_fn: Option<SelectorFn<'_>> = if dom.is_empty() || opts.max_elements.is_none() { None } else { Some(&select) };
     let Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref } =
-        serialize(tree, subtree_root, title.as_deref(), opts, hint_fn, keying.as_ref());
+        serialize(tree, subtree_root, title.as_deref(), opts, hint_fn, keying.as_ref(), select_fn);
     if text.is_empty() {
         text.push_str("- document");
     }
