@@ -144,7 +144,7 @@ async function withLoopWatch(fn) {
         const ms = performance.now() - started;
         lateness.sort((a, b) => a - b);
         const late = lateness.length ? lateness[Math.min(lateness.length - 1, Math.floor(lateness.length * 0.99))] : 0;
-        return { value, ms, late, worst: lateness.length ? lateness[lateness.length - 1] : 0 };
+        return { value, ms, late, worst: lateness.length ? lateness[lateness.length - 1] : 0, ticks: lateness.length };
     } finally {
         clearInterval(timer);
     }
@@ -163,9 +163,12 @@ async function targetIdOf(page) {
  * with the loop healthy throughout. Returns the snapshot or the error.
  */
 async function hardCapture(targetId, options, { slackMs = 1500, source = {} } = {}) {
-    const { value, ms, late, worst } = await withLoopWatch(() => buildWebAiSnapshot({ cdpEndpoint: bare.endpoint, targetId, ...source }, options).catch(err => err));
+    const { value, ms, late, worst, ticks } = await withLoopWatch(() => buildWebAiSnapshot({ cdpEndpoint: bare.endpoint, targetId, ...source }, options).catch(err => err));
     assert.ok(ms < options.timeoutMs + slackMs, `took ${ms.toFixed(0)} ms with timeoutMs ${options.timeoutMs}`);
-    assert.ok(late < 100, `the event loop answered ${late.toFixed(1)} ms late (99th percentile; worst ${worst.toFixed(1)} ms) during the capture`);
+    // A percentile of fewer than 200 ticks (a capture under a second) is its
+    // worst tick, which one garbage collection or the final JSON.parse on the
+    // main thread can take: CI saw 132 ms over a short capture with no block.
+    if (ticks >= 200) assert.ok(late < 100, `the event loop answered ${late.toFixed(1)} ms late (99th percentile of ${ticks} ticks; worst ${worst.toFixed(1)} ms) during the capture`);
     assert.ok(worst < 500, `the event loop stalled for ${worst.toFixed(1)} ms during the capture`);
     if (value instanceof Error) {
         assert.ok(value instanceof WebAiError && typeof value.errorCode === 'string', String(value && value.stack));

@@ -8,7 +8,9 @@
 //             apart), against full captures (invalidate() first), medians;
 //   wait    — waitForUiChange: a change made at a known moment, the time
 //             until the wait saw it hold still (detectedMs) and until it
-//             resolved with its snapshot, with stabilityWindowMs 300.
+//             resolved with its snapshot, with stabilityWindowMs 300;
+//   tools   — what the tools' get_snapshot hands the model: its text's
+//             tokens and its elements (count, and tokens as JSON).
 // Results go to bench/loop.json and the README's loop block.
 //
 //   node bench/loop.mjs [--runs N] [--no-readme]
@@ -18,7 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { launchChromium, openFile } from '../lib/chromium.mjs';
-import { createPageSession } from '../lib/index.mjs';
+import { createPageSession, createBrowserTools } from '../lib/index.mjs';
 import { generatePage } from './generate.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,6 +75,9 @@ async function measure(browser, name, path) {
             resolved.push(startedAt + w.waitedMs - at);
         }
         await session.close();
+        const tools = createBrowserTools(page);
+        const shot = (await tools.execute('get_snapshot', {})).snapshot;
+        await tools.session.close();
         return {
             page: name,
             refs: Object.keys(full.refs).length,
@@ -83,6 +88,9 @@ async function measure(browser, name, path) {
             captureMs: round(median(capture)),
             waitDetectedMs: round(median(detected)),
             waitResolvedMs: round(median(resolved)),
+            toolsTextTokens: encode(shot.text).length,
+            toolsElements: shot.elements.length,
+            toolsElementsTokens: encode(JSON.stringify(shot.elements)).length,
         };
     } finally {
         await page.close();
@@ -113,6 +121,12 @@ if (!args.includes('--no-readme')) {
         '| page | refs | full snapshot (tokens) | delta after one row (tokens) | share | cache hit | full capture | wait: change seen held still | wait: resolved with snapshot |',
         '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
         ...rows.map(r => `| ${r.page} | ${r.refs} | ${r.fullTokens} | ${r.deltaTokens} | ${(r.deltaShare * 100).toFixed(2)}% | ${r.cacheHitMs} ms | ${r.captureMs} ms | ${r.waitDetectedMs} ms | ${r.waitResolvedMs} ms |`),
+        '',
+        'What the tools\' `get_snapshot` hands the model (viewport only, marked untrusted text, `maxElements: 100`):',
+        '',
+        '| page | text (tokens) | elements | elements as JSON (tokens) |',
+        '| --- | ---: | ---: | ---: |',
+        ...rows.map(r => `| ${r.page} | ${r.toolsTextTokens} | ${r.toolsElements} | ${r.toolsElementsTokens} |`),
         '',
     ];
     const readmePath = join(root, 'README.md');
