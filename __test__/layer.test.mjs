@@ -48,6 +48,25 @@ test('a session shows the open modal and what is behind it; an action behind it 
     }
 });
 
+test('a <dialog> opened with showModal(): the browser makes the page inert, and the line says so', async () => {
+    const page = await open();
+    try {
+        await page.evaluate(() => {
+            document.getElementById('cookies').remove();
+            const d = document.createElement('dialog');
+            d.innerHTML = '<h2>Sign in</h2><button>Close</button>';
+            document.body.append(d);
+            d.showModal();
+        });
+        const s = await createPageSession(page).snapshot();
+        assert.match(s.text, /^ {2}- inert: behind the modal dialog: the rest of the page, inert while it is open$/m);
+        assert.match(s.text, /button "Close" \[ref=@e\d+\]/);
+        assert.doesNotMatch(s.text, /Buy/);
+    } finally {
+        await page.close();
+    }
+});
+
 test('the tools show the active layer; a plain snapshot shows everything unless asked', async () => {
     const page = await open();
     try {

@@ -632,12 +632,14 @@ fn active_layer(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &mut [E
         }
     }
     let behind: usize = counts.iter().map(|(_, n)| n).sum();
-    let what = if counts.is_empty() {
-        "no controls".to_string()
+    // A `<dialog>` opened with showModal() makes the page inert in Chrome's
+    // own tree: nothing behind it is listed, so there is nothing to count.
+    let line = if counts.is_empty() {
+        format!("behind the modal {label}: the rest of the page, inert while it is open")
     } else {
-        counts.iter().map(|(role, n)| format!("{n} {role}{}", if *n == 1 { "" } else { "s" })).collect::<Vec<_>>().join(", ")
+        let what = counts.iter().map(|(role, n)| format!("{n} {}", plural(role, *n))).collect::<Vec<_>>().join(", ");
+        format!("behind the modal {label}: {what} (blocked; activeLayerOnly: false shows them)")
     };
-    let line = format!("behind the modal {label}: {what} (blocked; activeLayerOnly: false shows them)");
     let text_idx = view.len() as u32;
     let mut t = VNode::element(Cow::Borrowed("text"), Cow::Owned(line));
     t.kind = Kind::Text;
