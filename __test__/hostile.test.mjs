@@ -215,8 +215,10 @@ test('a page that redefines every global and prototype method our scripts touch 
             const b = await buildWebAiSnapshot(hostile, options);
             assert.equal(b.text, a.text, JSON.stringify(options));
             assert.deepEqual([b.url, b.title, b.domHash, b.notes], [a.url, a.title, a.domHash, a.notes], JSON.stringify(options));
-            // Two tabs: the same refs but for the frame id of each tab's document.
-            const sameTab = refs => Object.fromEntries(Object.entries(refs).map(([k, r]) => [k, { ...r, frameId: r.frameId ? 'main' : r.frameId }]));
+            // Two tabs: the same refs but for the frame id of each tab's document
+            // and the backend ids (one counter per renderer process: two tabs
+            // that share a process number their nodes apart).
+            const sameTab = refs => Object.fromEntries(Object.entries(refs).map(([k, r]) => [k, { ...r, frameId: r.frameId ? 'main' : r.frameId, backendNodeId: typeof r.backendNodeId }]));
             assert.deepEqual(sameTab(b.refs), sameTab(a.refs));
             assert.equal(a.title, 'Checkout');
             assert.match(a.domHash, /^sha256:[0-9a-f]{16}$/);
