@@ -4,7 +4,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { launchChromium, openFile } from '../lib/chromium.mjs';
+import net from 'node:net';
+import { CHROMIUM_FLAGS, findChromium, launchChromium, openFile } from '../lib/chromium.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const pagesDir = join(root, 'fixtures', 'pages');
@@ -38,6 +39,22 @@ export function replaySession(rec) {
 /** The tree result recorded for a fixture page (default options). */
 export function recordedTree(name) {
     return recording(name).replies.find(r => r.method === 'Accessibility.getFullAXTree').result;
+}
+
+/** A free local TCP port. */
+export function freePort() {
+    return new Promise(resolve => {
+        const s = net.createServer();
+        s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    });
+}
+
+/** A Playwright Chromium that also listens on a DevTools port: `{ browser, endpoint }`. */
+export async function launchWithEndpoint() {
+    const { chromium } = await import('playwright-core');
+    const port = await freePort();
+    const b = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
+    return { browser: b, endpoint: `http://127.0.0.1:${port}` };
 }
 
 let browserPromise = null;

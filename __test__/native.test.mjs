@@ -6,20 +6,12 @@ import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { buildWebAiSnapshot, runAction, WebAiError } from '../lib/index.mjs';
-import { findChromium, CHROMIUM_FLAGS } from '../lib/chromium.mjs';
-import { pagesDir } from './helpers.mjs';
+import { freePort, launchWithEndpoint, pagesDir } from './helpers.mjs';
 
 let browser;
 let endpoint;
 
-function freePort() {
-    return new Promise(resolve => {
-        const s = net.createServer();
-        s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-    });
-}
 
 function serve(body) {
     return new Promise(resolve => {
@@ -29,9 +21,7 @@ function serve(body) {
 }
 
 before(async () => {
-    const port = await freePort();
-    browser = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
-    endpoint = `http://127.0.0.1:${port}`;
+    ({ browser, endpoint } = await launchWithEndpoint());
 });
 
 after(async () => { await browser?.close(); });

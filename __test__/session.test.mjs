@@ -3,28 +3,17 @@
 // `{ cdpEndpoint, targetId }` (the core connecting by itself).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { createPageSession, buildWebAiSnapshot, WebAiError } from '../lib/index.mjs';
-import { findChromium, CHROMIUM_FLAGS } from '../lib/chromium.mjs';
-import { pagesDir } from './helpers.mjs';
+import { launchWithEndpoint, pagesDir } from './helpers.mjs';
 
 let browser;
 let endpoint;
 
-function freePort() {
-    return new Promise(resolve => {
-        const s = net.createServer();
-        s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-    });
-}
 
 before(async () => {
-    const port = await freePort();
-    browser = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
-    endpoint = `http://127.0.0.1:${port}`;
+    ({ browser, endpoint } = await launchWithEndpoint());
 });
 
 after(async () => { await browser?.close(); });

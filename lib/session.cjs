@@ -301,9 +301,8 @@ class PageSession {
 
     /** Seed 004 §4.4: the first loading signal, or null (never partial). */
     _loadingState(snapshot, state) {
-        const base = state && state.loading;
-        if (base && base.signal === 'document_loading') return base;
-        if (base) return base;
+        // The page's own signals come first, in the watcher's order.
+        if (state && state.loading) return state.loading;
         if (/^\s*- progressbar\b/m.test(snapshot.text)) {
             return { active: true, signal: 'progress_indicator', source: 'snapshot', detail: 'a progressbar is on the page' };
         }

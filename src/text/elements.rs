@@ -149,6 +149,9 @@ pub fn timestamp_now() -> String {
 }
 
 /// Milliseconds since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (civil-from-days, proleptic Gregorian).
+/// Written here rather than taken from `chrono`/`time`: this one UTC format
+/// is all the crate needs, and a date crate (with its time-zone tables) would
+/// be a dependency for twenty lines; the test pins it against known dates.
 pub fn iso8601(ms: i64) -> String {
     let days = ms.div_euclid(86_400_000);
     let rem = ms.rem_euclid(86_400_000);

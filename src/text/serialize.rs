@@ -640,14 +640,7 @@ fn active_layer(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &mut [E
         let what = counts.iter().map(|(role, n)| format!("{n} {}", plural(role, *n))).collect::<Vec<_>>().join(", ");
         format!("behind the modal {label}: {what} (blocked; activeLayerOnly: false shows them)")
     };
-    let text_idx = view.len() as u32;
-    let mut t = VNode::element(Cow::Borrowed("text"), Cow::Owned(line));
-    t.kind = Kind::Text;
-    view.push(t);
-    let inert_idx = view.len() as u32;
-    let mut inert = VNode::element(Cow::Borrowed("inert"), Cow::Borrowed(""));
-    inert.children.push(text_idx);
-    view.push(inert);
+    let inert_idx = push_summary_line(view, "inert", line);
     view[0].children = vec![inert_idx, modal];
     notes.push(format!("activeLayerOnly: the modal {label} is open; {behind} ref(s) behind it are blocked"));
 }
@@ -710,17 +703,22 @@ fn keep_best_refs(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &[Ele
             (_, Some(b), Some(f)) => f(container.frame_id, b).map_or_else(|| "raise maxElements".to_string(), |s| format!("rootSelector={}", json_quote(&s))),
             _ => "raise maxElements".to_string(),
         };
-        let mut t = VNode::element(Cow::Borrowed("text"), Cow::Owned(format!("{what} [expand: {expand}]")));
-        t.kind = Kind::Text;
-        let text_idx = view.len() as u32;
-        view.push(t);
-        let mut more = VNode::element(Cow::Borrowed("more"), Cow::Borrowed(""));
-        more.children.push(text_idx);
-        let more_idx = view.len() as u32;
-        view.push(more);
+        let more_idx = push_summary_line(view, "more", format!("{what} [expand: {expand}]"));
         view[i].children.push(more_idx);
     }
     notes.push(format!("maxElements: {max} of {} refs shown (seed 001's ranking); {left} left out are counted on `more` lines and stay resolvable in refs", order.len()));
+}
+
+/// A line of ours (`- inert: …`, `- more: …`): a nameless `role` node whose
+/// one text child prints inline. Appended, so its index is above every parent's.
+fn push_summary_line(view: &mut Vec<VNode<'_>>, role: &'static str, text: String) -> u32 {
+    let mut t = VNode::element(Cow::Borrowed("text"), Cow::Owned(text));
+    t.kind = Kind::Text;
+    view.push(t);
+    let mut line = VNode::element(Cow::Borrowed(role), Cow::Borrowed(""));
+    line.children.push(view.len() as u32 - 1);
+    view.push(line);
+    view.len() as u32 - 1
 }
 
 fn plural(role: &str, k: usize) -> String {

@@ -65,9 +65,10 @@ pub fn build_snapshot(
     let hints = |frame: Option<&str>, backend: i64| crate::dom::hints_in(dom, frame, backend);
     let hint_fn: Option<HintFn<'_>> = if dom.is_empty() { None } else { Some(&hints) };
     let keying = opts.numbering.as_deref().map(|memory| Keying { memory, documents: &facts.documents });
-    // Selectors for `more` lines' expand hints (maxElements), from the same DOM pass.
-    let stub_locator = std::cell::RefCell::new(Locator::new(dom));
-    let select = |frame: Option<&str>, backend: i64| stub_locator.borrow_mut().locate(frame, backend).and_then(|l| l.selector.filter(|_| l.frame_path.is_empty() && l.shadow_path.is_empty()));
+    // One locator (it indexes the DOM on first use) for `more` lines' expand
+    // hints (maxElements) and then for every ref.
+    let shared_locator = std::cell::RefCell::new(Locator::new(dom));
+    let select = |frame: Option<&str>, backend: i64| shared_locator.borrow_mut().locate(frame, backend).and_then(|l| l.selector.filter(|_| l.frame_path.is_empty() && l.shadow_path.is_empty()));
     let select_fn: Option<SelectorFn<'_>> = if dom.is_empty() || opts.max_elements.is_none() { None } else { Some(&select) };
     let Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref } =
         serialize(tree, subtree_root, title.as_deref(), opts, hint_fn, keying.as_ref(), select_fn);
@@ -78,7 +79,7 @@ pub fn build_snapshot(
     notes.extend(facts.notes);
     notes.extend(ser_notes);
     if !dom.is_empty() {
-        let mut locator = Locator::new(dom);
+        let mut locator = shared_locator.into_inner();
         let mut unlocated = Vec::new();
         let mut no_selector = Vec::new();
         let mut inside = InsideHosts::new(tree);
