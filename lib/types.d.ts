@@ -98,6 +98,8 @@ export interface SnapshotOptions {
      * with `element_obscured`. Default false (true in page sessions and the tools).
      */
     activeLayerOnly?: boolean;
+    /** Each link's target as `url="…"` in its bracket: the path when on the page's own origin, else the whole URL. Default false. */
+    urls?: boolean;
 }
 
 /** Seed 001 §1.3.4's state values. */

@@ -10,6 +10,8 @@ pub const DEFAULT_DOM_HASH_MAX_CHARS: u32 = 32768;
 pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
 /// `maxDepth` values above this are treated as this.
 pub const MAX_DEPTH_LIMIT: u32 = 100;
+/// The smallest `maxTokens`: room for the document line and a `more` line.
+pub const MIN_MAX_TOKENS: u32 = 50;
 /// Above this many ref'd elements only tier 1 gets refs unless `allRefs`.
 pub const REF_BUDGET: usize = 100;
 
@@ -43,6 +45,10 @@ pub struct SnapshotOptions {
     pub mark_untrusted: bool,
     /// With a modal dialog open, show it and one line for what is behind it.
     pub active_layer_only: bool,
+    /// Print each link's target (`url="/path"`, relative to the page's origin when it shares it).
+    pub urls: bool,
+    /// At most about this many o200k tokens of text: the rest becomes `more` lines.
+    pub max_tokens: Option<u32>,
 }
 
 impl SnapshotOptions {
@@ -75,6 +81,8 @@ impl Default for SnapshotOptions {
             max_elements: None,
             mark_untrusted: false,
             active_layer_only: false,
+            urls: false,
+            max_tokens: None,
         }
     }
 }
@@ -168,6 +176,11 @@ impl SnapshotOptions {
                 Some(_) => return Err(bad("untrustedContent", "'mark' or 'off'", &m["untrustedContent"])),
             },
             active_layer_only: get_bool(m, "activeLayerOnly", d.active_layer_only)?,
+            urls: get_bool(m, "urls", d.urls)?,
+            max_tokens: match m.get("maxTokens") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(get_uint(m, "maxTokens", 0, MIN_MAX_TOKENS, u32::MAX)?),
+            },
         })
     }
 }

@@ -94,6 +94,8 @@ struct VNode<'a> {
     hints: Hints,
     backend_node_id: Option<i64>,
     frame_id: Option<&'a str>,
+    /// A link's target.
+    url: Option<&'a str>,
     from_list_marker: bool,
     /// Printed only because the DOM says it is clickable: if it gets no ref
     /// after all, it is lifted like any nameless container.
@@ -114,6 +116,7 @@ impl<'a> VNode<'a> {
             hints: Hints::default(),
             backend_node_id: None,
             frame_id: None,
+            url: None,
             from_list_marker: false,
             soft: false,
             children: Vec::new(),
@@ -136,6 +139,7 @@ pub fn serialize(
     tree: &AxTree,
     subtree_root: Option<u32>,
     title: Option<&str>,
+    page_url: Option<&str>,
     opts: &SnapshotOptions,
     hints: Option<HintFn<'_>>,
     keying: Option<&Keying<'_>>,
@@ -144,6 +148,9 @@ pub fn serialize(
     let max_name = opts.max_name_chars as usize;
     let mut notes: Vec<String> = Vec::new();
     let mut view = build_view(tree, subtree_root, title, max_name, hints, opts.viewport_only, &mut notes);
+    for v in view.iter_mut() {
+        v.url = v.url.filter(|_| opts.urls).map(|u| relative_url(u, page_url));
+    }
     if opts.viewport_only {
         match hints {
             Some(_) => keep_in_view(&mut view, &mut notes),
@@ -251,6 +258,7 @@ fn build_view<'a>(
             v.soft = nameless;
             v.backend_node_id = node.backend_node_id;
             v.frame_id = frame;
+            v.url = node.url.as_deref().filter(|_| role == "link");
             let idx = view.len() as u32;
             view.push(v);
             view[parent as usize].children.push(idx);
@@ -316,6 +324,12 @@ fn keep_in_view(view: &mut [VNode<'_>], notes: &mut Vec<String>) {
 fn is_bullet(text: &str) -> bool {
     let t = text.trim();
     !t.is_empty() && t.chars().all(|c| matches!(c, '•' | '◦' | '▪' | '▫' | '‣' | '⁃' | '∙' | '·' | '-' | '*' | '–' | '—' | '■' | '□' | '○' | '●'))
+}
+
+/// Punctuation that only separates its neighbours: `Home | About`, `a, b`.
+fn is_separator(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty() && t.chars().count() <= 3 && t.chars().all(|c| c.is_whitespace() || matches!(c, '•' | '·' | '|' | '/' | ',' | ';' | '[' | ']' | '(' | ')' | '–' | '—' | '∙' | '◦' | '▪'))
 }
 
 /// Merge adjacent text (compact), normalize it, and drop empty text, list
@@ -385,6 +399,7 @@ fn normalize_text(view: &mut [VNode<'_>], compact: bool, max_name: usize) {
 fn drop_redundant_text(view: &mut [VNode<'_>], parent: usize, children: &mut Vec<u32>) {
     let parent_value = view[parent].value.clone();
     let named_control = !view[parent].name.is_empty() && roles::is_tier1_role(&view[parent].role);
+    let named_from_content = !view[parent].name.is_empty() && roles::is_named_from_content(&view[parent].role);
     let mut keep = vec![true; children.len()];
     for (k, &c) in children.iter().enumerate() {
         let text = &view[c as usize];
@@ -399,7 +414,9 @@ fn drop_redundant_text(view: &mut [VNode<'_>], parent: usize, children: &mut Vec
         };
         let repeats_value = parent_value.as_deref() == Some(text.name.as_ref());
         let icon_only = named_control && !text.name.chars().any(char::is_alphanumeric);
-        if sibling_says(k.checked_sub(1)) || sibling_says(Some(k + 1)) || repeats_value || icon_only {
+        // A heading's "Title[" + link "edit" + "]": the heading's name already says it.
+        let in_name = named_from_content && view[parent].name.contains(text.name.trim());
+        if sibling_says(k.checked_sub(1)) || sibling_says(Some(k + 1)) || repeats_value || icon_only || in_name || is_separator(&text.name) {
             keep[k] = false;
         }
     }
@@ -764,13 +781,35 @@ fn state_attrs(v: &VNode<'_>, opts: &SnapshotOptions, out: &mut Vec<String>) {
             out.push(format!("value={}", json_quote(&shown(val, opts))));
         }
     }
+    if let Some(u) = v.url {
+        out.push(format!("url={}", json_quote(u)));
+    }
+}
+
+/// A link target as a reader needs it: the path when it is on the page's own
+/// origin (`/news`), the whole URL otherwise.
+fn relative_url<'u>(url: &'u str, page_url: Option<&str>) -> &'u str {
+    let origin = |u: &str| -> Option<usize> {
+        let scheme_end = u.find("://")? + 3;
+        Some(u[scheme_end..].find(['/', '?', '#']).map_or(u.len(), |k| scheme_end + k))
+    };
+    let (Some(page), Some(end)) = (page_url, origin(url)) else { return url };
+    match origin(page) {
+        Some(page_end) if url[..end].eq_ignore_ascii_case(&page[..page_end]) && end < url.len() && url.as_bytes()[end] == b'/' => &url[end..],
+        _ => url,
+    }
 }
 
 fn element_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions) -> String {
+    named_line(v, r, opts, true)
+}
+
+/// `element_line`, with the name left out when another line says it (`said_once`).
+fn named_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions, with_name: bool) -> String {
     let mut line = String::with_capacity(16 + v.role.len() + v.name.len());
     line.push_str("- ");
     line.push_str(&v.role);
-    if !v.name.is_empty() {
+    if with_name && !v.name.is_empty() {
         line.push(' ');
         line.push_str(&json_quote(&shown(&v.name, opts)));
     }
@@ -791,24 +830,123 @@ fn element_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions) -
 }
 
 /// A nameless element whose only child is text prints it inline (`- listitem: 2 × Blue mug`).
-fn inline_text<'v>(view: &'v [VNode<'_>], v: &VNode<'_>, opts: &SnapshotOptions) -> Option<&'v str> {
-    if !opts.compact || !v.name.is_empty() || v.children.len() != 1 {
+/// compact also reads inline formatting as text: a paragraph of text and
+/// `emphasis` without refs is one line, not one per run.
+fn inline_text<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], v: &VNode<'_>, opts: &SnapshotOptions) -> Option<Cow<'v, str>> {
+    if !opts.compact || !v.name.is_empty() || v.children.is_empty() {
         return None;
     }
-    let child = &view[v.children[0] as usize];
-    (child.kind == Kind::Text).then_some(child.name.as_ref())
+    if let [only] = v.children[..] {
+        let child = &view[only as usize];
+        if child.kind == Kind::Text {
+            return Some(Cow::Borrowed(child.name.as_ref()));
+        }
+    }
+    let mut pieces: Vec<&str> = Vec::new();
+    for &c in &v.children {
+        let child = &view[c as usize];
+        if child.kind == Kind::Text {
+            pieces.push(&child.name);
+            continue;
+        }
+        let plain = roles::is_phrasing(&child.role)
+            && child.name.is_empty()
+            && child.value.is_none()
+            && !has_states(child)
+            && ref_of.get(c as usize).copied().flatten().is_none()
+            && !child.children.is_empty()
+            && child.children.iter().all(|&g| view[g as usize].kind == Kind::Text);
+        if !plain {
+            return None;
+        }
+        pieces.extend(child.children.iter().map(|&g| view[g as usize].name.as_ref()));
+    }
+    let mut out = String::new();
+    for p in pieces {
+        let glued = out.is_empty()
+            || out.ends_with(['(', '[', '“', '‘', '"', '\'', '/', '-', ' '])
+            || p.starts_with([',', '.', ';', ':', '!', '?', ')', ']', '”', '’', '"', '\'', '/', ' ']);
+        if !glued {
+            out.push(' ');
+        }
+        out.push_str(p);
+    }
+    Some(Cow::Owned(out))
 }
 
 /// The line of a ref'd element listed on its own (refsOnly, depth cut): its
 /// inline text is kept so a nameless control is still recognisable.
-fn standalone_line(view: &[VNode<'_>], i: u32, r: Option<&ElementRef>, opts: &SnapshotOptions) -> String {
+fn standalone_line(view: &[VNode<'_>], ref_of: &[Option<u32>], i: u32, r: Option<&ElementRef>, opts: &SnapshotOptions) -> String {
     let v = &view[i as usize];
     let mut line = element_line(v, r, opts);
-    if let Some(t) = inline_text(view, v, opts) {
+    if let Some(t) = inline_text(view, ref_of, v, opts) {
         line.push_str(": ");
-        line.push_str(&shown(t, opts));
+        line.push_str(&shown(&t, opts));
     }
     line
+}
+
+/// compact: a nameless, stateless wrapper without a ref around a single
+/// element is skipped for that element (a list item holding one link is the
+/// link's line), repeatedly. Returns the node to print in `i`'s place.
+fn unwrapped(view: &[VNode<'_>], ref_of: &[Option<u32>], mut i: u32) -> u32 {
+    loop {
+        let v = &view[i as usize];
+        let wrapper = i != 0
+            && v.kind == Kind::Element
+            && v.name.is_empty()
+            && v.value.is_none()
+            && v.children.len() == 1
+            && roles::is_unwrappable(&v.role)
+            && ref_of.get(i as usize).copied().flatten().is_none()
+            && !has_states(v);
+        if !wrapper {
+            return i;
+        }
+        let c = v.children[0];
+        if view[c as usize].kind != Kind::Element {
+            return i;
+        }
+        i = c;
+    }
+}
+
+/// Whether `state_attrs` prints anything for `v` besides a value.
+/// A line with nothing below it and nothing to act on or read but its name.
+fn is_bare_leaf(view: &[VNode<'_>], ref_of: &[Option<u32>], i: u32) -> bool {
+    let v = &view[i as usize];
+    v.kind == Kind::Element && v.children.is_empty() && ref_of.get(i as usize).copied().flatten().is_none() && v.value.is_none() && !has_states(v)
+}
+
+fn has_states(v: &VNode<'_>) -> bool {
+    let s = &v.states;
+    matches!(s.checked, Some(Tristate::True | Tristate::Mixed))
+        || s.disabled
+        || s.expanded.is_some()
+        || s.selected
+        || s.pressed.is_some()
+        || (s.level.is_some() && matches!(v.role.as_ref(), "heading" | "treeitem"))
+}
+
+/// compact: when an element's only child (past wrappers) has the same name,
+/// the name is said once, on the line with the ref: `Some(true)` leaves it
+/// off the parent, `Some(false)` off the child.
+fn said_once(view: &[VNode<'_>], ref_of: &[Option<u32>], i: u32) -> Option<(bool, u32)> {
+    let v = &view[i as usize];
+    if v.kind != Kind::Element || v.name.is_empty() || v.children.len() != 1 || i == 0 {
+        return None;
+    }
+    let c = unwrapped(view, ref_of, v.children[0]);
+    let child = &view[c as usize];
+    if child.kind != Kind::Element || child.name != v.name {
+        return None;
+    }
+    let has_ref = |k: u32| ref_of.get(k as usize).copied().flatten().is_some();
+    match (has_ref(i), has_ref(c)) {
+        (false, _) => Some((true, c)),
+        (true, false) => Some((false, c)),
+        (true, true) => None,
+    }
 }
 
 fn push_line(text: &mut String, depth: usize, line: &str) {
@@ -834,7 +972,7 @@ fn print(
     if opts.refs_only {
         for i in 0..view.len() as u32 {
             if let Some(r) = ref_id(i) {
-                push_line(&mut text, 0, &standalone_line(view, i, Some(r), opts));
+                push_line(&mut text, 0, &standalone_line(view, ref_of, i, Some(r), opts));
                 count += 1;
             }
         }
@@ -843,22 +981,32 @@ fn print(
     let max_depth = opts.max_depth as usize;
     let mut omitted = 0usize;
     let mut lifted_refs = 0usize;
-    let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
-    while let Some((i, depth)) = stack.pop() {
+    // (node, depth, its name is said by its parent's line)
+    let mut stack: Vec<(u32, usize, bool)> = vec![(0, 0, false)];
+    while let Some((i, depth, quiet)) = stack.pop() {
+        let i = if opts.compact { unwrapped(view, ref_of, i) } else { i };
         let v = &view[i as usize];
         count += 1;
         if v.kind == Kind::Text {
             push_line(&mut text, depth, &format!("- text: {}", shown(&v.name, opts)));
             continue;
         }
-        let mut line = element_line(v, ref_id(i), opts);
-        if let Some(t) = inline_text(view, v, opts) {
+        // Nameless decorative images say nothing (compact): `alt=""`, an icon in a named link.
+        if opts.compact && opts.interactive_only && v.role == "img" && v.name.is_empty() && is_bare_leaf(view, ref_of, i) {
+            count -= 1;
+            continue;
+        }
+        let once = if opts.compact { said_once(view, ref_of, i) } else { None };
+        // So does a leaf whose name this line says (a logo inside its link).
+        let child_said = once.is_some_and(|(parent_quiet, c)| !parent_quiet && is_bare_leaf(view, ref_of, c));
+        let mut line = named_line(v, ref_id(i), opts, !quiet && once.map_or(true, |(parent_quiet, _)| !parent_quiet));
+        if let Some(t) = inline_text(view, ref_of, v, opts) {
             line.push_str(": ");
-            line.push_str(&shown(t, opts));
+            line.push_str(&shown(&t, opts));
             push_line(&mut text, depth, &line);
             continue;
         }
-        if v.children.is_empty() {
+        if v.children.is_empty() || child_said {
             push_line(&mut text, depth, &line);
             continue;
         }
@@ -883,14 +1031,15 @@ fn print(
             for d in below {
                 lifted_refs += 1;
                 count += 1;
-                push_line(&mut text, depth + 1, &standalone_line(view, d, ref_id(d), opts));
+                push_line(&mut text, depth + 1, &standalone_line(view, ref_of, d, ref_id(d), opts));
             }
             continue;
         }
         line.push(':');
         push_line(&mut text, depth, &line);
         for &c in v.children.iter().rev() {
-            stack.push((c, depth + 1));
+            let quiet = once.is_some_and(|(parent_quiet, _)| !parent_quiet);
+            stack.push((c, depth + 1, quiet));
         }
     }
     if omitted > 0 {
@@ -900,4 +1049,108 @@ fn print(
         ));
     }
     (text, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn text_of(children: serde_json::Value, opts: &SnapshotOptions) -> String {
+        let tree = crate::tree::legacy_reader::from_value(json!({ "role": "RootWebArea", "name": "P", "children": children })).unwrap();
+        serialize(&tree, None, None, Some("https://shop.test/cart"), opts, None, None, None).text
+    }
+
+    fn compact(children: serde_json::Value) -> String {
+        text_of(children, &SnapshotOptions::default())
+    }
+
+    #[test]
+    fn a_list_item_holding_one_control_is_that_controls_line() {
+        let items = json!([{ "role": "list", "children": [
+            { "role": "listitem", "children": [{ "role": "link", "name": "Home" }] },
+            { "role": "listitem", "children": [{ "role": "paragraph", "children": [{ "role": "link", "name": "About" }] }] },
+            { "role": "listitem", "children": [{ "role": "link", "name": "Blog" }, { "role": "StaticText", "name": "new" }] },
+        ] }]);
+        assert_eq!(
+            compact(items.clone()),
+            "- document \"P\":\n  - list:\n    - link \"Home\" [ref=@e1]\n    - link \"About\" [ref=@e2]\n    - listitem:\n      - link \"Blog\" [ref=@e3]\n      - text: new"
+        );
+        let full = text_of(items, &SnapshotOptions { compact: false, ..SnapshotOptions::default() });
+        assert!(full.contains("- listitem:\n      - link \"Home\""), "{full}");
+    }
+
+    #[test]
+    fn a_single_wrapper_keeps_its_line_when_it_says_something() {
+        // A landmark, a named group and a checked-state wrapper are not mere wrappers.
+        let t = compact(json!([
+            { "role": "navigation", "children": [{ "role": "link", "name": "Home" }] },
+            { "role": "group", "name": "Size", "children": [{ "role": "radio", "name": "S" }] },
+        ]));
+        assert_eq!(t, "- document \"P\":\n  - navigation:\n    - link \"Home\" [ref=@e1]\n  - group \"Size\":\n    - radio \"S\" [ref=@e2]");
+    }
+
+    #[test]
+    fn a_name_its_only_child_repeats_is_said_once_on_the_line_with_the_ref() {
+        let t = compact(json!([
+            { "role": "heading", "name": "Deals", "level": 2, "children": [{ "role": "link", "name": "Deals" }] },
+            { "role": "link", "name": "BBC", "children": [{ "role": "image", "name": "BBC" }] },
+            { "role": "link", "name": "Card", "children": [{ "role": "heading", "name": "Card", "level": 3 }] },
+        ]));
+        assert_eq!(
+            t,
+            "- document \"P\":\n  - heading [level=2]:\n    - link \"Deals\" [ref=@e1]\n  - link \"BBC\" [ref=@e2]\n  - link \"Card\" [ref=@e3]:\n    - heading [level=3]"
+        );
+    }
+
+    #[test]
+    fn inline_formatting_reads_as_one_line_of_text() {
+        let t = compact(json!([{ "role": "paragraph", "children": [
+            { "role": "StaticText", "name": "Our " },
+            { "role": "emphasis", "children": [{ "role": "StaticText", "name": "specific" }] },
+            { "role": "StaticText", "name": ", instance (" },
+            { "role": "strong", "children": [{ "role": "StaticText", "name": "sic" }] },
+            { "role": "StaticText", "name": ")." },
+        ] }]));
+        assert_eq!(t, "- document \"P\":\n  - paragraph: Our specific, instance (sic).");
+        // A ref'd child keeps the paragraph a container.
+        let t = compact(json!([{ "role": "paragraph", "children": [
+            { "role": "StaticText", "name": "See" },
+            { "role": "link", "name": "terms" },
+        ] }]));
+        assert_eq!(t, "- document \"P\":\n  - paragraph:\n    - text: See\n    - link \"terms\" [ref=@e1]");
+    }
+
+    #[test]
+    fn separators_decorative_images_and_text_inside_the_name_go() {
+        let t = compact(json!([
+            { "role": "navigation", "children": [
+                { "role": "link", "name": "Home" }, { "role": "StaticText", "name": " | " }, { "role": "link", "name": "About" },
+            ] },
+            { "role": "image", "name": "" },
+            { "role": "heading", "name": "History[edit]", "level": 2, "children": [
+                { "role": "StaticText", "name": "History[" }, { "role": "link", "name": "edit" }, { "role": "StaticText", "name": "]" },
+            ] },
+        ]));
+        assert_eq!(
+            t,
+            "- document \"P\":\n  - navigation:\n    - link \"Home\" [ref=@e1]\n    - link \"About\" [ref=@e2]\n  - heading \"History[edit]\" [level=2]:\n    - link \"edit\" [ref=@e3]"
+        );
+    }
+
+    #[test]
+    fn urls_print_link_targets_relative_to_the_page_origin() {
+        let links = json!([
+            { "role": "link", "name": "Cart", "url": "https://shop.test/cart?x=1" },
+            { "role": "link", "name": "Docs", "url": "https://docs.test/a" },
+        ]);
+        assert!(!compact(links.clone()).contains("url="));
+        let t = text_of(links, &SnapshotOptions { urls: true, ..SnapshotOptions::default() });
+        assert_eq!(t, "- document \"P\":\n  - link \"Cart\" [ref=@e1 url=\"/cart?x=1\"]\n  - link \"Docs\" [ref=@e2 url=\"https://docs.test/a\"]");
+        assert_eq!(relative_url("https://SHOP.test/a", Some("https://shop.test/")), "/a");
+        assert_eq!(relative_url("https://shop.test.evil/a", Some("https://shop.test/")), "https://shop.test.evil/a");
+        assert_eq!(relative_url("https://shop.test", Some("https://shop.test/")), "https://shop.test");
+        assert_eq!(relative_url("javascript:void(0)", Some("https://shop.test/")), "javascript:void(0)");
+        assert_eq!(relative_url("/already", None), "/already");
+    }
 }

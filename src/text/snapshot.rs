@@ -71,7 +71,7 @@ pub fn build_snapshot(
     let select = |frame: Option<&str>, backend: i64| shared_locator.borrow_mut().locate(frame, backend).and_then(|l| l.selector.filter(|_| l.frame_path.is_empty() && l.shadow_path.is_empty()));
     let select_fn: Option<SelectorFn<'_>> = if dom.is_empty() || opts.max_elements.is_none() { None } else { Some(&select) };
     let Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref } =
-        serialize(tree, subtree_root, title.as_deref(), opts, hint_fn, keying.as_ref(), select_fn);
+        serialize(tree, subtree_root, title.as_deref(), facts.url.as_deref(), opts, hint_fn, keying.as_ref(), select_fn);
     if text.is_empty() {
         text.push_str("- document");
     }

@@ -60,6 +60,7 @@ fn node_from(m: &Map<String, Value>) -> AxNode {
         },
         backend_node_id: m.get("backendNodeId").and_then(Value::as_i64),
         frame_id: None,
+        url: text(m.get("url")).filter(|u| !u.is_empty()),
         children: Vec::new(),
     }
 }

@@ -71,6 +71,11 @@ impl AxNode {
             "readonly" => s.readonly = v.truthy(),
             "busy" => s.busy = v.truthy(),
             "modal" => s.modal = v.truthy(),
+            "url" => {
+                if let PropValue::Str(u) = v {
+                    self.url = Some(u.to_string()).filter(|u| !u.is_empty());
+                }
+            }
             _ => {}
         }
     }
@@ -113,6 +118,8 @@ pub struct AxNode {
     pub states: States,
     pub backend_node_id: Option<i64>,
     pub frame_id: Option<String>,
+    /// A link's target (`urls: true` prints it).
+    pub url: Option<String>,
     pub children: Vec<u32>,
 }
 

@@ -186,3 +186,36 @@ mod tests {
         assert_eq!(sanitize_role(""), "generic");
     }
 }
+
+/// Nameless structure a reader loses nothing by skipping when it holds a
+/// single element: `- listitem:` over one link says no more than the link.
+/// Landmarks, tables, frames, forms, articles and interactive containers
+/// keep their line: they tell where a control is or what it belongs to.
+pub fn is_unwrappable(role: &str) -> bool {
+    matches!(
+        role,
+        "listitem" | "list" | "paragraph" | "generic" | "group" | "superscript" | "subscript" | "blockquote"
+            | "figure" | "note" | "term" | "definition" | "emphasis" | "strong" | "mark" | "time" | "code"
+            | "deletion" | "insertion" | "caption"
+    )
+}
+
+/// Roles whose accessible name is computed from their content (WAI-ARIA 1.2
+/// §5.2.8.4 "name from: contents"), so text inside them is part of the name.
+pub fn is_named_from_content(role: &str) -> bool {
+    matches!(
+        role,
+        "heading" | "cell" | "gridcell" | "columnheader" | "rowheader" | "link" | "button" | "tab" | "menuitem"
+            | "menuitemcheckbox" | "menuitemradio" | "option" | "treeitem" | "row" | "tooltip" | "switch" | "radio"
+            | "checkbox" | "caption" | "term"
+    )
+}
+
+/// Inline formatting (HTML phrasing content) that a reader reads as part of
+/// the sentence around it.
+pub fn is_phrasing(role: &str) -> bool {
+    matches!(
+        role,
+        "emphasis" | "strong" | "code" | "mark" | "time" | "superscript" | "subscript" | "deletion" | "insertion" | "generic"
+    )
+}

@@ -18,7 +18,7 @@ use crate::error::{Result, WebAiError};
 use crate::tree::{AxNode, AxTree, PropValue};
 
 /// Properties the serializer reads; every other property is left in the browser's answer.
-pub const PROPERTIES: [&str; 11] = ["focusable", "checked", "pressed", "expanded", "disabled", "selected", "level", "focused", "readonly", "busy", "modal"];
+pub const PROPERTIES: [&str; 12] = ["focusable", "checked", "pressed", "expanded", "disabled", "selected", "level", "focused", "readonly", "busy", "modal", "url"];
 
 /// Rows the driver leaves out; children pointing at them are expected to dangle.
 pub const DROPPED_ROLES: [&str; 1] = ["InlineTextBox"];
