@@ -48,6 +48,9 @@ Options:
   --root-selector <css>           only the subtree of the first match
   --all-refs                      refs for list/grid items even past 100 refs
   --refs-only                     only the lines that carry refs
+  --max-tokens <n>                at most n o200k tokens of text; the rest is counted
+                                  on "- more:" lines (its refs stay resolvable)
+  --urls                          print link targets (url="…")
   --timeout <ms>                  deadline of the page load and of the capture (default: 10000)
   --cdp <endpoint>                snapshot a tab of a running browser instead
                                   (http(s)://host:port or ws(s)://…; the browser is left as it was)
@@ -199,7 +202,7 @@ async function openTarget(target, vendor, timeoutMs = 30000) {
 async function snapshotCommand(argv) {
     const args = parse(argv, {
         vendor: 'value', interactive: 'bool', 'no-interactive': 'bool', compact: 'bool', 'no-compact': 'bool', 'max-depth': 'value',
-        'root-selector': 'value', 'all-refs': 'bool', 'refs-only': 'bool', json: 'bool', timeout: 'value', cdp: 'value', target: 'value', 'url-includes': 'value',
+        'root-selector': 'value', 'all-refs': 'bool', 'refs-only': 'bool', 'max-tokens': 'value', urls: 'bool', json: 'bool', timeout: 'value', cdp: 'value', target: 'value', 'url-includes': 'value',
     });
     if (args.help) return console.log(SNAPSHOT_HELP);
     if (args._.length > 1) throw new UsageError(`snapshot takes one URL or FILE, got ${args._.length}`);
@@ -213,6 +216,8 @@ async function snapshotCommand(argv) {
         rootSelector: args['root-selector'],
         allRefs: Boolean(args['all-refs']),
         refsOnly: Boolean(args['refs-only']),
+        maxTokens: positiveInt(args['max-tokens'], 'max-tokens', { min: 50 }),
+        urls: Boolean(args.urls),
         timeoutMs: positiveInt(args.timeout, 'timeout', { min: 1 }),
     };
     const { browser, page } = await openSource(args, vendor);

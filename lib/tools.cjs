@@ -149,8 +149,9 @@ function sendOf(page) {
 
 /**
  * Tools bound to one page.
- *   options.snapshotOptions  options for every snapshot (buildWebAiSnapshot); `viewportOnly`
- *                            defaults to true here, as seed 001's get_snapshot does
+ *   options.snapshotOptions  options for every snapshot (buildWebAiSnapshot); here
+ *                            `viewportOnly` defaults to true (seed 001's get_snapshot),
+ *                            `maxTokens` to 2000 and `maxElements` to 100
  *   options.timeoutMs        deadline of each action (default 2000)
  *   options.approve          async ({ action, reason, snapshot }) => boolean | { approved, message }
  *   options.checkpoints      [(snapshot) => boolean]: after an action, a true one asks `approve`
@@ -165,9 +166,10 @@ function createBrowserTools(page, options = {}) {
     const base = opts.snapshotOptions || {};
     // Seed 001: the viewport by default; get_snapshot's viewport_only changes it for what follows.
     const state = { snapshot: null, viewportOnly: typeof base.viewportOnly === 'boolean' ? base.viewportOnly : true, session: null };
-    // Seed 001's elements, pruned to 100 by its ranking, beside the text.
+    // Seed 001's elements, pruned to 100 by its ranking, beside a text of at
+    // most 2,000 tokens (its 100-element snapshot under 2,000 tokens).
     // Page text inside untrusted-content boundaries (seed 003).
-    const snapshotOptions = () => ({ includeElements: true, maxElements: 100, untrustedContent: 'mark', ...base, viewportOnly: state.viewportOnly });
+    const snapshotOptions = () => ({ includeElements: true, maxElements: 100, maxTokens: 2000, untrustedContent: 'mark', ...base, viewportOnly: state.viewportOnly });
     // Created on first use, so that an unusable page fails in execute, like a tool call.
     const session = () => {
         state.session ??= createPageSession(page, { timeoutMs: opts.timeoutMs, settleMs: opts.settleMs, cacheTtlMs: opts.cacheTtlMs });

@@ -30,6 +30,8 @@ export interface SnapshotStats {
     nodeCount: number;
     interactiveCount: number;
     tokenEstimate: number;
+    /** The text's o200k token count; present when `maxTokens` was set. */
+    tokens?: number;
     captureMs: number;
 }
 
@@ -98,6 +100,15 @@ export interface SnapshotOptions {
      * with `element_obscured`. Default false (true in page sessions and the tools).
      */
     activeLayerOnly?: boolean;
+    /**
+     * At most this many o200k tokens of text (boundaries included with `untrustedContent: 'mark'`;
+     * >= 50). When it binds, lines are kept by priority (in the viewport, then seed 001's role
+     * order, then landmarks and headings, then text, document order) and what is left out is
+     * counted on `- more: 212 links, 3 headings [expand: rootSelector="nav#main"]` lines; refs of
+     * left-out elements stay in `refs`, resolvable; `stats.tokens` is the count. The first use in a
+     * process loads the o200k table (about 0.4 s). Default: no budget (the tools use 2000).
+     */
+    maxTokens?: number;
     /** Each link's target as `url="…"` in its bracket: the path when on the page's own origin, else the whole URL. Default false. */
     urls?: boolean;
 }

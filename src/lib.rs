@@ -56,9 +56,10 @@ pub mod readers {
         crate::tree::legacy_reader::from_value(value)
     }
 
-    /// Read a `DOMSnapshot.captureSnapshot` reply: its element count, if it is the element tree.
-    pub fn read_dom_snapshot(text: &str, boxes: bool) -> Result<Option<usize>, String> {
-        crate::dom::snapshot_reader::read_snapshot(text, boxes).map(|r| r.tree.map(|t| t.nodes.len()))
+    /// Read a `DOMSnapshot.captureSnapshot` reply: its element count, if it
+    /// is the element tree. With `layout`, its boxes and what hides text too.
+    pub fn read_dom_snapshot(text: &str, layout: bool) -> Result<Option<usize>, String> {
+        crate::dom::snapshot_reader::read_snapshot(text, layout, layout).map(|r| r.tree.map(|t| t.nodes.len()))
     }
 
     /// Read a `DOM.getDocument` reply and build the selector of every node

@@ -54,7 +54,7 @@ pub struct SnapshotOptions {
 impl SnapshotOptions {
     /// Whether the DOM pass must read layout boxes.
     pub fn wants_boxes(&self) -> bool {
-        self.viewport_only || self.include_elements
+        self.viewport_only || self.include_elements || self.max_tokens.is_some()
     }
 }
 

@@ -265,6 +265,7 @@ fn option_sets() -> Vec<SnapshotOptions> {
         serde_json::json!({ "interactiveOnly": false, "maxDepth": 100, "compact": false }),
         serde_json::json!({ "refsOnly": true, "allRefs": true, "maxNameChars": 5, "redactText": true }),
         serde_json::json!({ "includeElements": true, "maxElements": 3, "activeLayerOnly": true, "untrustedContent": "mark", "maxDepth": 2 }),
+        serde_json::json!({ "maxTokens": 50, "urls": true, "untrustedContent": "mark" }),
     ]
     .iter()
     .map(|v| SnapshotOptions::from_value(v).expect("valid options"))

@@ -75,6 +75,7 @@ struct DomParts {
     tree: Option<DomReply>,
     click_hints: Vec<i64>,
     boxes: Option<Boxes>,
+    concealed: Vec<(i64, crate::dom::concealment::Concealed)>,
 }
 
 pub struct CaptureSession {
@@ -186,7 +187,7 @@ impl CaptureSession {
             // the snapshot while the tree's reply travels and is read. Its
             // reply is the element tree too, unless the page has shadow
             // roots; then `DOM.getDocument` follows (see `dom_snapshot`).
-            cmds.push(CdpCommand { project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes())), ..CdpCommand::new(Call::DomSnapshot, dom_snapshot_params()) });
+            cmds.push(CdpCommand { project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes() || self.opts.mark_untrusted)), ..CdpCommand::new(Call::DomSnapshot, dom_snapshot_params(self.opts.mark_untrusted)) });
         }
         self.waiting = cmds.iter().map(|c| c.call).collect();
         cmds
@@ -332,8 +333,8 @@ impl CaptureSession {
                 // Another process: its DOM is not in the page's.
                 cmds.push(CdpCommand {
                                         session: job.session.clone(),
-                    project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes())),
-                    ..CdpCommand::new(Call::Frame(k, FrameCall::DomSnapshot), dom_snapshot_params())
+                    project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes() || self.opts.mark_untrusted)),
+                    ..CdpCommand::new(Call::Frame(k, FrameCall::DomSnapshot), dom_snapshot_params(self.opts.mark_untrusted))
                 });
             }
             self.frames.push(job);
@@ -590,6 +591,7 @@ impl CaptureSession {
         };
         self.replies.insert(call, CdpReply::Ok(String::new()));
         let want_boxes = self.opts.wants_boxes();
+        let want_concealed = self.opts.mark_untrusted;
         let parts = match call.frame() {
             None => &mut self.dom,
             Some(k) => match self.frame_doms.get_mut(k) {
@@ -604,10 +606,11 @@ impl CaptureSession {
         // Without the snapshot, clickability falls back to attributes. Out
         // of time, nothing follows: the capture has no time left to wait for.
         let out_of_time = matches!(&text, Err(m) if m == NO_ANSWER);
-        let tree = match text.and_then(|t| read_snapshot(&t, want_boxes)) {
+        let tree = match text.and_then(|t| read_snapshot(&t, want_boxes, want_concealed)) {
             Ok(read) => {
                 parts.click_hints = read.click_hints;
                 parts.boxes = read.boxes;
+                parts.concealed = read.concealed;
                 read.tree
             }
             Err(_) => None,
@@ -636,6 +639,7 @@ impl CaptureSession {
                 t.root_frame = ax.root.and_then(|r| ax.node(r)).and_then(|n| n.frame_id.clone());
                 t.add_hint_ids(main.click_hints);
                 t.boxes = main.boxes;
+                t.concealed = main.concealed.into_iter().collect();
                 t.placement = viewport.map(|(w, h)| Placement::page(w, h));
                 out.push(t);
             }
@@ -653,6 +657,7 @@ impl CaptureSession {
                     t.root_frame = Some(job.info.id.clone());
                     t.add_hint_ids(parts.click_hints);
                     t.boxes = parts.boxes;
+                    t.concealed = parts.concealed.into_iter().collect();
                     oopif_trees.push((k, out.len()));
                     out.push(t);
                 }
@@ -699,8 +704,13 @@ fn dom_document_params() -> Value {
     json!({ "depth": -1, "pierce": true })
 }
 
-fn dom_snapshot_params() -> Value {
-    json!({ "computedStyles": ["cursor"], "includePaintOrder": false, "includeDOMRects": false })
+/// `cursor` first (click hints); with `concealment`, the styles that hide text after it.
+fn dom_snapshot_params(concealment: bool) -> Value {
+    let mut styles = vec!["cursor"];
+    if concealment {
+        styles.extend(crate::dom::concealment::STYLES);
+    }
+    json!({ "computedStyles": styles, "includePaintOrder": false, "includeDOMRects": false })
 }
 
 /// The tree reply is either the browser's raw JSON or the driver's projected rows.

@@ -7,6 +7,7 @@
 //! when that walk is the DOM tree, and from `DOM.getDocument` with `pierce`
 //! when the page has shadow roots, which DOMSnapshot flattens.
 
+pub mod concealment;
 pub mod json_arena;
 pub mod selector;
 pub mod snapshot_reader;
@@ -97,6 +98,8 @@ pub struct DomTree {
     pub without_user_agent_roots: bool,
     /// Layout boxes (`viewportOnly`), and where this process's viewport sits in the page's.
     pub boxes: Option<Boxes>,
+    /// Nodes whose text a person cannot see (`untrustedContent: 'mark'`), by backend id.
+    pub concealed: FxHashMap<i64, concealment::Concealed>,
     pub placement: Option<Placement>,
 }
 
@@ -311,7 +314,8 @@ impl DomTree {
             (Some(b), Some(at)) => (b.in_view(backend, at), b.placed(backend, at)),
             _ => (None, None),
         };
-        let Some(n) = self.by_backend(backend).and_then(|i| self.node(i)) else { return Hints { in_view, placed, ..Hints::default() } };
+        let concealed = self.concealed.get(&backend).copied();
+        let Some(n) = self.by_backend(backend).and_then(|i| self.node(i)) else { return Hints { in_view, placed, concealed, ..Hints::default() } };
         let tabindex = n.attr("tabindex").and_then(|t| t.trim().parse::<i64>().ok());
         let editable = n.attr("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
         Hints {
@@ -322,6 +326,7 @@ impl DomTree {
             negative_tabindex: tabindex.is_some_and(|t| t < 0),
             in_view,
             placed,
+            concealed,
         }
     }
 }
@@ -358,6 +363,8 @@ pub struct Hints {
     /// Its box in the page's viewport coordinates and how much of it shows
     /// (None: no box, or boxes not asked for).
     pub placed: Option<(viewport::Rect, viewport::Shown)>,
+    /// Why its text cannot be seen, when it cannot (`untrustedContent: 'mark'`).
+    pub concealed: Option<concealment::Concealed>,
 }
 
 #[cfg(test)]

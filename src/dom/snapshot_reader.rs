@@ -14,6 +14,7 @@ use std::borrow::Cow;
 
 use crate::dom::{is_kept_attr, DKind, DomTree, NONE};
 use rustc_hash::FxHashMap;
+use crate::dom::concealment::{judge, Concealed, Inherited, Own};
 use crate::dom::viewport::{Boxes, Rect};
 
 /// What one reply gives.
@@ -25,6 +26,8 @@ pub struct SnapshotRead {
     pub tree: Option<DomTree>,
     /// Layout boxes, when asked for (`viewportOnly`).
     pub boxes: Option<Boxes>,
+    /// Nodes whose text cannot be seen, when asked for (`untrustedContent: 'mark'`).
+    pub concealed: Vec<(i64, Concealed)>,
 }
 
 #[derive(serde::Deserialize)]
@@ -88,7 +91,7 @@ struct SnapLayout {
 /// What a driver holding the parsed reply needs to pass on (`CdpCommand::project`):
 /// the reply has per-node text values, input values, bounds and text boxes
 /// this module never reads.
-/// Boxes and scroll offsets only with `boxes` (`viewportOnly`).
+/// Boxes and scroll offsets only with `boxes` (`viewportOnly`, or concealment).
 pub fn projection_spec(boxes: bool) -> serde_json::Value {
     let mut spec = serde_json::json!({ "pick": {
         "strings": true,
@@ -110,8 +113,9 @@ pub fn projection_spec(boxes: bool) -> serde_json::Value {
     spec
 }
 
-/// Read the reply of `DOMSnapshot.captureSnapshot({ computedStyles: ['cursor'] })`.
-pub fn read_snapshot(text: &str, want_boxes: bool) -> Result<SnapshotRead, String> {
+/// Read the reply of `DOMSnapshot.captureSnapshot({ computedStyles: ['cursor', …] })`
+/// (with `want_concealed`, the styles of [`crate::dom::concealment::STYLES`] follow `cursor`).
+pub fn read_snapshot(text: &str, want_boxes: bool, want_concealed: bool) -> Result<SnapshotRead, String> {
     let repaired = crate::compat::json_text::repaired(text);
     let snap: Snapshot<'_> =
         serde_json::from_str(repaired.as_deref().unwrap_or(text)).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
@@ -119,7 +123,50 @@ pub fn read_snapshot(text: &str, want_boxes: bool) -> Result<SnapshotRead, Strin
     let shadowed = snap.documents.iter().any(|d| d.nodes.shadow_root_type.as_ref().is_some_and(|r| !r.index.is_empty()));
     let tree = if shadowed || snap.documents.is_empty() { None } else { Some(element_tree(&snap)) };
     let boxes = want_boxes.then(|| boxes(&snap));
-    Ok(SnapshotRead { click_hints, tree, boxes })
+    let concealed = if want_concealed { concealed(&snap) } else { Vec::new() };
+    Ok(SnapshotRead { click_hints, tree, boxes, concealed })
+}
+
+/// The nodes (text, and elements whose own box hides them) that a person cannot see.
+fn concealed(snap: &Snapshot<'_>) -> Vec<(i64, Concealed)> {
+    let mut out = Vec::new();
+    for doc in &snap.documents {
+        let n = &doc.nodes;
+        let count = n.node_type.len();
+        let mut layout_of: Vec<u32> = vec![u32::MAX; count];
+        for (k, &i) in doc.layout.node_index.iter().enumerate() {
+            if i < count {
+                layout_of[i] = k as u32;
+            }
+        }
+        let mut passed: Vec<Inherited> = Vec::with_capacity(count);
+        for i in 0..count {
+            let parent = match n.parent_index.get(i).copied() {
+                Some(p) if p >= 0 && (p as usize) < i => passed[p as usize],
+                _ => Inherited::ROOT,
+            };
+            let own = match layout_of[i] {
+                u32::MAX => None,
+                k => doc.layout.styles.get(k as usize).map(|st| {
+                    let style = |j: usize| st.get(j + 1).and_then(|&s| string(snap, s)).unwrap_or_default();
+                    Own {
+                        styles: [style(0), style(1), style(2), style(3), style(4), style(5), style(6)],
+                        bounds: doc.layout.bounds.get(k as usize).and_then(|b| <[f64; 4]>::try_from(b.as_slice()).ok()),
+                    }
+                }),
+            };
+            let text = n.node_type.get(i) == Some(&3);
+            let (verdict, inherited) = judge(parent, own.as_ref(), text);
+            passed.push(inherited);
+            if let (Some(v), Some(&backend)) = (verdict, n.backend_node_id.get(i)) {
+                // Elements are flagged only for what hides them whole; size and colour are their text's.
+                if text || matches!(v, Concealed::Transparent | Concealed::Clipped | Concealed::Offscreen) {
+                    out.push((backend, v));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Every layout box, relative to the root document's viewport, clipped by
@@ -297,7 +344,7 @@ mod tests {
 
     #[test]
     fn builds_the_element_tree_with_frames() {
-        let read = read_snapshot(PAGE, false).unwrap();
+        let read = read_snapshot(PAGE, false, false).unwrap();
         let t = read.tree.expect("no shadow roots: the snapshot is the tree");
         let div = t.node(t.by_backend(4).unwrap()).unwrap();
         assert_eq!(div.tag, "div");
@@ -320,7 +367,7 @@ mod tests {
 
     #[test]
     fn pointer_roots_and_listeners() {
-        let mut hints = read_snapshot(PAGE, false).unwrap().click_hints;
+        let mut hints = read_snapshot(PAGE, false, false).unwrap().click_hints;
         hints.sort();
         // The div is where `cursor: pointer` begins (the p inherits it); the p has a listener; so has the frame's button.
         assert_eq!(hints, vec![4, 5, 22]);
@@ -329,18 +376,18 @@ mod tests {
     #[test]
     fn shadow_roots_mean_no_tree() {
         let shadowed = PAGE.replacen(r#""isClickable""#, r#""shadowRootType":{"index":[4],"value":[0]},"isClickable""#, 1);
-        let read = read_snapshot(&shadowed, false).unwrap();
+        let read = read_snapshot(&shadowed, false, false).unwrap();
         assert!(read.tree.is_none(), "the flat tree is not the DOM tree");
         assert!(!read.click_hints.is_empty(), "click facts still count");
     }
 
     #[test]
     fn malformed_replies() {
-        assert!(read_snapshot("{\"documents\":1}", false).is_err());
-        assert!(read_snapshot("[", false).is_err());
+        assert!(read_snapshot("{\"documents\":1}", false, true).is_err());
+        assert!(read_snapshot("[", false, true).is_err());
         // Parents after children, out of range, or missing: those nodes are left out, nothing panics.
         let odd = r##"{"strings":["#document","DIV"],"documents":[{"nodes":{"parentIndex":[-1,5,0,-1],"nodeType":[9,1,1,1],"nodeName":[0,1,1,9],"backendNodeId":[1,2,3]},"layout":{}}]}"##;
-        let t = read_snapshot(odd, true).unwrap().tree.unwrap();
+        let t = read_snapshot(odd, true, true).unwrap().tree.unwrap();
         assert!(t.by_backend(2).is_none());
         assert_eq!(t.node(t.by_backend(3).unwrap()).unwrap().tag, "div");
         assert_eq!(t.nodes.len(), 2);

@@ -38,7 +38,7 @@ pub struct Element {
 }
 
 /// §1.3.3's role priority: lower first.
-fn role_rank(role: &str) -> u8 {
+pub(crate) fn role_rank(role: &str) -> u8 {
     match role {
         "button" | "link" => 0,
         "checkbox" | "radio" | "textbox" | "searchbox" => 1,

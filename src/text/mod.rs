@@ -1,10 +1,12 @@
 //! The text picture: the serializer and the `WebAiSnapshot` built around it.
 
+pub mod budget;
 pub mod delta;
 pub mod elements;
 pub mod lines;
 pub mod numbering;
 pub mod revision;
 pub mod serialize;
+pub mod tokens;
 pub mod untrusted;
 pub mod snapshot;

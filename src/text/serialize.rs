@@ -17,6 +17,7 @@ use crate::compat::js_string::{collapse_whitespace, json_quote, normalize_name, 
 use crate::options::{SnapshotOptions, REF_BUDGET};
 use crate::tree::roles;
 use crate::tree::{AxTree, States, Tristate};
+use crate::text::budget::{self, Printed, NO_PARENT};
 use crate::text::numbering::{element_key, Numberer, RefMemory};
 
 /// One ref'd element (SPEC §6 `ElementRef`); the DOM pass fills `located`.
@@ -147,7 +148,7 @@ pub fn serialize(
 ) -> Serialized {
     let max_name = opts.max_name_chars as usize;
     let mut notes: Vec<String> = Vec::new();
-    let mut view = build_view(tree, subtree_root, title, max_name, hints, opts.viewport_only, &mut notes);
+    let mut view = build_view(tree, subtree_root, title, max_name, hints, (opts.viewport_only, opts.mark_untrusted), &mut notes);
     for v in view.iter_mut() {
         v.url = v.url.filter(|_| opts.urls).map(|u| relative_url(u, page_url));
     }
@@ -175,7 +176,20 @@ pub fn serialize(
     if let Some(max) = opts.max_elements {
         keep_best_refs(&mut view, &ref_of, &refs, max as usize, selector, &mut notes);
     }
-    let (text, node_count) = print(&view, &ref_of, &refs, opts, &mut notes);
+    let lines = layout(&view, &ref_of, &refs, opts, &mut notes);
+    let node_count = lines.len();
+    let text = match opts.max_tokens {
+        Some(max) => {
+            let expand = |node: u32| {
+                let v = view.get(node as usize)?;
+                selector.and_then(|f| f(v.frame_id, v.backend_node_id?))
+            };
+            let fitted = budget::fit(&lines, max as usize, &expand);
+            notes.extend(fitted.note);
+            fitted.text
+        }
+        None => budget::emit(&lines, None, &[], None),
+    };
     if view[0].children.iter().all(|&c| !view[c as usize].kept) {
         notes.push("the page has no accessible content".to_string());
     }
@@ -188,7 +202,8 @@ fn build_view<'a>(
     title: Option<&str>,
     max_name: usize,
     hints: Option<HintFn<'_>>,
-    text_boxes: bool,
+    // Text nodes' own DOM facts: (their boxes, whether they can be seen).
+    (text_boxes, text_concealment): (bool, bool),
     notes: &mut Vec<String>,
 ) -> Vec<VNode<'a>> {
     let doc_title = title.or_else(|| tree.title()).unwrap_or_default();
@@ -232,8 +247,10 @@ fn build_view<'a>(
             let mut t = VNode::element(Cow::Borrowed("text"), Cow::Borrowed(node.name.as_str()));
             t.kind = Kind::Text;
             t.from_list_marker = in_marker;
-            if let (true, Some(h), Some(b)) = (text_boxes, hints, node.backend_node_id) {
-                t.hints.in_view = h(frame, b).in_view;
+            if let (true, Some(h), Some(b)) = (text_boxes || text_concealment, hints, node.backend_node_id) {
+                let facts = h(frame, b);
+                t.hints.in_view = facts.in_view.filter(|_| text_boxes);
+                t.hints.concealed = facts.concealed;
             }
             let idx = view.len() as u32;
             view.push(t);
@@ -356,6 +373,7 @@ fn normalize_text(view: &mut [VNode<'_>], compact: bool, max_name: usize) {
                     out.push(idx);
                 } else {
                     view[idx as usize].kept = false;
+                    said_by_parent(view, i, idx as usize);
                 }
             }
         };
@@ -369,8 +387,9 @@ fn normalize_text(view: &mut [VNode<'_>], compact: bool, max_name: usize) {
                     view[c as usize].kept = false;
                     continue;
                 }
+                let concealed = child.hints.concealed;
                 match run.as_mut() {
-                    Some((first, merged)) if compact => {
+                    Some((first, merged)) if compact && view[*first as usize].hints.concealed == concealed => {
                         let m = merged.get_or_insert_with(|| view[*first as usize].name.to_string());
                         m.push_str(&view[c as usize].name);
                         view[c as usize].kept = false;
@@ -401,6 +420,7 @@ fn drop_redundant_text(view: &mut [VNode<'_>], parent: usize, children: &mut Vec
     let named_control = !view[parent].name.is_empty() && roles::is_tier1_role(&view[parent].role);
     let named_from_content = !view[parent].name.is_empty() && roles::is_named_from_content(&view[parent].role);
     let mut keep = vec![true; children.len()];
+    let mut parent_says = Vec::new();
     for (k, &c) in children.iter().enumerate() {
         let text = &view[c as usize];
         if text.kind != Kind::Text {
@@ -416,7 +436,10 @@ fn drop_redundant_text(view: &mut [VNode<'_>], parent: usize, children: &mut Vec
         let icon_only = named_control && !text.name.chars().any(char::is_alphanumeric);
         // A heading's "Title[" + link "edit" + "]": the heading's name already says it.
         let in_name = named_from_content && view[parent].name.contains(text.name.trim());
-        if sibling_says(k.checked_sub(1)) || sibling_says(Some(k + 1)) || repeats_value || icon_only || in_name || is_separator(&text.name) {
+        if in_name || icon_only {
+            keep[k] = false;
+            parent_says.push(c as usize);
+        } else if sibling_says(k.checked_sub(1)) || sibling_says(Some(k + 1)) || repeats_value || is_separator(&text.name) {
             keep[k] = false;
         }
     }
@@ -429,6 +452,18 @@ fn drop_redundant_text(view: &mut [VNode<'_>], parent: usize, children: &mut Vec
         }
         kept
     });
+    for c in parent_says {
+        said_by_parent(view, parent, c);
+    }
+}
+
+/// Text dropped because its parent's line says it: if a person cannot see
+/// it, the parent's name holds invisible text, and its line says so.
+fn said_by_parent(view: &mut [VNode<'_>], parent: usize, text: usize) {
+    if let Some(why) = view[text].hints.concealed {
+        let p = &mut view[parent].hints;
+        p.concealed = p.concealed.or(Some(why));
+    }
 }
 
 /// `interactiveOnly`: keep controls, named nodes, landmarks/headings and
@@ -784,6 +819,9 @@ fn state_attrs(v: &VNode<'_>, opts: &SnapshotOptions, out: &mut Vec<String>) {
     if let Some(u) = v.url {
         out.push(format!("url={}", json_quote(u)));
     }
+    if let Some(why) = v.hints.concealed.filter(|_| opts.mark_untrusted) {
+        out.push(format!("invisible={}", why.as_str()));
+    }
 }
 
 /// A link target as a reader needs it: the path when it is on the page's own
@@ -834,6 +872,10 @@ fn named_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions, wit
 /// `emphasis` without refs is one line, not one per run.
 fn inline_text<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], v: &VNode<'_>, opts: &SnapshotOptions) -> Option<Cow<'v, str>> {
     if !opts.compact || !v.name.is_empty() || v.children.is_empty() {
+        return None;
+    }
+    // Text that cannot be seen keeps a line of its own, flagged.
+    if v.children.iter().any(|&c| view[c as usize].hints.concealed.is_some()) {
         return None;
     }
     if let [only] = v.children[..] {
@@ -949,51 +991,55 @@ fn said_once(view: &[VNode<'_>], ref_of: &[Option<u32>], i: u32) -> Option<(bool
     }
 }
 
-fn push_line(text: &mut String, depth: usize, line: &str) {
-    if !text.is_empty() {
-        text.push('\n');
-    }
-    for _ in 0..depth {
-        text.push_str("  ");
-    }
-    text.push_str(line);
-}
-
-fn print(
-    view: &[VNode<'_>],
+/// The printed lines, in order, with what the budget needs to rank them.
+fn layout<'v>(
+    view: &'v [VNode<'_>],
     ref_of: &[Option<u32>],
     refs: &[ElementRef],
     opts: &SnapshotOptions,
     notes: &mut Vec<String>,
-) -> (String, usize) {
+) -> Vec<Printed<'v>> {
     let ref_id = |i: u32| ref_of.get(i as usize).copied().flatten().map(|r| &refs[r as usize]);
-    let mut text = String::new();
-    let mut count = 0usize;
+    let mut lines: Vec<Printed<'v>> = Vec::new();
     if opts.refs_only {
         for i in 0..view.len() as u32 {
             if let Some(r) = ref_id(i) {
-                push_line(&mut text, 0, &standalone_line(view, ref_of, i, Some(r), opts));
-                count += 1;
+                let text = standalone_line(view, ref_of, i, Some(r), opts);
+                lines.push(printed(view, i, text, 0, NO_PARENT, 1, true, false));
             }
         }
-        return (text, count);
+        return lines;
     }
     let max_depth = opts.max_depth as usize;
     let mut omitted = 0usize;
     let mut lifted_refs = 0usize;
+    // The line open at each depth: the parent of the next line one deeper.
+    let mut open: Vec<u32> = Vec::new();
     // (node, depth, its name is said by its parent's line)
     let mut stack: Vec<(u32, usize, bool)> = vec![(0, 0, false)];
     while let Some((i, depth, quiet)) = stack.pop() {
         let i = if opts.compact { unwrapped(view, ref_of, i) } else { i };
         let v = &view[i as usize];
-        count += 1;
+        open.truncate(depth);
+        let parent = open.last().copied().unwrap_or(NO_PARENT);
+        let parent_view = match parent {
+            NO_PARENT => 1,
+            p => lines[p as usize].rank.0,
+        };
+        let push = |lines: &mut Vec<Printed<'v>>, open: &mut Vec<u32>, text: String, texty: bool| {
+            open.push(lines.len() as u32);
+            lines.push(printed(view, i, text, depth as u32, parent, parent_view, ref_id(i).is_some(), texty));
+        };
         if v.kind == Kind::Text {
-            push_line(&mut text, depth, &format!("- text: {}", shown(&v.name, opts)));
+            let line = match v.hints.concealed.filter(|_| opts.mark_untrusted) {
+                Some(why) => format!("- text [invisible={}]: {}", why.as_str(), shown(&v.name, opts)),
+                None => format!("- text: {}", shown(&v.name, opts)),
+            };
+            push(&mut lines, &mut open, line, true);
             continue;
         }
         // Nameless decorative images say nothing (compact): `alt=""`, an icon in a named link.
         if opts.compact && opts.interactive_only && v.role == "img" && v.name.is_empty() && is_bare_leaf(view, ref_of, i) {
-            count -= 1;
             continue;
         }
         let once = if opts.compact { said_once(view, ref_of, i) } else { None };
@@ -1003,11 +1049,11 @@ fn print(
         if let Some(t) = inline_text(view, ref_of, v, opts) {
             line.push_str(": ");
             line.push_str(&shown(&t, opts));
-            push_line(&mut text, depth, &line);
+            push(&mut lines, &mut open, line, true);
             continue;
         }
         if v.children.is_empty() || child_said {
-            push_line(&mut text, depth, &line);
+            push(&mut lines, &mut open, line, false);
             continue;
         }
         if depth >= max_depth {
@@ -1027,16 +1073,18 @@ fn print(
             if !below.is_empty() {
                 line.push(':');
             }
-            push_line(&mut text, depth, &line);
+            push(&mut lines, &mut open, line, false);
+            let cut = lines.len() as u32 - 1;
+            let cut_view = lines[cut as usize].rank.0;
             for d in below {
                 lifted_refs += 1;
-                count += 1;
-                push_line(&mut text, depth + 1, &standalone_line(view, ref_of, d, ref_id(d), opts));
+                let text = standalone_line(view, ref_of, d, ref_id(d), opts);
+                lines.push(printed(view, d, text, depth as u32 + 1, cut, cut_view, true, false));
             }
             continue;
         }
         line.push(':');
-        push_line(&mut text, depth, &line);
+        push(&mut lines, &mut open, line, false);
         for &c in v.children.iter().rev() {
             let quiet = once.is_some_and(|(parent_quiet, _)| !parent_quiet);
             stack.push((c, depth + 1, quiet));
@@ -1048,7 +1096,40 @@ fn print(
             if lifted_refs > 0 { format!("; their {lifted_refs} ref'd control(s) are listed at the cut") } else { String::new() }
         ));
     }
-    (text, count)
+    lines
+}
+
+/// A line with its budget rank: in the viewport first (a node without a box
+/// of its own ranks as the line above it), then seed 001's role order, then
+/// landmarks and headings before other structure before text.
+#[allow(clippy::too_many_arguments)]
+fn printed<'v>(view: &'v [VNode<'_>], i: u32, text: String, depth: u32, parent: u32, parent_view: u8, has_ref: bool, texty: bool) -> Printed<'v> {
+    let v = &view[i as usize];
+    let role: &'v str = v.role.as_ref();
+    let summary = v.kind == Kind::Element && matches!(role, "more" | "inert") && v.name.is_empty() && !has_ref;
+    let in_view = match v.hints.in_view {
+        Some(true) => 0,
+        Some(false) => 2,
+        None => parent_view,
+    };
+    let kind = if summary || matches!(role, "heading" | "banner" | "navigation" | "main" | "contentinfo" | "complementary" | "region" | "search" | "form") {
+        0
+    } else if texty && !has_ref {
+        2
+    } else {
+        1
+    };
+    let rank = if summary { (0, 0, 0) } else { (in_view, crate::text::elements::role_rank(role), kind) };
+    let counted_as = if summary {
+        None
+    } else if has_ref || (v.kind == Kind::Element && !v.name.is_empty()) {
+        Some(if v.kind == Kind::Text { "text line" } else { role })
+    } else if texty {
+        Some("text line")
+    } else {
+        None
+    };
+    Printed { text, depth, parent, rank, counted_as, node: i }
 }
 
 #[cfg(test)]

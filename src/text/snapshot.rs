@@ -34,6 +34,8 @@ pub struct WebAiSnapshot {
     pub notes: Vec<String>,
     pub node_count: usize,
     pub token_estimate: u64,
+    /// The text's o200k count (counted when `maxTokens` is set).
+    pub tokens: Option<usize>,
     pub capture_ms: f64,
     /// With `opts.numbering`: each ref's element key (order of `refs`) and the next free number.
     pub ref_keys: Vec<Option<String>>,
@@ -69,7 +71,18 @@ pub fn build_snapshot(
     // hints (maxElements) and then for every ref.
     let shared_locator = std::cell::RefCell::new(Locator::new(dom));
     let select = |frame: Option<&str>, backend: i64| shared_locator.borrow_mut().locate(frame, backend).and_then(|l| l.selector.filter(|_| l.frame_path.is_empty() && l.shadow_path.is_empty()));
-    let select_fn: Option<SelectorFn<'_>> = if dom.is_empty() || opts.max_elements.is_none() { None } else { Some(&select) };
+    let select_fn: Option<SelectorFn<'_>> = if dom.is_empty() || (opts.max_elements.is_none() && opts.max_tokens.is_none()) { None } else { Some(&select) };
+    let untrusted = opts.mark_untrusted.then(|| (crate::text::untrusted::nonce(), crate::text::untrusted::origin_of(facts.url.as_deref())));
+    // The boundaries are part of what the model reads: the budget is for the text inside them.
+    let budgeted;
+    let opts = match (opts.max_tokens, &untrusted) {
+        (Some(max), Some((nonce, origin))) => {
+            let frame = crate::text::tokens::count(&crate::text::untrusted::wrap("", nonce, origin)).unwrap_or(0) as u32;
+            budgeted = SnapshotOptions { max_tokens: Some(max.saturating_sub(frame).max(1)), ..opts.clone() };
+            &budgeted
+        }
+        _ => opts,
+    };
     let Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref } =
         serialize(tree, subtree_root, title.as_deref(), facts.url.as_deref(), opts, hint_fn, keying.as_ref(), select_fn);
     if text.is_empty() {
@@ -129,7 +142,6 @@ pub fn build_snapshot(
     });
     // The hash is of the page's text, not of the boundaries (a new nonce each time).
     let ax_hash = hash_accessibility_snapshot(&text);
-    let untrusted = opts.mark_untrusted.then(|| (crate::text::untrusted::nonce(), crate::text::untrusted::origin_of(facts.url.as_deref())));
     if let Some((nonce, origin)) = &untrusted {
         text = crate::text::untrusted::wrap(&crate::text::untrusted::neutralise(&text), nonce, origin);
     }
@@ -141,6 +153,7 @@ pub fn build_snapshot(
         dom_hash: facts.dom_hash,
         ax_hash,
         token_estimate: estimate_tokens(&text),
+        tokens: opts.max_tokens.and_then(|_| crate::text::tokens::count(&text)),
         text,
         refs,
         notes,
@@ -257,6 +270,8 @@ struct StatsJson {
     node_count: usize,
     interactive_count: usize,
     token_estimate: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokens: Option<usize>,
     capture_ms: f64,
 }
 
@@ -304,7 +319,7 @@ impl WebAiSnapshot {
             text: &self.text,
             refs: RefsJson(&self.refs),
             notes: &self.notes,
-            stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, capture_ms },
+            stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, tokens: self.tokens, capture_ms },
             elements: self.elements.as_ref().map(|e| e.list.as_slice()),
             focused: self.elements.as_ref().map(|e| e.focused.as_deref()),
             timestamp: self.elements.as_ref().map(|e| e.timestamp.as_str()),

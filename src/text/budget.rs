@@ -1,0 +1,339 @@
+//! `maxTokens`: when the printed lines cost more o200k tokens than the
+//! budget, keep the lines that matter most and say what the rest were.
+//!
+//! Lines are kept in priority order (in the viewport first, then seed 001's
+//! role order, then landmarks and headings, then text, document order
+//! breaking ties); a kept line brings the lines above it, so the text stays
+//! a tree. What is left out is counted on one `- more:` line under its
+//! nearest kept ancestor, with the `rootSelector` that shows it. Refs are not
+//! touched: a left-out element's ref still resolves.
+
+use crate::compat::js_string::json_quote;
+use crate::text::tokens;
+
+/// The parent of a line with none: the document line, and every line of `refsOnly`.
+pub const NO_PARENT: u32 = u32::MAX;
+
+/// One printed line as the budget sees it.
+#[derive(Debug, Clone)]
+pub struct Printed<'a> {
+    /// The line without its indentation.
+    pub text: String,
+    pub depth: u32,
+    /// Index of the line it sits under, or [`NO_PARENT`].
+    pub parent: u32,
+    /// Lower is kept first: (viewport, role, kind).
+    pub rank: (u8, u8, u8),
+    /// What a `more` line counts it as (`link`, `text line`); `None` for
+    /// structure that says nothing by itself (`- list:`).
+    pub counted_as: Option<&'a str>,
+    /// The view node it prints, for the `expand` hint.
+    pub node: u32,
+}
+
+/// The text of `lines`, or of those `keep` marks, with `stubs[i]` (a `more`
+/// line's text) as the last child of line `i` and `root_stub` at the end.
+pub fn emit(lines: &[Printed<'_>], keep: Option<&[bool]>, stubs: &[(u32, String)], root_stub: Option<&str>) -> String {
+    let mut text = String::with_capacity(lines.iter().map(|l| l.text.len() + 2 * l.depth as usize + 1).sum());
+    let mut stub_of = stubs.iter().peekable();
+    // Kept lines whose subtree is still being written, with their stub.
+    let mut open: Vec<(u32, Option<&str>)> = Vec::new();
+    let close = |text: &mut String, open: &mut Vec<(u32, Option<&str>)>, depth: u32| {
+        while open.last().is_some_and(|&(d, _)| d >= depth) {
+            if let Some((d, Some(stub))) = open.pop() {
+                push_indented(text, d as usize + 1, "- more: ", stub);
+            }
+        }
+    };
+    for (i, line) in lines.iter().enumerate() {
+        if keep.is_some_and(|k| !k[i]) {
+            continue;
+        }
+        close(&mut text, &mut open, line.depth);
+        push_indented(&mut text, line.depth as usize, "", &line.text);
+        let stub = match stub_of.peek() {
+            Some((at, s)) if *at as usize == i => {
+                stub_of.next();
+                Some(s.as_str())
+            }
+            _ => None,
+        };
+        open.push((line.depth, stub));
+    }
+    close(&mut text, &mut open, 0);
+    if let Some(stub) = root_stub {
+        push_indented(&mut text, 0, "- more: ", stub);
+    }
+    text
+}
+
+fn push_indented(text: &mut String, depth: usize, prefix: &str, line: &str) {
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    for _ in 0..depth {
+        text.push_str("  ");
+    }
+    text.push_str(prefix);
+    text.push_str(line);
+}
+
+/// What `fit` made of the lines.
+pub struct Fitted {
+    pub text: String,
+    pub note: Option<String>,
+}
+
+/// Fit `lines` into `max` tokens. `expand(node)` is the selector that shows
+/// a line's subtree on its own (`rootSelector`), when there is one.
+pub fn fit(lines: &[Printed<'_>], max: usize, expand: &dyn Fn(u32) -> Option<String>) -> Fitted {
+    let full = emit(lines, None, &[], None);
+    // A token is at least one byte, and our lines average three to five
+    // bytes a token: counting a text far above the budget is wasted work.
+    if full.len() <= max {
+        return Fitted { text: full, note: None };
+    }
+    if full.len() <= max.saturating_mul(12) {
+        match tokens::count(&full) {
+            Some(n) if n <= max => return Fitted { text: full, note: None },
+            Some(_) => {}
+            None => return unfitted(full),
+        }
+    }
+    let mut order: Vec<u32> = (0..lines.len() as u32).collect();
+    order.sort_by_key(|&i| (lines[i as usize].rank, i));
+    let mut cost: Vec<Option<usize>> = vec![None; lines.len()];
+    let mut line_cost = |i: u32| -> usize {
+        *cost[i as usize].get_or_insert_with(|| {
+            let l = &lines[i as usize];
+            // The newline and indentation are counted with the line: that is how the text tokenizes.
+            let mut s = String::with_capacity(l.text.len() + 2 * l.depth as usize + 1);
+            s.push('\n');
+            for _ in 0..l.depth {
+                s.push_str("  ");
+            }
+            s.push_str(&l.text);
+            tokens::count(&s).unwrap_or(s.len())
+        })
+    };
+    // The `more` lines cost tokens too, and which are needed depends on what
+    // is kept: search for the largest line budget whose whole text fits.
+    let attempt = |target: usize, line_cost: &mut dyn FnMut(u32) -> usize| -> Option<(String, usize, usize, usize)> {
+        let keep = choose(lines, &order, target, line_cost);
+        let (stubs, root_stub, left_out) = stubs_for(lines, &keep, expand);
+        let text = emit(lines, Some(&keep), &stubs, root_stub.as_deref());
+        let n = tokens::count(&text)?;
+        Some((text, n, keep.iter().filter(|&&k| k).count(), left_out))
+    };
+    let Some(first) = attempt(max, &mut line_cost) else { return unfitted(full) };
+    let overshoot = first.1.saturating_sub(max);
+    let mut best = (overshoot == 0).then_some(first);
+    let (mut lo, mut hi) = (0usize, max);
+    let mut guess = max.saturating_sub(overshoot);
+    for _ in 0..8 {
+        if best.is_some() && hi <= lo + 8 || overshoot == 0 {
+            break;
+        }
+        let Some(r) = attempt(guess, &mut line_cost) else { return unfitted(full) };
+        if r.1 <= max {
+            lo = guess;
+            best = Some(r);
+        } else {
+            hi = guess;
+        }
+        guess = lo + (hi - lo) / 2;
+    }
+    let Some((text, n, shown, left_out)) = best else { return bare_fit(lines, expand, max) };
+    let note = format!(
+        "maxTokens {max}: {shown} of {} lines shown ({n} tokens, o200k); {left_out} left out are counted on `more` lines, and their refs stay resolvable in refs",
+        lines.len()
+    );
+    Fitted { text, note: Some(note) }
+}
+
+/// The text with no budget, when the o200k table did not load.
+fn unfitted(full: String) -> Fitted {
+    Fitted { text: full, note: Some("maxTokens: the o200k token table could not be loaded, so the text is not cut".into()) }
+}
+
+/// After every attempt overshot (pathological joins): the lines that must
+/// stay and nothing else.
+fn bare_fit(lines: &[Printed<'_>], expand: &dyn Fn(u32) -> Option<String>, max: usize) -> Fitted {
+    let keep: Vec<bool> = lines.iter().map(is_document).collect();
+    let (stubs, root_stub, _) = stubs_for(lines, &keep, expand);
+    let text = emit(lines, Some(&keep), &stubs, root_stub.as_deref());
+    Fitted { text, note: Some(format!("maxTokens {max}: only the document line and `more` lines fit")) }
+}
+
+fn is_document(line: &Printed<'_>) -> bool {
+    line.parent == NO_PARENT && line.depth == 0 && line.counted_as.is_none()
+}
+
+/// Keep lines in `order` while their cost, with any ancestors not yet
+/// kept, fits in `budget`.
+fn choose(lines: &[Printed<'_>], order: &[u32], budget: usize, line_cost: &mut dyn FnMut(u32) -> usize) -> Vec<bool> {
+    let mut keep = vec![false; lines.len()];
+    let mut used = 0usize;
+    // The document line opens every snapshot, whatever it costs.
+    if lines.first().is_some_and(is_document) {
+        keep[0] = true;
+        used = line_cost(0);
+    }
+    let mut misses = 0usize;
+    let mut chain: Vec<u32> = Vec::new();
+    for &i in order {
+        if keep[i as usize] {
+            continue;
+        }
+        chain.clear();
+        let mut at = i;
+        let mut cost = 0usize;
+        loop {
+            chain.push(at);
+            cost += line_cost(at);
+            let p = lines[at as usize].parent;
+            if p == NO_PARENT || keep[p as usize] {
+                break;
+            }
+            at = p;
+        }
+        if used + cost <= budget {
+            used += cost;
+            for &c in &chain {
+                keep[c as usize] = true;
+            }
+            misses = 0;
+        } else {
+            misses += 1;
+            // Past this many lines that do not fit, the budget is full: stop
+            // tokenizing the rest of a large page.
+            if misses >= 64 || budget.saturating_sub(used) < 4 {
+                break;
+            }
+        }
+    }
+    keep
+}
+
+/// Per kept line, the `more` line for what was left out under it:
+/// `(line, "212 links, 3 headings [expand: rootSelector=\"nav#main\"]")`, in
+/// line order; the stub of what has no kept ancestor; and how many lines
+/// were counted.
+fn stubs_for(lines: &[Printed<'_>], keep: &[bool], expand: &dyn Fn(u32) -> Option<String>) -> (Vec<(u32, String)>, Option<String>, usize) {
+    // The nearest kept ancestor of each line; parents come before children.
+    let mut holder: Vec<u32> = vec![NO_PARENT; lines.len()];
+    let mut counts: Vec<Vec<(&str, usize)>> = vec![Vec::new(); lines.len()];
+    let mut root_counts: Vec<(&str, usize)> = Vec::new();
+    let mut left_out = 0usize;
+    for (i, line) in lines.iter().enumerate() {
+        let p = line.parent;
+        holder[i] = match p {
+            NO_PARENT => NO_PARENT,
+            p if keep[p as usize] => p,
+            p => holder[p as usize],
+        };
+        if keep[i] {
+            continue;
+        }
+        let Some(what) = line.counted_as else { continue };
+        left_out += 1;
+        let bucket = match holder[i] {
+            NO_PARENT => &mut root_counts,
+            h => &mut counts[h as usize],
+        };
+        match bucket.iter_mut().find(|(w, _)| *w == what) {
+            Some((_, n)) => *n += 1,
+            None => bucket.push((what, 1)),
+        }
+    }
+    let describe = |counts: &[(&str, usize)], hint: Option<String>| {
+        let what = counts.iter().map(|(w, n)| format!("{n} {}", plural(w, *n))).collect::<Vec<_>>().join(", ");
+        let expand = hint.map_or_else(|| "raise maxTokens".to_string(), |s| format!("rootSelector={}", json_quote(&s)));
+        format!("{what} [expand: {expand}]")
+    };
+    let stubs = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.is_empty())
+        .map(|(i, c)| {
+            let hint = if lines[i].parent == NO_PARENT { None } else { expand(lines[i].node) };
+            (i as u32, describe(c, hint))
+        })
+        .collect();
+    let root = (!root_counts.is_empty()).then(|| describe(&root_counts, None));
+    (stubs, root, left_out)
+}
+
+fn plural(what: &str, n: usize) -> String {
+    match (n, what) {
+        (1, _) => what.to_string(),
+        (_, w) if w.ends_with('x') || w.ends_with('s') => format!("{w}es"),
+        (_, w) => format!("{w}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str, depth: u32, parent: u32, rank: (u8, u8, u8), counted_as: Option<&'static str>) -> Printed<'static> {
+        Printed { text: text.into(), depth, parent, rank, counted_as, node: 0 }
+    }
+
+    fn page(links: usize) -> Vec<Printed<'static>> {
+        let mut lines = vec![
+            line("- document \"Shop\":", 0, NO_PARENT, (0, 5, 1), None),
+            line("- button \"Buy now\" [ref=@e1]", 1, 0, (0, 0, 1), Some("button")),
+            line("- navigation \"Main\":", 1, 0, (1, 5, 0), None),
+        ];
+        for k in 0..links {
+            lines.push(line(&format!("- link \"Category number {k}\" [ref=@e{}]", k + 2), 2, 2, (2, 0, 1), Some("link")));
+        }
+        lines.push(line("- text: Free shipping on orders over $50", 1, 0, (0, 5, 2), Some("text line")));
+        lines
+    }
+
+    #[test]
+    fn a_text_within_the_budget_is_untouched() {
+        let lines = page(3);
+        let f = fit(&lines, 500, &|_| None);
+        assert_eq!(f.text, emit(&lines, None, &[], None));
+        assert!(f.note.is_none());
+    }
+
+    #[test]
+    fn a_binding_budget_keeps_priorities_and_counts_the_rest() {
+        let lines = page(300);
+        let f = fit(&lines, 120, &|_| Some("nav#main".into()));
+        let n = tokens::count(&f.text).unwrap();
+        assert!(n <= 120, "{n} tokens:\n{}", f.text);
+        assert!(f.text.starts_with("- document \"Shop\":\n  - button \"Buy now\" [ref=@e1]\n  - navigation \"Main\":"), "{}", f.text);
+        assert!(f.text.contains("- text: Free shipping"), "in-view text outranks offscreen links:\n{}", f.text);
+        let shown = f.text.matches("- link ").count();
+        assert!(shown > 0 && shown < 300);
+        // The links left out are counted under the navigation, with the selector that shows them.
+        let more = format!("    - more: {} links [expand: rootSelector=\"nav#main\"]", 300 - shown);
+        assert!(f.text.contains(&more), "{more} missing in:\n{}", f.text);
+        assert!(f.note.unwrap().starts_with("maxTokens 120:"));
+    }
+
+    #[test]
+    fn the_text_is_a_tree_the_stub_closes_its_subtree() {
+        let lines = page(2);
+        let keep = vec![true, true, true, true, false, true];
+        let stubs = vec![(2u32, "1 link [expand: raise maxTokens]".to_string())];
+        assert_eq!(
+            emit(&lines, Some(&keep), &stubs, None),
+            "- document \"Shop\":\n  - button \"Buy now\" [ref=@e1]\n  - navigation \"Main\":\n    - link \"Category number 0\" [ref=@e2]\n    - more: 1 link [expand: raise maxTokens]\n  - text: Free shipping on orders over $50"
+        );
+    }
+
+    #[test]
+    fn a_budget_smaller_than_the_document_line_still_ends() {
+        let mut lines = page(50);
+        lines[0].text = format!("- document \"{}\":", "very long title ".repeat(40));
+        let f = fit(&lines, 50, &|_| None);
+        assert!(f.note.is_some());
+        assert!(f.text.starts_with("- document"));
+    }
+}
