@@ -68,13 +68,21 @@ async function measurePage(browser, endpoint, p) {
             },
             // The same capture without the DOM pass (selectors, clickable refs): what that pass costs.
             oursNoDom: async () => ax.captureOverCdp((m, params) => session.send(m, params), { domPass: false }),
+            // With a 2,000-token budget: what filling it (and reading the boxes it ranks by) adds to our processing.
+            oursBudget: async () => {
+                const timings = {};
+                const s = await ax.captureOverCdp((m, params) => session.send(m, params), { maxTokens: 2000 }, timings);
+                return { s, own: (timings.project || 0) + (timings.rust || 0) };
+            },
         };
-        const times = { floor: [], pw: [], ours: [], own: [], native: [], nativeFloor: [], oursNoDom: [] };
+        const times = { floor: [], pw: [], ours: [], own: [], native: [], nativeFloor: [], oursNoDom: [], oursBudget: [], ownBudget: [] };
         // `ours` and `oursNoDom` run back to back (which one first alternates),
         // and the DOM pass cost is the median of their per-pair ratios: on a
         // shared machine the load drifts more between pairs than within one.
-        const order = ['floor', 'pw', 'ours+oursNoDom', 'nativeFloor', 'native'];
+        const order = ['floor', 'pw', 'ours+oursNoDom+oursBudget', 'nativeFloor', 'native'];
         const domRatios = [];
+        const budgetRatios = [];
+        let budgeted = null;
         let pwText = '';
         let ours = null;
         for (let i = 0; i < WARMUP + RUNS; i += 1) {
@@ -90,11 +98,15 @@ async function measurePage(browser, endpoint, p) {
                     pair[name] = ms;
                     if (name === 'pw') pwText = r;
                     if (name === 'ours') ours = r.s;
+                    if (name === 'oursBudget') budgeted = r.s;
+                    if (name === 'ours' || name === 'oursBudget') pair[`${name}Own`] = r.own;
                     if (i < WARMUP) continue;
                     times[name].push(ms);
                     if (name === 'ours') times.own.push(r.own);
+                    if (name === 'oursBudget') times.ownBudget.push(r.own);
                 }
                 if (i >= WARMUP && pair.ours && pair.oursNoDom) domRatios.push(pair.ours / pair.oursNoDom);
+                if (i >= WARMUP && pair.oursOwn && pair.oursBudgetOwn) budgetRatios.push(pair.oursBudgetOwn / pair.oursOwn);
             }
         }
         const tree = await session.send('Accessibility.getFullAXTree', {});
@@ -115,6 +127,9 @@ async function measurePage(browser, endpoint, p) {
             nativeMs: round(median(times.native)),
             nativeFloorMs: round(median(times.nativeFloor)),
             nativeVsFloor: round(median(times.native) / median(times.nativeFloor), 2),
+            ownBudgetMs: round(median(times.ownBudget)),
+            budgetCost: round(median(budgetRatios) - 1, 3),
+            budgetTokens: encode(budgeted.text).length,
             oursTokens: encode(ours.text).length,
             playwrightTokens: encode(pwText).length,
             refs: Object.keys(ours.refs).length,
@@ -128,9 +143,9 @@ async function measurePage(browser, endpoint, p) {
 }
 
 function table(results) {
-    const head = '| page | AX nodes | floor ms | Playwright ai ms | ours ms | ours / floor | without DOM pass ms | DOM pass adds | our processing ms | native floor ms | native ms | native / floor | our tokens | Playwright tokens | tokens ratio | named tier-1 with refs |';
-    const sep = '|' + ' --- |'.repeat(16);
-    const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.floorMs} | ${r.playwrightMs} | ${r.oursMs} | ${r.oursVsFloor} | ${r.oursNoDomMs} | ${round(r.domPassCost * 100, 1)}% | ${r.ownMs} | ${r.nativeFloorMs} | ${r.nativeMs} | ${r.nativeVsFloor} | ${r.oursTokens} | ${r.playwrightTokens} | ${round(r.oursTokens / r.playwrightTokens, 2)} | ${r.namedTier1WithRefs}/${r.namedTier1} |`);
+    const head = '| page | AX nodes | floor ms | Playwright ai ms | ours ms | ours / floor | without DOM pass ms | DOM pass adds | our processing ms | maxTokens 2000: processing ms | budget adds | budgeted tokens | native floor ms | native ms | native / floor | our tokens | Playwright tokens | tokens ratio | named tier-1 with refs |';
+    const sep = '|' + ' --- |'.repeat(19);
+    const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.floorMs} | ${r.playwrightMs} | ${r.oursMs} | ${r.oursVsFloor} | ${r.oursNoDomMs} | ${round(r.domPassCost * 100, 1)}% | ${r.ownMs} | ${r.ownBudgetMs} | ${round(r.budgetCost * 100, 1)}% | ${r.budgetTokens} | ${r.nativeFloorMs} | ${r.nativeMs} | ${r.nativeVsFloor} | ${r.oursTokens} | ${r.playwrightTokens} | ${round(r.oursTokens / r.playwrightTokens, 2)} | ${r.namedTier1WithRefs}/${r.namedTier1} |`);
     const real = results.filter(r => r.real);
     const sum = k => real.reduce((a, r) => a + r[k], 0);
     const totals = real.length
@@ -245,7 +260,7 @@ const concurrentTable = concurrent
 const actionTable = actionResults.length
     ? `\nActions on \`fixtures/pages/actions.html\` (\`runAction\`, the action itself with its checks, hit test and deadline; the fresh snapshot excluded):\n\n| action | median ms | max ms |\n| --- | --- | --- |\n${actionResults.map(a => `| ${a.action} | ${a.medianMs} | ${a.maxMs} |`).join('\n')}\n`
     : '';
-const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package apart from waiting for the browser (replies turned into text in JS, Rust parse and serialization). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed. "without DOM pass" is the same capture with \`domPass: false\` (no selectors, no clickable refs); "DOM pass adds" is the median, over the runs, of ours over it run back to back.\n\n${table(results)}\n${actionTable}${concurrentTable}`;
+const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package apart from waiting for the browser (replies turned into text in JS, Rust parse and serialization). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed. "without DOM pass" is the same capture with \`domPass: false\` (no selectors, no clickable refs); "DOM pass adds" is the median, over the runs, of ours over it run back to back. "maxTokens 2000" is the same capture with a 2,000-token budget (which also reads layout boxes to rank by the viewport); "budget adds" is the median, over the runs, of its processing over ours, run back to back; "budgeted tokens" is its text's o200k count.\n\n${table(results)}\n${actionTable}${concurrentTable}`;
 console.log(md);
 if (!args.includes('--no-readme') && !ONLY) {
     const readmePath = join(root, 'README.md');
