@@ -88,54 +88,71 @@ pub struct Fitted {
 /// a line's subtree on its own (`rootSelector`), when there is one.
 pub fn fit(lines: &[Printed<'_>], max: usize, expand: &dyn Fn(u32) -> Option<String>) -> Fitted {
     let full = emit(lines, None, &[], None);
-    // A token is at least one byte, and our lines average three to five
-    // bytes a token: counting a text far above the budget is wasted work.
+    // A token is at least one byte, and our lines average about four bytes
+    // a token: counting a text far above the budget is wasted work.
     if full.len() <= max {
         return Fitted { text: full, note: None };
     }
-    if full.len() <= max.saturating_mul(12) {
-        match tokens::count(&full) {
-            Some(n) if n <= max => return Fitted { text: full, note: None },
-            Some(_) => {}
-            None => return unfitted(full),
+    let mut cost: Vec<Option<usize>> = lines.iter().map(|l| tokens::cached_line(l.depth as usize, "", &l.text)).collect();
+    let all_known = cost.iter().all(Option::is_some);
+    // Each cost has its newline and the last line has none in the text, so the sum is an upper bound.
+    if all_known && cost.iter().map(|c| c.unwrap_or(0)).sum::<usize>() <= max {
+        return Fitted { text: full, note: None };
+    }
+    if !all_known && full.len() <= max.saturating_mul(8) {
+        // One encoding of the whole text says whether it fits and, if not,
+        // what each line costs (when each line is one line of text).
+        let Some(counts) = tokens::line_counts(&full) else { return unfitted(full) };
+        if counts.iter().sum::<usize>() <= max {
+            return Fitted { text: full, note: None };
+        }
+        if counts.len() == lines.len() {
+            let last = counts.len() - 1;
+            for (i, c) in counts.into_iter().enumerate() {
+                // The last line was counted without its newline.
+                if i < last {
+                    tokens::remember_line(lines[i].depth as usize, "", &lines[i].text, c);
+                    cost[i] = Some(c);
+                }
+            }
         }
     }
     let mut order: Vec<u32> = (0..lines.len() as u32).collect();
     order.sort_by_key(|&i| (lines[i as usize].rank, i));
-    let mut cost: Vec<Option<usize>> = vec![None; lines.len()];
+    // A line's cost is the count of its indentation, text and newline: o200k
+    // never joins a newline to what follows it, so these costs add up to the
+    // whole text's count (one more for the last line's missing newline).
     let mut line_cost = |i: u32| -> usize {
         *cost[i as usize].get_or_insert_with(|| {
             let l = &lines[i as usize];
-            // The newline and indentation are counted with the line: that is how the text tokenizes.
-            let mut s = String::with_capacity(l.text.len() + 2 * l.depth as usize + 1);
-            s.push('\n');
-            for _ in 0..l.depth {
-                s.push_str("  ");
-            }
-            s.push_str(&l.text);
-            tokens::count(&s).unwrap_or(s.len())
+            tokens::line_cost(l.depth as usize, "", &l.text).unwrap_or(l.text.len() + 2 * l.depth as usize + 1)
         })
     };
+    let mut hints: rustc_hash::FxHashMap<u32, Option<String>> = rustc_hash::FxHashMap::default();
+    let mut expand_once = |node: u32| hints.entry(node).or_insert_with(|| expand(node)).clone();
     // The `more` lines cost tokens too, and which are needed depends on what
     // is kept: search for the largest line budget whose whole text fits.
-    let attempt = |target: usize, line_cost: &mut dyn FnMut(u32) -> usize| -> Option<(String, usize, usize, usize)> {
-        let keep = choose(lines, &order, target, line_cost);
-        let (stubs, root_stub, left_out) = stubs_for(lines, &keep, expand);
-        let text = emit(lines, Some(&keep), &stubs, root_stub.as_deref());
-        let n = tokens::count(&text)?;
-        Some((text, n, keep.iter().filter(|&&k| k).count(), left_out))
+    let mut attempt = |target: usize| {
+        let keep = choose(lines, &order, target, &mut line_cost);
+        let (stubs, root_stub, left_out) = stubs_for(lines, &keep, &mut expand_once);
+        let mut total: usize = (0..lines.len() as u32).filter(|&i| keep[i as usize]).map(&mut line_cost).sum();
+        let stub_lines = stubs.iter().map(|(at, t)| (lines[*at as usize].depth as usize + 1, t)).chain(root_stub.iter().map(|t| (0, t)));
+        for (depth, t) in stub_lines {
+            total += tokens::line_cost(depth, "- more: ", t).unwrap_or(t.len() + 2 * depth + 9);
+        }
+        Attempt { keep, stubs, root_stub, left_out, total }
     };
-    let Some(first) = attempt(max, &mut line_cost) else { return unfitted(full) };
-    let overshoot = first.1.saturating_sub(max);
+    let first = attempt(max);
+    let overshoot = first.total.saturating_sub(max);
     let mut best = (overshoot == 0).then_some(first);
     let (mut lo, mut hi) = (0usize, max);
     let mut guess = max.saturating_sub(overshoot);
-    for _ in 0..8 {
-        if best.is_some() && hi <= lo + 8 || overshoot == 0 {
+    for _ in 0..10 {
+        if overshoot == 0 || (best.is_some() && hi <= lo + 4) {
             break;
         }
-        let Some(r) = attempt(guess, &mut line_cost) else { return unfitted(full) };
-        if r.1 <= max {
+        let r = attempt(guess);
+        if r.total <= max {
             lo = guess;
             best = Some(r);
         } else {
@@ -143,12 +160,25 @@ pub fn fit(lines: &[Printed<'_>], max: usize, expand: &dyn Fn(u32) -> Option<Str
         }
         guess = lo + (hi - lo) / 2;
     }
-    let Some((text, n, shown, left_out)) = best else { return bare_fit(lines, expand, max) };
+    let Some(best) = best else { return bare_fit(lines, expand, max) };
+    let shown = best.keep.iter().filter(|&&k| k).count();
+    let text = emit(lines, Some(&best.keep), &best.stubs, best.root_stub.as_deref());
     let note = format!(
-        "maxTokens {max}: {shown} of {} lines shown ({n} tokens, o200k); {left_out} left out are counted on `more` lines, and their refs stay resolvable in refs",
-        lines.len()
+        "maxTokens {max}: {shown} of {} lines shown (at most {} tokens, o200k); {} left out are counted on `more` lines, and their refs stay resolvable in refs",
+        lines.len(),
+        best.total,
+        best.left_out
     );
     Fitted { text, note: Some(note) }
+}
+
+struct Attempt {
+    keep: Vec<bool>,
+    stubs: Vec<(u32, String)>,
+    root_stub: Option<String>,
+    left_out: usize,
+    /// The text's token count (an upper bound by at most one).
+    total: usize,
 }
 
 /// The text with no budget, when the o200k table did not load.
@@ -160,7 +190,7 @@ fn unfitted(full: String) -> Fitted {
 /// stay and nothing else.
 fn bare_fit(lines: &[Printed<'_>], expand: &dyn Fn(u32) -> Option<String>, max: usize) -> Fitted {
     let keep: Vec<bool> = lines.iter().map(is_document).collect();
-    let (stubs, root_stub, _) = stubs_for(lines, &keep, expand);
+    let (stubs, root_stub, _) = stubs_for(lines, &keep, &mut |node| expand(node));
     let text = emit(lines, Some(&keep), &stubs, root_stub.as_deref());
     Fitted { text, note: Some(format!("maxTokens {max}: only the document line and `more` lines fit")) }
 }
@@ -219,7 +249,7 @@ fn choose(lines: &[Printed<'_>], order: &[u32], budget: usize, line_cost: &mut d
 /// `(line, "212 links, 3 headings [expand: rootSelector=\"nav#main\"]")`, in
 /// line order; the stub of what has no kept ancestor; and how many lines
 /// were counted.
-fn stubs_for(lines: &[Printed<'_>], keep: &[bool], expand: &dyn Fn(u32) -> Option<String>) -> (Vec<(u32, String)>, Option<String>, usize) {
+fn stubs_for(lines: &[Printed<'_>], keep: &[bool], expand: &mut dyn FnMut(u32) -> Option<String>) -> (Vec<(u32, String)>, Option<String>, usize) {
     // The nearest kept ancestor of each line; parents come before children.
     let mut holder: Vec<u32> = vec![NO_PARENT; lines.len()];
     let mut counts: Vec<Vec<(&str, usize)>> = vec![Vec::new(); lines.len()];

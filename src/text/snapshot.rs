@@ -153,7 +153,7 @@ pub fn build_snapshot(
         dom_hash: facts.dom_hash,
         ax_hash,
         token_estimate: estimate_tokens(&text),
-        tokens: opts.max_tokens.and_then(|_| crate::text::tokens::count(&text)),
+        tokens: opts.max_tokens.and_then(|_| crate::text::tokens::text_count(&text)),
         text,
         refs,
         notes,
