@@ -171,3 +171,37 @@ test('CLI: --max-tokens and --urls', () => {
     assert.match(s.text, /- more: /);
     assert.throws(() => execFileSync(process.execPath, [cli, 'snapshot', file, '--max-tokens', '7'], { encoding: 'utf8', stdio: 'pipe' }), e => e.status === 2);
 });
+
+test('a scrollable region says how many of its items are scrolled out above and below', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-scroll-'));
+    try {
+        const items = Array.from({ length: 20 }, (_, k) => `<li style="height:30px"><a href="#i${k}">Message ${k}</a></li>`).join('');
+        const file = join(dir, 'scroll.html');
+        writeFileSync(file, `<!doctype html><title>Inbox</title><body>
+            <ul aria-label="Messages" id="box" style="height:100px; overflow-y:auto; margin:0; padding:0">${items}</ul>
+            <ul aria-label="Short" style="height:200px; overflow-y:auto"><li>Only one</li></ul></body>`);
+        const page = await openFile(await browser(), file);
+        try {
+            await page.evaluate(() => { document.getElementById('box').scrollTop = 200; });
+            const expected = await page.evaluate(() => {
+                const box = document.getElementById('box').getBoundingClientRect();
+                const rects = [...document.querySelectorAll('#box li')].map(li => li.getBoundingClientRect());
+                return { above: rects.filter(r => r.bottom <= box.top + 1).length, below: rects.filter(r => r.top >= box.bottom - 1).length };
+            });
+            assert.ok(expected.above > 0 && expected.below > 0);
+            const s = await buildWebAiSnapshot(page, { includeElements: true });
+            assert.match(s.text, new RegExp(`- list "Messages" \\[items-above=${expected.above} items-below=${expected.below}\\]:`), s.text);
+            assert.match(s.text, /- list "Short":/, 'nothing scrolled out, nothing said');
+            // Only the viewport: the items out of view are gone from the text, and the count says so.
+            const v = await buildWebAiSnapshot(page, { viewportOnly: true });
+            assert.match(v.text, new RegExp(`items-above=${expected.above} items-below=${expected.below}`));
+            // Without layout boxes the capture does not know, and says nothing.
+            const plain = await buildWebAiSnapshot(page);
+            assert.doesNotMatch(plain.text, /items-above/);
+        } finally {
+            await page.close();
+        }
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});

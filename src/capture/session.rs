@@ -187,7 +187,7 @@ impl CaptureSession {
             // the snapshot while the tree's reply travels and is read. Its
             // reply is the element tree too, unless the page has shadow
             // roots; then `DOM.getDocument` follows (see `dom_snapshot`).
-            cmds.push(CdpCommand { project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes() || self.opts.mark_untrusted)), ..CdpCommand::new(Call::DomSnapshot, dom_snapshot_params(self.opts.mark_untrusted)) });
+            cmds.push(CdpCommand { project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes() || self.opts.mark_untrusted)), ..CdpCommand::new(Call::DomSnapshot, dom_snapshot_params(self.opts.mark_untrusted, self.opts.wants_boxes() || self.opts.mark_untrusted)) });
         }
         self.waiting = cmds.iter().map(|c| c.call).collect();
         cmds
@@ -334,7 +334,7 @@ impl CaptureSession {
                 cmds.push(CdpCommand {
                                         session: job.session.clone(),
                     project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes() || self.opts.mark_untrusted)),
-                    ..CdpCommand::new(Call::Frame(k, FrameCall::DomSnapshot), dom_snapshot_params(self.opts.mark_untrusted))
+                    ..CdpCommand::new(Call::Frame(k, FrameCall::DomSnapshot), dom_snapshot_params(self.opts.mark_untrusted, self.opts.wants_boxes() || self.opts.mark_untrusted))
                 });
             }
             self.frames.push(job);
@@ -590,8 +590,8 @@ impl CaptureSession {
             CdpReply::TimedOut | CdpReply::Broken(_) => Err(NO_ANSWER.to_string()),
         };
         self.replies.insert(call, CdpReply::Ok(String::new()));
-        let want_boxes = self.opts.wants_boxes();
         let want_concealed = self.opts.mark_untrusted;
+        let want_boxes = self.opts.wants_boxes() || want_concealed;
         let parts = match call.frame() {
             None => &mut self.dom,
             Some(k) => match self.frame_doms.get_mut(k) {
@@ -704,11 +704,15 @@ fn dom_document_params() -> Value {
     json!({ "depth": -1, "pierce": true })
 }
 
-/// `cursor` first (click hints); with `concealment`, the styles that hide text after it.
-fn dom_snapshot_params(concealment: bool) -> Value {
+/// `cursor` first (click hints); with `concealment`, the styles that hide
+/// text after it; with `boxes`, `overflow-y` last (scrollable regions).
+fn dom_snapshot_params(concealment: bool, boxes: bool) -> Value {
     let mut styles = vec!["cursor"];
     if concealment {
         styles.extend(crate::dom::concealment::STYLES);
+    }
+    if boxes {
+        styles.push("overflow-y");
     }
     json!({ "computedStyles": styles, "includePaintOrder": false, "includeDOMRects": false })
 }

@@ -315,7 +315,8 @@ impl DomTree {
             _ => (None, None),
         };
         let concealed = self.concealed.get(&backend).copied();
-        let Some(n) = self.by_backend(backend).and_then(|i| self.node(i)) else { return Hints { in_view, placed, concealed, ..Hints::default() } };
+        let scroller = self.boxes.as_ref().is_some_and(|b| b.is_scroller(backend));
+        let Some(n) = self.by_backend(backend).and_then(|i| self.node(i)) else { return Hints { in_view, placed, concealed, scroller, ..Hints::default() } };
         let tabindex = n.attr("tabindex").and_then(|t| t.trim().parse::<i64>().ok());
         let editable = n.attr("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
         Hints {
@@ -327,6 +328,7 @@ impl DomTree {
             in_view,
             placed,
             concealed,
+            scroller,
         }
     }
 }
@@ -365,6 +367,8 @@ pub struct Hints {
     pub placed: Option<(viewport::Rect, viewport::Shown)>,
     /// Why its text cannot be seen, when it cannot (`untrustedContent: 'mark'`).
     pub concealed: Option<concealment::Concealed>,
+    /// Its content scrolls (`overflow-y: auto | scroll`; with layout boxes).
+    pub scroller: bool,
 }
 
 #[cfg(test)]

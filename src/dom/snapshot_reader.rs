@@ -122,7 +122,9 @@ pub fn read_snapshot(text: &str, want_boxes: bool, want_concealed: bool) -> Resu
     let click_hints = click_hints(&snap);
     let shadowed = snap.documents.iter().any(|d| d.nodes.shadow_root_type.as_ref().is_some_and(|r| !r.index.is_empty()));
     let tree = if shadowed || snap.documents.is_empty() { None } else { Some(element_tree(&snap)) };
-    let boxes = want_boxes.then(|| boxes(&snap));
+    // The styles asked for: `cursor`, then concealment's, then `overflow-y` with boxes.
+    let overflow_y = 1 + if want_concealed { crate::dom::concealment::STYLES.len() } else { 0 };
+    let boxes = want_boxes.then(|| boxes(&snap, overflow_y));
     let concealed = if want_concealed { concealed(&snap) } else { Vec::new() };
     Ok(SnapshotRead { click_hints, tree, boxes, concealed })
 }
@@ -171,7 +173,8 @@ fn concealed(snap: &Snapshot<'_>) -> Vec<(i64, Concealed)> {
 
 /// Every layout box, relative to the root document's viewport, clipped by
 /// the viewports of the same-process frames it is in.
-fn boxes(snap: &Snapshot<'_>) -> Boxes {
+fn boxes(snap: &Snapshot<'_>, overflow_y: usize) -> Boxes {
+    let scrolls = |s: &str| matches!(s, "auto" | "scroll");
     let docs = &snap.documents;
     let mut out = Boxes::default();
     let mut visited = vec![false; docs.len()];
@@ -191,6 +194,9 @@ fn boxes(snap: &Snapshot<'_>) -> Boxes {
             };
             let rect = rect.moved(dx, dy);
             out.insert(backend, rect, clip);
+            if doc.layout.styles.get(k).and_then(|st| st.get(overflow_y)).and_then(|&v| string(snap, v)).is_some_and(scrolls) {
+                out.mark_scroller(backend);
+            }
             if let Some(&c) = content.get(&i) {
                 let child = &docs[c];
                 pending.push((c, (rect.x - child.scroll_offset_x, rect.y - child.scroll_offset_y), rect.clip(clip)));

@@ -59,9 +59,19 @@ impl Rect {
 pub struct Boxes {
     /// (box, clip of the frames around it), relative to the root document's viewport.
     map: FxHashMap<i64, (Rect, Rect)>,
+    /// Elements whose content scrolls (`overflow-y: auto | scroll`).
+    scrollers: rustc_hash::FxHashSet<i64>,
 }
 
 impl Boxes {
+    pub fn mark_scroller(&mut self, backend: i64) {
+        self.scrollers.insert(backend);
+    }
+
+    pub fn is_scroller(&self, backend: i64) -> bool {
+        self.scrollers.contains(&backend)
+    }
+
     pub fn insert(&mut self, backend: i64, rect: Rect, clip: Rect) {
         self.map.insert(backend, (rect, clip));
     }

@@ -97,6 +97,8 @@ struct VNode<'a> {
     frame_id: Option<&'a str>,
     /// A link's target.
     url: Option<&'a str>,
+    /// A scrollable region: its items scrolled out above and below.
+    scrolled: (u32, u32),
     from_list_marker: bool,
     /// Printed only because the DOM says it is clickable: if it gets no ref
     /// after all, it is lifted like any nameless container.
@@ -118,6 +120,7 @@ impl<'a> VNode<'a> {
             backend_node_id: None,
             frame_id: None,
             url: None,
+            scrolled: (0, 0),
             from_list_marker: false,
             soft: false,
             children: Vec::new(),
@@ -151,6 +154,10 @@ pub fn serialize(
     let mut view = build_view(tree, subtree_root, title, max_name, hints, (opts.viewport_only, opts.mark_untrusted), &mut notes);
     for v in view.iter_mut() {
         v.url = v.url.filter(|_| opts.urls).map(|u| relative_url(u, page_url));
+    }
+    // Before viewportOnly drops what is off screen: those items are the ones to count.
+    if hints.is_some() {
+        count_scrolled(&mut view);
     }
     if opts.viewport_only {
         match hints {
@@ -341,6 +348,26 @@ fn keep_in_view(view: &mut [VNode<'_>], notes: &mut Vec<String>) {
 fn is_bullet(text: &str) -> bool {
     let t = text.trim();
     !t.is_empty() && t.chars().all(|c| matches!(c, '•' | '◦' | '▪' | '▫' | '‣' | '⁃' | '∙' | '·' | '-' | '*' | '–' | '—' | '■' | '□' | '○' | '●'))
+}
+
+/// A scrollable region's items (its children with a box) that are scrolled
+/// wholly above or below its box: a reader of the region needs to know
+/// there is more than it shows.
+fn count_scrolled(view: &mut [VNode<'_>]) {
+    for i in 0..view.len() {
+        let v = &view[i];
+        let (true, Some((r, _))) = (v.hints.scroller, v.hints.placed) else { continue };
+        let (mut above, mut below) = (0u32, 0u32);
+        for &c in &v.children {
+            let Some((b, _)) = view[c as usize].hints.placed else { continue };
+            if b.y + b.h <= r.y + 1.0 {
+                above += 1;
+            } else if b.y >= r.y + r.h - 1.0 {
+                below += 1;
+            }
+        }
+        view[i].scrolled = (above, below);
+    }
 }
 
 /// Punctuation that only separates its neighbours: `Home | About`, `a, b`.
@@ -819,6 +846,12 @@ fn state_attrs(v: &VNode<'_>, opts: &SnapshotOptions, out: &mut Vec<String>) {
     if let Some(u) = v.url {
         out.push(format!("url={}", json_quote(u)));
     }
+    if v.scrolled.0 > 0 {
+        out.push(format!("items-above={}", v.scrolled.0));
+    }
+    if v.scrolled.1 > 0 {
+        out.push(format!("items-below={}", v.scrolled.1));
+    }
     if let Some(why) = v.hints.concealed.filter(|_| opts.mark_untrusted) {
         out.push(format!("invisible={}", why.as_str()));
     }
@@ -968,6 +1001,7 @@ fn has_states(v: &VNode<'_>) -> bool {
         || s.selected
         || s.pressed.is_some()
         || (s.level.is_some() && matches!(v.role.as_ref(), "heading" | "treeitem"))
+        || v.scrolled != (0, 0)
 }
 
 /// compact: when an element's only child (past wrappers) has the same name,
