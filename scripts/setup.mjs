@@ -68,14 +68,18 @@ function ensureAddon() {
     const stamp = existsSync(stampPath) ? JSON.parse(readFileSync(stampPath, 'utf8')) : null;
     const built = binaries.length ? Math.min(...binaries.map(b => statSync(join(root, b)).mtimeMs)) : 0;
     const sources = newestMtime(['src', 'Cargo.toml', 'Cargo.lock', 'build.rs'].map(p => join(root, p)));
-    const stale = !binaries.length || sources > built || !stamp || (release && stamp.profile !== 'release');
+    // The stamp records the binary it describes: one rebuilt outside this
+    // script (`npm run build:debug`) is of an unknown profile.
+    const foreign = !stamp || stamp.binaryMtimeMs !== built;
+    const stale = !binaries.length || sources > built || foreign || (release && stamp.profile !== 'release');
     if (!stale) return;
     const napi = join(root, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js');
     const args = [napi, 'build', '--platform', '--features', 'napi', '--js', 'native.cjs', '--dts', 'index.d.ts'];
     if (release) args.splice(3, 0, '--release');
     run(process.execPath, args);
     mkdirSync(join(root, 'target'), { recursive: true });
-    writeFileSync(stampPath, JSON.stringify({ profile: release ? 'release' : 'debug', at: new Date().toISOString() }));
+    const binaryMtimeMs = Math.min(...readdirSync(root).filter(f => /^web-ai-snapshot\..+\.node$/.test(f)).map(b => statSync(join(root, b)).mtimeMs));
+    writeFileSync(stampPath, JSON.stringify({ profile: release ? 'release' : 'debug', binaryMtimeMs, at: new Date().toISOString() }));
 }
 
 try {
