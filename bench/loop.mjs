@@ -122,7 +122,7 @@ if (!args.includes('--no-readme')) {
         '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
         ...rows.map(r => `| ${r.page} | ${r.refs} | ${r.fullTokens} | ${r.deltaTokens} | ${(r.deltaShare * 100).toFixed(2)}% | ${r.cacheHitMs} ms | ${r.captureMs} ms | ${r.waitDetectedMs} ms | ${r.waitResolvedMs} ms |`),
         '',
-        'What the tools\' `get_snapshot` hands the model (viewport only, marked untrusted text, `maxElements: 100`):',
+        'What the tools\' `get_snapshot` hands the model (viewport only, marked untrusted text, `maxElements: 100`, `maxTokens: 2000`):',
         '',
         '| page | text (tokens) | elements | elements as JSON (tokens) |',
         '| --- | ---: | ---: | ---: |',
