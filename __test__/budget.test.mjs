@@ -192,9 +192,18 @@ test('a scrollable region says how many of its items are scrolled out above and 
             const s = await buildWebAiSnapshot(page, { includeElements: true });
             assert.match(s.text, new RegExp(`- list "Messages" \\[items-above=${expected.above} items-below=${expected.below}\\]:`), s.text);
             assert.match(s.text, /- list "Short":/, 'nothing scrolled out, nothing said');
-            // Only the viewport: the items out of view are gone from the text, and the count says so.
+            // Only the viewport: the items scrolled out of the region are gone from the text
+            // (though inside the viewport's rectangle), and the count says so.
             const v = await buildWebAiSnapshot(page, { viewportOnly: true });
             assert.match(v.text, new RegExp(`items-above=${expected.above} items-below=${expected.below}`));
+            const shownItems = [...v.text.matchAll(/- link "Message (\d+)"/g)].map(m => Number(m[1]));
+            const visible = await page.evaluate(() => {
+                const box = document.getElementById('box').getBoundingClientRect();
+                return [...document.querySelectorAll('#box a')].map((a, k) => [k, a.getBoundingClientRect()])
+                    .filter(([, r]) => r.bottom > box.top && r.top < box.bottom).map(([k]) => k);
+            });
+            assert.deepEqual(shownItems, visible, v.text);
+            assert.match(v.text, /- listitem: Only one|- list "Short"/);
             // Without layout boxes the capture does not know, and says nothing.
             const plain = await buildWebAiSnapshot(page);
             assert.doesNotMatch(plain.text, /items-above/);

@@ -175,6 +175,8 @@ fn concealed(snap: &Snapshot<'_>) -> Vec<(i64, Concealed)> {
 /// the viewports of the same-process frames it is in.
 fn boxes(snap: &Snapshot<'_>, overflow_y: usize) -> Boxes {
     let scrolls = |s: &str| matches!(s, "auto" | "scroll");
+    // A box that clips its content: what is scrolled out of it is not shown.
+    let clips = |s: &str| matches!(s, "auto" | "scroll" | "hidden" | "clip");
     let docs = &snap.documents;
     let mut out = Boxes::default();
     let mut visited = vec![false; docs.len()];
@@ -188,18 +190,43 @@ fn boxes(snap: &Snapshot<'_>, overflow_y: usize) -> Boxes {
         let doc = &docs[d];
         let n = &doc.nodes;
         let content = hosted_documents(n, docs.len());
+        let count = n.node_type.len();
+        let mut layout_of: Vec<u32> = vec![u32::MAX; count];
         for (k, &i) in doc.layout.node_index.iter().enumerate() {
-            let (Some(&backend), Some(rect)) = (n.backend_node_id.get(i), doc.layout.bounds.get(k).and_then(|b| Rect::from_slice(b))) else {
+            if i < count {
+                layout_of[i] = k as u32;
+            }
+        }
+        // The clip each node's content gets: the frame's, narrowed by every
+        // ancestor that clips (nodes come in order, parents first). Content
+        // taken out of flow (position: fixed) escaping a clip is not modelled.
+        let mut inner_clip: Vec<Rect> = Vec::with_capacity(count);
+        for i in 0..count {
+            let own_clip = match n.parent_index.get(i).copied() {
+                Some(p) if p >= 0 && (p as usize) < i => inner_clip[p as usize],
+                _ => clip,
+            };
+            let k = layout_of[i];
+            let laid = (k != u32::MAX).then(|| doc.layout.bounds.get(k as usize).and_then(|b| Rect::from_slice(b))).flatten();
+            let overflow = (k != u32::MAX)
+                .then(|| doc.layout.styles.get(k as usize).and_then(|st| st.get(overflow_y)).and_then(|&v| string(snap, v)))
+                .flatten();
+            let (Some(&backend), Some(rect)) = (n.backend_node_id.get(i), laid) else {
+                inner_clip.push(own_clip);
                 continue;
             };
             let rect = rect.moved(dx, dy);
-            out.insert(backend, rect, clip);
-            if doc.layout.styles.get(k).and_then(|st| st.get(overflow_y)).and_then(|&v| string(snap, v)).is_some_and(scrolls) {
+            out.insert(backend, rect, own_clip);
+            if overflow.is_some_and(scrolls) {
                 out.mark_scroller(backend);
             }
+            // The root elements' overflow is the viewport's (CSS overflow propagation), not a box's.
+            let root_element = n.node_name.get(i).and_then(|&s| string(snap, s)).is_some_and(|name| name == "HTML" || name == "BODY");
+            let clipping = overflow.is_some_and(clips) && !root_element;
+            inner_clip.push(if clipping { rect.clip(own_clip) } else { own_clip });
             if let Some(&c) = content.get(&i) {
                 let child = &docs[c];
-                pending.push((c, (rect.x - child.scroll_offset_x, rect.y - child.scroll_offset_y), rect.clip(clip)));
+                pending.push((c, (rect.x - child.scroll_offset_x, rect.y - child.scroll_offset_y), rect.clip(own_clip)));
             }
         }
     }
