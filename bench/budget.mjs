@@ -11,33 +11,20 @@
 // "first" is that first snapshot, measured once, before any other.
 //
 //   node bench/budget.mjs [--runs N] [--only SUBSTRING] [--no-readme]
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
 import ax from '../lib/ax-snapshot.cjs';
-import { generatePage } from './generate.mjs';
+import { benchPages, median, round, root } from './pages.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
 const RUNS = Number(opt('--runs', 9));
 const ONLY = opt('--only', '');
 const WARMUP = 2;
-const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
-const sibling = resolve(root, '..', 'shared', 'pages');
-const shared = existsSync(sibling) ? sibling : join(root, 'fixtures', 'real-pages');
-const dir = mkdtempSync(join(tmpdir(), 'web-ai-budget-bench-'));
-const list = readdirSync(shared).filter(f => f.endsWith('.html')).sort().map(f => ({ name: f.replace(/\.html$/, ''), path: join(shared, f) }));
-for (const n of [1000, 10000, 40000]) {
-    const path = join(dir, `generated-${n / 1000}k.html`);
-    writeFileSync(path, generatePage(n));
-    list.push({ name: `generated-${n / 1000}k`, path });
-}
+const { list, dir } = benchPages(ONLY);
 
 const BOXES = { includeElements: true };
 const BUDGET = { includeElements: true, maxTokens: 2000 };
@@ -52,7 +39,7 @@ try {
         await ax.buildWebAiSnapshot(page, { maxTokens: 50 });
         await page.close();
     }
-    for (const p of list.filter(p => p.name.includes(ONLY))) {
+    for (const p of list) {
         const page = await openFile(browser, p.path);
         try {
             const session = await ax.cdpSessionFor(page);

@@ -13,10 +13,8 @@
 // that appear in our refs. Results go to bench/results.json and the README.
 //
 //   node bench/run.mjs [--runs N] [--only SUBSTRING] [--no-readme]
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import net from 'node:net';
 import { chromium } from 'playwright-core';
@@ -24,9 +22,8 @@ import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
 import native from '../native.cjs';
 import ax from '../lib/ax-snapshot.cjs';
 import actions from '../lib/actions.cjs';
-import { generatePage } from './generate.mjs';
+import { benchPages, median, round, root } from './pages.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
 const RUNS = Number(opt('--runs', 9));
@@ -34,21 +31,7 @@ const ONLY = opt('--only', '');
 const WARMUP = 2;
 const TIER1 = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab']);
 
-const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
-function pages() {
-    const sibling = resolve(root, '..', 'shared', 'pages');
-    const shared = existsSync(sibling) ? sibling : join(root, 'fixtures', 'real-pages');
-    const list = readdirSync(shared).filter(f => f.endsWith('.html')).sort().map(f => ({ name: f.replace(/\.html$/, ''), path: join(shared, f), real: true }));
-    const dir = mkdtempSync(join(tmpdir(), 'web-ai-bench-'));
-    for (const n of [1000, 10000, 40000]) {
-        const path = join(dir, `generated-${n / 1000}k.html`);
-        writeFileSync(path, generatePage(n));
-        list.push({ name: `generated-${n / 1000}k`, path, real: false });
-    }
-    return { list: list.filter(p => p.name.includes(ONLY)), dir };
-}
 
 async function measurePage(browser, endpoint, p) {
     const page = await openFile(browser, p.path);
@@ -224,7 +207,7 @@ function refOf(snapshot, role, name) {
     return r.ref;
 }
 
-const { list, dir } = pages();
+const { list, dir } = benchPages(ONLY);
 const port = await new Promise(resolve => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
 const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
 const endpoint = `http://127.0.0.1:${port}`;

@@ -38,7 +38,9 @@ impl Concealed {
 /// after `cursor` (index 0, read for click hints).
 pub const STYLES: [&str; 7] = ["opacity", "color", "background-color", "font-size", "clip", "clip-path", "overflow-x"];
 
-/// An `rgb()`/`rgba()` colour: (r, g, b, alpha).
+/// An `rgb()`/`rgba()` colour: (r, g, b, alpha). Not a CSS colour parser
+/// (a crate's job): computed colours come back from Chrome in these two
+/// forms only, and anything else (`color(srgb …)`) is left unjudged.
 pub fn parse_colour(s: &str) -> Option<(u8, u8, u8, f64)> {
     let inner = s.strip_prefix("rgba(").or_else(|| s.strip_prefix("rgb("))?.strip_suffix(')')?;
     let mut parts = inner.split([',', ' ', '/']).filter(|p| !p.is_empty());

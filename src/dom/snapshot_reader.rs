@@ -129,18 +129,24 @@ pub fn read_snapshot(text: &str, want_boxes: bool, want_concealed: bool) -> Resu
     Ok(SnapshotRead { click_hints, tree, boxes, concealed })
 }
 
+/// Each of a document's `count` nodes' layout index (`u32::MAX`: no layout box).
+fn layout_index(doc: &SnapDoc, count: usize) -> Vec<u32> {
+    let mut layout_of = vec![u32::MAX; count];
+    for (k, &i) in doc.layout.node_index.iter().enumerate() {
+        if i < count {
+            layout_of[i] = k as u32;
+        }
+    }
+    layout_of
+}
+
 /// The nodes (text, and elements whose own box hides them) that a person cannot see.
 fn concealed(snap: &Snapshot<'_>) -> Vec<(i64, Concealed)> {
     let mut out = Vec::new();
     for doc in &snap.documents {
         let n = &doc.nodes;
         let count = n.node_type.len();
-        let mut layout_of: Vec<u32> = vec![u32::MAX; count];
-        for (k, &i) in doc.layout.node_index.iter().enumerate() {
-            if i < count {
-                layout_of[i] = k as u32;
-            }
-        }
+        let layout_of = layout_index(doc, count);
         let mut passed: Vec<Inherited> = Vec::with_capacity(count);
         for i in 0..count {
             let parent = match n.parent_index.get(i).copied() {
@@ -191,12 +197,7 @@ fn boxes(snap: &Snapshot<'_>, overflow_y: usize) -> Boxes {
         let n = &doc.nodes;
         let content = hosted_documents(n, docs.len());
         let count = n.node_type.len();
-        let mut layout_of: Vec<u32> = vec![u32::MAX; count];
-        for (k, &i) in doc.layout.node_index.iter().enumerate() {
-            if i < count {
-                layout_of[i] = k as u32;
-            }
-        }
+        let layout_of = layout_index(doc, count);
         // The clip each node's content gets: the frame's, narrowed by every
         // ancestor that clips (nodes come in order, parents first). Content
         // taken out of flow (position: fixed) escaping a clip is not modelled.

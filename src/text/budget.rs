@@ -87,19 +87,23 @@ pub struct Fitted {
 /// Fit `lines` into `max` tokens. `expand(node)` is the selector that shows
 /// a line's subtree on its own (`rootSelector`), when there is one.
 pub fn fit(lines: &[Printed<'_>], max: usize, expand: &dyn Fn(u32) -> Option<String>) -> Fitted {
-    let full = emit(lines, None, &[], None);
+    // The whole text is written only when it may be the answer: on a large
+    // page it is hundreds of kilobytes the budget throws away.
+    let whole = || emit(lines, None, &[], None);
+    let len = lines.iter().map(|l| l.text.len() + 2 * l.depth as usize + 1).sum::<usize>().saturating_sub(1);
     // A token is at least one byte, and our lines average about four bytes
     // a token: counting a text far above the budget is wasted work.
-    if full.len() <= max {
-        return Fitted { text: full, note: None };
+    if len <= max {
+        return Fitted { text: whole(), note: None };
     }
     let mut cost: Vec<Option<usize>> = lines.iter().map(|l| tokens::cached_line(l.depth as usize, "", &l.text)).collect();
     let all_known = cost.iter().all(Option::is_some);
     // Each cost has its newline and the last line has none in the text, so the sum is an upper bound.
     if all_known && cost.iter().map(|c| c.unwrap_or(0)).sum::<usize>() <= max {
-        return Fitted { text: full, note: None };
+        return Fitted { text: whole(), note: None };
     }
-    if !all_known && full.len() <= max.saturating_mul(8) {
+    if !all_known && len <= max.saturating_mul(8) {
+        let full = whole();
         // One encoding of the whole text says whether it fits and, if not,
         // what each line costs (when each line is one line of text).
         let Some(counts) = tokens::line_counts(&full) else { return unfitted(full) };
@@ -294,7 +298,8 @@ fn stubs_for(lines: &[Printed<'_>], keep: &[bool], expand: &mut dyn FnMut(u32) -
     (stubs, root, left_out)
 }
 
-fn plural(what: &str, n: usize) -> String {
+/// `3 links`, `2 listboxes`: what a `more` or `inert` line counts.
+pub fn plural(what: &str, n: usize) -> String {
     match (n, what) {
         (1, _) => what.to_string(),
         (_, w) if w.ends_with('x') || w.ends_with('s') => format!("{w}es"),

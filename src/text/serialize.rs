@@ -17,7 +17,7 @@ use crate::compat::js_string::{collapse_whitespace, json_quote, normalize_name, 
 use crate::options::{SnapshotOptions, REF_BUDGET};
 use crate::tree::roles;
 use crate::tree::{AxTree, States, Tristate};
-use crate::text::budget::{self, Printed, NO_PARENT};
+use crate::text::budget::{self, plural, Printed, NO_PARENT};
 use crate::text::numbering::{element_key, Numberer, RefMemory};
 
 /// One ref'd element (SPEC §6 `ElementRef`); the DOM pass fills `located`.
@@ -800,13 +800,6 @@ fn push_summary_line(view: &mut Vec<VNode<'_>>, role: &'static str, text: String
     view.len() as u32 - 1
 }
 
-fn plural(role: &str, k: usize) -> String {
-    match (k, role.ends_with('x') || role.ends_with('s')) {
-        (1, _) => role.to_string(),
-        (_, true) => format!("{role}es"),
-        _ => format!("{role}s"),
-    }
-}
 
 fn shown(text: &str, opts: &SnapshotOptions) -> String {
     if opts.redact_text && !text.is_empty() {
