@@ -174,20 +174,60 @@ test('createChatGptEditorAdapter inserts, submits and verifies a prompt on the C
         assert.equal(adapter.vendor, 'chatgpt');
         await adapter.waitForReady();
         const baseline = await adapter.getCommitBaseline();
-        assert.deepEqual(baseline, { turnsCount: 1 });
+        assert.deepEqual(baseline, { turnsCount: 4 }, 'each turn and its message, as the old module counted');
         const prompt = 'Compare the  second quarter with the first.';
         await adapter.insertPrompt(prompt);
         assert.equal(await page.locator('#prompt-textarea').innerText(), prompt.replace(/\s+/g, ' '), 'as the editor renders it');
         assert.deepEqual(await adapter.submitPrompt(), { method: 'button' });
-        assert.deepEqual(await adapter.verifyPromptCommitted(prompt, baseline), { turnsCount: 2 });
+        assert.deepEqual(await adapter.verifyPromptCommitted(prompt, baseline), { turnsCount: 6 });
         assert.equal(await page.locator('#prompt-textarea').innerText(), '', 'the composer was cleared by the page');
         // Nothing sent: the check fails with the old catalog's code, not a hang.
         const quick = createChatGptEditorAdapter(page, { timeoutMs: 300 });
-        await assert.rejects(quick.verifyPromptCommitted('never sent', { turnsCount: 2 }), err => err.errorCode === 'provider.commit-not-verified' && err.vendor === 'chatgpt');
+        await assert.rejects(quick.verifyPromptCommitted('never sent', { turnsCount: 6 }), err => err.errorCode === 'provider.commit-not-verified' && err.vendor === 'chatgpt');
         // A caller's own insertText runs after the composer is focused.
         const typed = createChatGptEditorAdapter(page, { insertText: text => page.keyboard.type(text) });
         await typed.insertPrompt('typed by the caller');
         assert.equal(await page.locator('#prompt-textarea').innerText(), 'typed by the caller');
+    } finally {
+        await page.close();
+    }
+});
+
+test('createChatGptEditorAdapter drives a page that speaks only the locator protocol, with the caller\'s resolved targets', async () => {
+    const { createChatGptEditorAdapter } = await import('../lib/vendor-editor-contract.mjs');
+    const page = await openFixture('chatgpt.html');
+    try {
+        // The consumers' fake pages and page wrappers: locator(), keyboard and url, no CDP.
+        const facade = { locator: selector => page.locator(selector), keyboard: page.keyboard, url: () => page.url() };
+        const adapter = createChatGptEditorAdapter(facade, { timeoutMs: 5000 });
+        await adapter.waitForReady();
+        const baseline = await adapter.getCommitBaseline();
+        assert.deepEqual(baseline, { turnsCount: 4 }, 'the same count as the snapshot driver');
+        await adapter.insertPrompt('Through the locator');
+        assert.equal(await page.locator('#prompt-textarea').innerText(), 'Through the locator');
+        assert.deepEqual(await adapter.submitPrompt(), { method: 'button' });
+        assert.deepEqual(await adapter.verifyPromptCommitted('Through the locator', baseline), { turnsCount: 6 });
+
+        // agbrowse hands over targets it resolved: those elements are used, and the result names the selector.
+        let inserted = null;
+        const resolved = createChatGptEditorAdapter(page, {
+            composerTarget: { selector: '#prompt-textarea', resolution: { ref: '@e9' } },
+            getCdpSession: async () => ({
+                send: async (method, params) => { inserted = params.text; await page.keyboard.insertText(params.text); },
+                detach: async () => undefined,
+            }),
+        });
+        await resolved.insertPrompt('By the resolved composer');
+        assert.equal(inserted, 'By the resolved composer', 'the CDP session typed it');
+        const sent = await resolved.submitPrompt({ sendTarget: { selector: 'button[data-testid="send-button"]', resolution: { ref: '@e12' } } });
+        assert.deepEqual(sent, { method: 'button', selector: 'button[data-testid="send-button"]', resolution: { ref: '@e12' } });
+        assert.deepEqual(await resolved.verifyPromptCommitted('By the resolved composer', {}, { baselineTurns: 6, timeoutMs: 5000 }), { turnsCount: 8 });
+
+        // A composer that never shows: the old module's code and stage, promptly.
+        const missing = createChatGptEditorAdapter(facade, { composerTarget: { selector: '#no-such-composer' }, timeoutMs: 300 });
+        await assert.rejects(missing.waitForReady(), err => err.errorCode === 'provider.composer-not-visible' && err.stage === 'composer-prereq');
+        // Something that is no page at all is bad input, said at once.
+        assert.throws(() => createChatGptEditorAdapter({}), err => err.errorCode === 'snapshot.invalid-input');
     } finally {
         await page.close();
     }

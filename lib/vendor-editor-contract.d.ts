@@ -41,20 +41,39 @@ export interface PromptCommitResult {
 }
 export interface PromptSubmitResult {
     method: 'button' | 'enter';
+    /** The caller's `sendTarget.selector`, when that button was clicked. */
+    selector?: string;
+    resolution?: unknown;
+}
+/** A target the caller already resolved (agbrowse's resolver hands these over). */
+export interface ResolvedEditorTarget {
+    selector: string;
+    resolution?: unknown;
 }
 export interface VendorEditorAdapterOptions {
-    /** Types the prompt instead of `fill` (after the composer is focused). */
-    insertText?: (text: string) => Promise<void>;
+    /** Types the prompt (after the composer is focused) instead of a checked `fill`. */
+    insertText?: (text: string) => Promise<void> | void;
+    /** Without `insertText`: the prompt goes in by this session's `Input.insertText`. */
+    getCdpSession?: () => Promise<{ send(method: string, params?: object): Promise<unknown>; detach?(): Promise<unknown> }>;
+    /** The composer, already resolved: used through `page.locator(selector)`. */
+    composerTarget?: ResolvedEditorTarget | null;
+    /** The send button, already resolved: clicked when visible and enabled. */
+    sendTarget?: ResolvedEditorTarget | null;
     /** Deadline of waitForReady and verifyPromptCommitted (default 10 s and 60 s). */
     timeoutMs?: number;
+    /** Turns before sending, when verifyPromptCommitted gets no baseline. */
+    baselineTurns?: number;
+    /** How long a disabled send button is waited for before Enter (default 8 s). */
+    sendButtonTimeoutMs?: number;
 }
 export interface VendorEditorAdapter {
     vendor: 'chatgpt';
     waitForReady(): Promise<void>;
+    /** `turnsCount`: the conversation's turns (user and assistant) before sending. */
     getCommitBaseline(): Promise<PromptCommitBaseline>;
     insertPrompt(text: string): Promise<void>;
-    submitPrompt(): Promise<PromptSubmitResult>;
-    verifyPromptCommitted(prompt: string, baseline?: PromptCommitBaseline): Promise<PromptCommitResult>;
+    submitPrompt(submitOptions?: VendorEditorAdapterOptions): Promise<PromptSubmitResult>;
+    verifyPromptCommitted(prompt: string, baseline?: PromptCommitBaseline, verifyOptions?: VendorEditorAdapterOptions): Promise<PromptCommitResult>;
 }
 export type Page = unknown;
 export type ComposerOptions = VendorEditorAdapterOptions;
@@ -65,6 +84,9 @@ export type EditorAdapter = VendorEditorAdapter;
 /**
  * The composer and send button found by the ChatGPT contract in a snapshot, the prompt
  * filled and sent with real input events, and its commit read off the conversation turns.
- * Failures are WebAiErrors (`provider.composer-not-visible`, `provider.commit-not-verified`).
+ * `page` is a Playwright page, `{ cdp }`, `{ cdpEndpoint }`, or an object with only
+ * Playwright's locator protocol (then the contract's CSS fallbacks find the elements).
+ * Failures are WebAiErrors (`provider.composer-not-visible`, `provider.commit-not-verified`,
+ * `snapshot.invalid-input` for a page it cannot drive).
  */
 export declare function createChatGptEditorAdapter(page: unknown, options?: VendorEditorAdapterOptions): VendorEditorAdapter;

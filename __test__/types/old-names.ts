@@ -97,6 +97,15 @@ export async function editor(page: Page, opts: VendorEditorAdapterOptions): Prom
         CHATGPT_UPLOAD_SELECTORS, CHATGPT_RESPONSE_SELECTORS, CHATGPT_STREAMING_SELECTORS, GEMINI_COMPOSER_SELECTORS, GEMINI_MODEL_SELECTOR_BUTTONS,
         GEMINI_UPLOAD_SELECTORS, GEMINI_RESPONSE_SELECTORS, GEMINI_STREAMING_SELECTORS, GROK_COMPOSER_SELECTORS, GROK_MODEL_SELECTOR_BUTTONS,
         GROK_UPLOAD_SELECTORS, GROK_RESPONSE_SELECTORS, GROK_STREAMING_SELECTORS];
+    // agbrowse's call: resolved targets, a CDP insert, submit and verify options.
+    const resolved = createChatGptEditorAdapter(page, {
+        ...opts,
+        composerTarget: { selector: '#prompt-textarea', resolution: { source: 'snapshot-ref' } },
+        getCdpSession: async () => ({ send: async () => undefined, detach: async () => undefined }),
+    });
+    const viaTarget: PromptSubmitResult = await resolved.submitPrompt({ sendTarget: { selector: 'button[data-testid="send-button"]' }, sendButtonTimeoutMs: 2000 });
+    void viaTarget.selector;
+    await resolved.verifyPromptCommitted('hi', baseline, { timeoutMs: 2000 });
     return adapter.verifyPromptCommitted('hi', baseline);
 }
 
