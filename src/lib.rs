@@ -23,6 +23,7 @@ mod agent;
 mod capture;
 mod compat;
 mod dom;
+mod engine;
 mod error;
 mod native;
 mod options;

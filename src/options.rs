@@ -15,8 +15,19 @@ pub const MIN_MAX_TOKENS: u32 = 50;
 /// Above this many ref'd elements only tier 1 gets refs unless `allRefs`.
 pub const REF_BUDGET: usize = 100;
 
+/// Where the tree comes from (`engine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// Chrome's accessibility tree (`Accessibility.getFullAXTree`).
+    #[default]
+    Ax,
+    /// Computed in Rust from the DOM snapshot (`src/engine`).
+    Dom,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotOptions {
+    pub engine: Engine,
     pub provider: Option<String>,
     pub compact: bool,
     pub interactive_only: bool,
@@ -61,6 +72,7 @@ impl SnapshotOptions {
 impl Default for SnapshotOptions {
     fn default() -> Self {
         SnapshotOptions {
+            engine: Engine::Ax,
             provider: None,
             compact: true,
             interactive_only: true,
@@ -147,6 +159,11 @@ impl SnapshotOptions {
             return Err(bad("rootSelector", "a non-empty CSS selector", &json!(root_selector)));
         }
         Ok(SnapshotOptions {
+            engine: match get_string(m, "engine")?.as_deref() {
+                None | Some("ax") => Engine::Ax,
+                Some("dom") => Engine::Dom,
+                Some(_) => return Err(bad("engine", "'ax' or 'dom'", &m["engine"])),
+            },
             provider: get_string(m, "provider")?,
             compact: get_bool(m, "compact", d.compact)?,
             interactive_only: get_bool(m, "interactiveOnly", d.interactive_only)?,
@@ -205,6 +222,7 @@ mod tests {
             (r#"{"refPrefix":""}"#, "options.refPrefix"),
             (r#"{"timeoutMs":0}"#, "options.timeoutMs"),
             (r#"{"rootSelector":"  "}"#, "options.rootSelector"),
+            (r#"{"engine":"chrome"}"#, "options.engine"),
         ] {
             let e = SnapshotOptions::from_json(text).unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidInput);

@@ -22,7 +22,7 @@ use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
 use super::calls::{Call, FrameCall};
 use super::transport::CdpReply;
-use crate::options::SnapshotOptions;
+use crate::options::{Engine, SnapshotOptions};
 use crate::text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -176,18 +176,18 @@ impl CaptureSession {
         // The frame tree first: it names the main frame, whose isolated
         // world the page scripts then run in (see `receive`), while the
         // renderer builds the tree.
-        let mut cmds = vec![
-            CdpCommand::new(Call::FrameTree, json!({})),
-            CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) },
-            // Out-of-process (cross-site) frames are not in the page's frame tree.
-            CdpCommand::new(Call::Targets, json!({})),
-        ];
-        if self.opts.dom_pass {
+        let mut cmds = vec![CdpCommand::new(Call::FrameTree, json!({}))];
+        if !self.dom_engine() {
+            cmds.push(CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) });
+        }
+        // Out-of-process (cross-site) frames are not in the page's frame tree.
+        cmds.push(CdpCommand::new(Call::Targets, json!({})));
+        if self.opts.dom_pass || self.dom_engine() {
             // The DOM pass rides along, after the tree: the renderer takes
             // the snapshot while the tree's reply travels and is read. Its
             // reply is the element tree too, unless the page has shadow
             // roots; then `DOM.getDocument` follows (see `dom_snapshot`).
-            cmds.push(CdpCommand { project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes() || self.opts.mark_untrusted)), ..CdpCommand::new(Call::DomSnapshot, dom_snapshot_params(self.opts.mark_untrusted, self.opts.wants_boxes() || self.opts.mark_untrusted)) });
+            cmds.push(self.dom_snapshot_command(Call::DomSnapshot, None));
         }
         self.waiting = cmds.iter().map(|c| c.call).collect();
         cmds
@@ -312,11 +312,14 @@ impl CaptureSession {
         for job in jobs {
             let k = self.frames.len() as u32;
             let frame_id = job.info.id.clone();
-            cmds.push(CdpCommand {
-                project: Some(projection_spec()),
-                                session: job.session.clone(),
-                ..CdpCommand::new(Call::Frame(k, FrameCall::AxTree), json!({ "frameId": frame_id }))
-            });
+            // The DOM engine builds a frame's tree from its process's DOM snapshot.
+            if !self.dom_engine() {
+                cmds.push(CdpCommand {
+                    project: Some(projection_spec()),
+                    session: job.session.clone(),
+                    ..CdpCommand::new(Call::Frame(k, FrameCall::AxTree), json!({ "frameId": frame_id }))
+                });
+            }
             // The owner element lives in the parent's document: ask the parent's session.
             let owner_session = if job.oopif_root { None } else { job.session.clone() };
             cmds.push(CdpCommand {
@@ -329,13 +332,9 @@ impl CaptureSession {
                     ..CdpCommand::new(Call::Frame(k, FrameCall::FrameTree), json!({}))
                 });
             }
-            if job.oopif_root && self.opts.dom_pass {
+            if job.oopif_root && (self.opts.dom_pass || self.dom_engine()) {
                 // Another process: its DOM is not in the page's.
-                cmds.push(CdpCommand {
-                                        session: job.session.clone(),
-                    project: Some(snapshot_reader::projection_spec(self.opts.wants_boxes() || self.opts.mark_untrusted)),
-                    ..CdpCommand::new(Call::Frame(k, FrameCall::DomSnapshot), dom_snapshot_params(self.opts.mark_untrusted, self.opts.wants_boxes() || self.opts.mark_untrusted))
-                });
+                cmds.push(self.dom_snapshot_command(Call::Frame(k, FrameCall::DomSnapshot), job.session.clone()));
             }
             self.frames.push(job);
             self.frame_trees.push(None);
@@ -366,7 +365,12 @@ impl CaptureSession {
         let main_id = tree.as_ref().and_then(|t| t.pointer("/frameTree/frame/id")).and_then(Value::as_str).map(str::to_string);
         let same_process = tree.as_ref().map(child_frames).unwrap_or_default();
         let mut known: Vec<String> = main_id.into_iter().chain(same_process.iter().map(|f| f.id.clone())).collect();
-        let mut jobs: Vec<FrameJob> = same_process.into_iter().map(|info| FrameJob { info, session: None, oopif_root: false }).collect();
+        // The DOM engine has same-process frames' documents in the page's snapshot.
+        let mut jobs: Vec<FrameJob> = if self.dom_engine() {
+            Vec::new()
+        } else {
+            same_process.into_iter().map(|info| FrameJob { info, session: None, oopif_root: false }).collect()
+        };
         if let Some(targets) = self.reply_json(Call::Targets) {
             for t in targets.get("targetInfos").and_then(Value::as_array).into_iter().flatten() {
                 let is_frame = t.get("type").and_then(Value::as_str) == Some("iframe");
@@ -394,7 +398,8 @@ impl CaptureSession {
     /// After the first frame round: the same-process frames inside each
     /// out-of-process frame, read through that frame's session.
     fn nested_frames_or_finish(&mut self) -> Result<Step> {
-        if self.frame_round >= 2 {
+        // The DOM engine read them in their out-of-process frame's snapshot.
+        if self.frame_round >= 2 || self.dom_engine() {
             return self.finish();
         }
         let mut jobs = Vec::new();
@@ -550,9 +555,12 @@ impl CaptureSession {
             return Ok(self.send(Vec::new()));
         }
         self.stage = Stage::Finished;
-        self.ok_text(Call::AxTree)?;
+        if !self.dom_engine() {
+            self.ok_text(Call::AxTree)?;
+        }
         let mut tree = match self.ax_tree.take() {
             Some(t) => t?,
+            None if self.dom_engine() => return Err(Self::failed(Call::DomSnapshot.method(), "no reply")),
             None => return Err(Self::failed(Call::AxTree.method(), "no reply")),
         };
         let mut facts = self.facts.take().unwrap_or_default();
@@ -590,6 +598,9 @@ impl CaptureSession {
             CdpReply::TimedOut | CdpReply::Broken(_) => Err(NO_ANSWER.to_string()),
         };
         self.replies.insert(call, CdpReply::Ok(String::new()));
+        if self.dom_engine() && !call.is_document() {
+            self.engine_tree(call, &text);
+        }
         let want_concealed = self.opts.mark_untrusted;
         let want_boxes = self.opts.wants_boxes() || want_concealed;
         let parts = match call.frame() {
@@ -625,6 +636,47 @@ impl CaptureSession {
                 };
                 self.dom_documented.push(session.clone());
                 self.dom_pending.push(CdpCommand { session, ..CdpCommand::new(document, dom_document_params()) });
+            }
+        }
+    }
+
+    fn dom_engine(&self) -> bool {
+        self.opts.engine == Engine::Dom
+    }
+
+    /// Where the engine's styles begin among the computed styles asked for.
+    fn engine_style_at(&self) -> usize {
+        let boxes = self.opts.wants_boxes() || self.opts.mark_untrusted;
+        1 + if self.opts.mark_untrusted { crate::dom::concealment::STYLES.len() } else { 0 } + usize::from(boxes)
+    }
+
+    /// `DOMSnapshot.captureSnapshot` for the page (`session` None) or an out-of-process frame.
+    fn dom_snapshot_command(&self, call: Call, session: Option<String>) -> CdpCommand {
+        let boxes = self.opts.wants_boxes() || self.opts.mark_untrusted;
+        let mut project = snapshot_reader::projection_spec(boxes);
+        let mut params = dom_snapshot_params(self.opts.mark_untrusted, boxes);
+        if self.dom_engine() {
+            crate::engine::page::add_projection(&mut project);
+            if let Some(styles) = params["computedStyles"].as_array_mut() {
+                styles.extend(crate::engine::page::STYLES.iter().map(|s| json!(s)));
+            }
+        }
+        CdpCommand { session, project: Some(project), ..CdpCommand::new(call, params) }
+    }
+
+    /// The DOM engine's tree from a DOM snapshot reply: the page's, or frame `k`'s.
+    fn engine_tree(&mut self, call: Call, text: &std::result::Result<String, String>) {
+        let tree = match text {
+            Ok(t) => crate::engine::tree_from_snapshot(t, self.engine_style_at()).map_err(|e| WebAiError::new(ErrorCode::CaptureFailed, e)),
+            Err(m) if m == NO_ANSWER => Err(WebAiError::new(ErrorCode::Timeout, NO_ANSWER)),
+            Err(m) => Err(WebAiError::new(ErrorCode::CaptureFailed, format!("DOMSnapshot.captureSnapshot failed: {m}"))),
+        };
+        match call.frame() {
+            None => self.ax_tree = Some(tree),
+            Some(k) => {
+                if let Some(slot) = self.frame_trees.get_mut(k) {
+                    *slot = Some(tree);
+                }
             }
         }
     }

@@ -1,0 +1,369 @@
+//! The accessibility tree from the DOM: which nodes are in it (exclusion
+//! rules), their roles, names and states, `aria-owns`, and frame documents
+//! under their owners, as an [`AxTree`] the serializer reads like Chrome's.
+
+use std::borrow::Cow;
+
+use crate::engine::name::{author_only, generated_text, Namer};
+use crate::engine::page::{Kind, Page, Pseudo, NONE};
+use crate::engine::role::{is_disabled_control, is_focusable, role_of};
+use crate::tree::{AxNode, AxTree, Tristate};
+
+/// Per node: is it (and its subtree) out of the tree, and is it itself invisible.
+struct Exclusion {
+    gone: Vec<bool>,
+    invisible: Vec<bool>,
+}
+
+/// Exclusion (WAI-ARIA 1.2 §7.1 "Excluding Elements from the Accessibility
+/// Tree", HTML-AAM §4): not rendered (`display: none`, `hidden`, the head),
+/// `aria-hidden="true"`, `inert` take the subtree out; `visibility: hidden`
+/// hides the element itself, and children that set `visible` come back.
+fn exclusion(page: &Page) -> Exclusion {
+    let count = page.nodes.len();
+    // Rendered: a layout object, or a rendered descendant (`display: contents`).
+    let mut renders = vec![false; count];
+    for i in (0..count).rev() {
+        let n = &page.nodes[i];
+        if n.laid_out {
+            renders[i] = true;
+        }
+        if renders[i] && n.parent != NONE && (n.parent as usize) < i {
+            renders[n.parent as usize] = true;
+        }
+    }
+    let mut gone = vec![false; count];
+    let mut invisible = vec![false; count];
+    for i in 0..count {
+        let n = &page.nodes[i];
+        let parent_gone = n.parent != NONE && gone.get(n.parent as usize).copied().unwrap_or(false);
+        let in_select = || {
+            // Options of a rendered `select` have no boxes of their own but are in the tree.
+            page.ancestors(i as u32).take(2).any(|a| page.node(a).is("select") && renders[a as usize])
+        };
+        gone[i] = parent_gone
+            || match n.kind {
+                Some(Kind::Document) => false,
+                Some(Kind::Text) => !renders[i] && !in_select(),
+                Some(Kind::Element) => {
+                    let not_rendered = !renders[i] && !(matches!(n.tag.as_str(), "option" | "optgroup") && in_select());
+                    not_rendered || n.attr("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) || n.has_attr("inert")
+                }
+                _ => true,
+            };
+        invisible[i] = n.laid_out && matches!(n.visibility.as_str(), "hidden" | "collapse");
+    }
+    Exclusion { gone, invisible }
+}
+
+/// Build the tree of the page's documents from the root document.
+pub fn build(page: &Page) -> AxTree {
+    let mut tree = AxTree::default();
+    if page.nodes.is_empty() {
+        return tree;
+    }
+    let ex = exclusion(page);
+    // Roles first: names depend on them (name from content, embedded controls).
+    let mut roles: Vec<&'static str> = vec!["generic"; page.nodes.len()];
+    for (i, n) in page.nodes.iter().enumerate() {
+        if n.is_element() {
+            // Names for the two name-dependent mappings are author names only (cheap, and what decides them).
+            roles[i] = role_of(page, i as u32, || has_author_name(page, i as u32));
+        }
+    }
+    let namer = Namer { page, gone: &ex.gone, invisible: &ex.invisible, roles: &roles };
+    // (page node, its tree node's parent in the tree)
+    let mut stack: Vec<(u32, u32)> = vec![(page.root, NONE)];
+    let mut ax_of = vec![NONE; page.nodes.len()];
+    while let Some((i, parent)) = stack.pop() {
+        let Some(n) = page.get(i) else { continue };
+        if ex.gone.get(i as usize).copied().unwrap_or(true) {
+            continue;
+        }
+        let node = match n.kind {
+            Some(Kind::Document) => Some(AxNode {
+                role: Cow::Borrowed("RootWebArea"),
+                name: document_title(page, i),
+                backend_node_id: n.backend,
+                frame_id: n.frame_id.clone(),
+                focusable: true,
+                ..AxNode::default()
+            }),
+            Some(Kind::Text) => {
+                let text = collapse_keep_edges(&n.text);
+                (!text.trim().is_empty()).then(|| AxNode {
+                    role: Cow::Borrowed("StaticText"),
+                    name: text,
+                    backend_node_id: n.backend,
+                    ..AxNode::default()
+                })
+            }
+            Some(Kind::Element) => match n.pseudo {
+                Some(Pseudo::Before | Pseudo::After) => {
+                    let text = generated_text(&n.content);
+                    (!text.trim().is_empty()).then(|| AxNode { role: Cow::Borrowed("StaticText"), name: text, ..AxNode::default() })
+                }
+                Some(Pseudo::Other) => None,
+                None => Some(element_node(page, &namer, i, roles[i as usize], ex.invisible[i as usize])),
+            },
+            _ => None,
+        };
+        let Some(node) = node else { continue };
+        let idx = tree.nodes.len() as u32;
+        tree.nodes.push(node);
+        ax_of[i as usize] = idx;
+        match tree.nodes.get_mut(parent as usize) {
+            Some(p) => p.children.push(idx),
+            None if tree.root.is_none() => tree.root = Some(idx),
+            None => {}
+        }
+        let role = roles[i as usize];
+        // A text field's own text is its value, not children; a select's options sit in a popup.
+        if n.is_element() && (matches!(n.tag.as_str(), "textarea" | "input") || role == "none" && n.tag == "img") {
+            continue;
+        }
+        if n.is("select") && role == "combobox" {
+            let popup = tree.nodes.len() as u32;
+            tree.nodes.push(AxNode { role: Cow::Borrowed("MenuListPopup"), ..AxNode::default() });
+            tree.nodes[idx as usize].children.push(popup);
+            for &c in n.children.iter().rev() {
+                stack.push((c, popup));
+            }
+            continue;
+        }
+        if n.content_doc != NONE {
+            stack.push((n.content_doc, idx));
+            continue;
+        }
+        for &c in n.children.iter().rev() {
+            stack.push((c, idx));
+        }
+    }
+    apply_owns(page, &mut tree, &ax_of, &ex.gone);
+    tree
+}
+
+fn has_author_name(page: &Page, i: u32) -> bool {
+    let n = page.node(i);
+    n.attr("aria-label").is_some_and(|s| !s.trim().is_empty())
+        || n.attr("aria-labelledby").is_some_and(|ids| ids.split_ascii_whitespace().any(|id| page.by_id(i, id).is_some()))
+        || n.attr("title").is_some_and(|s| !s.trim().is_empty())
+}
+
+/// Whitespace runs become one space; the edges keep one, as Chrome's text nodes do.
+fn collapse_keep_edges(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        if c.is_ascii_whitespace() {
+            space = true;
+        } else {
+            if space {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    if space {
+        out.push(' ');
+    }
+    out
+}
+
+/// The document's `title` element's text (HTML §4.2.2), for the root's name.
+fn document_title(page: &Page, doc: u32) -> String {
+    let mut stack: Vec<u32> = page.node(doc).children.clone();
+    let mut budget = 64usize;
+    while let Some(c) = stack.pop() {
+        let n = page.node(c);
+        if n.is("title") {
+            let text: String = n.children.iter().map(|&t| page.node(t)).filter(|t| t.kind == Some(Kind::Text)).map(|t| t.text.as_str()).collect();
+            return text.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+        }
+        // The title is in the head, near the top: do not walk the body.
+        if n.is("html") || n.is("head") {
+            stack.extend(n.children.iter().rev().copied());
+        }
+        budget -= 1;
+        if budget == 0 {
+            break;
+        }
+    }
+    String::new()
+}
+
+fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, invisible: bool) -> AxNode {
+    let n = page.node(i);
+    let name = if author_only(role) {
+        author_name(page, namer, i)
+    } else {
+        namer.name(i)
+    };
+    let mut node = AxNode {
+        role: Cow::Borrowed(match role {
+            "option" if page.ancestors(i).take(2).any(|a| page.node(a).is("select")) => "MenuListOption",
+            r => r,
+        }),
+        name,
+        backend_node_id: n.backend,
+        focusable: is_focusable(page, i),
+        // `role="none"` and invisible elements leave their children to their parent.
+        ignored: invisible || role == "none",
+        ..AxNode::default()
+    };
+    node.value = value_of(page, namer, i, role);
+    states(page, i, role, &mut node);
+    if role == "link" {
+        node.url = n.attr("href").and_then(|h| resolve_url(page, i, h));
+    }
+    node
+}
+
+/// `aria-labelledby`, `aria-label`, `title`: what an element with no native or content name can be called.
+fn author_name(page: &Page, namer: &Namer<'_>, i: u32) -> String {
+    let n = page.node(i);
+    if n.has_attr("aria-labelledby") || n.has_attr("aria-label") {
+        return namer.name(i);
+    }
+    n.attr("title").map(|t| t.split_ascii_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default()
+}
+
+fn value_of(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> Option<String> {
+    let n = page.node(i);
+    match role {
+        "textbox" | "searchbox" | "spinbutton" | "slider" | "combobox" if n.is("input") || n.is("textarea") => {
+            let input_type = n.attr("type").map(str::to_ascii_lowercase).unwrap_or_default();
+            if input_type == "password" {
+                // Chrome reports a password field's value as bullets; the text never shows it.
+                return n.value.as_ref().filter(|v| !v.is_empty()).map(|v| "•".repeat(v.chars().count()));
+            }
+            n.value.clone().filter(|v| !v.is_empty())
+        }
+        "combobox" if n.is("select") => namer.selected_option(i).map(|o| {
+            let on = page.node(o);
+            on.attr("label").map(str::to_string).unwrap_or_else(|| {
+                on.children.iter().map(|&t| page.node(t)).filter(|t| t.kind == Some(Kind::Text)).map(|t| t.text.as_str()).collect::<String>()
+            })
+        }).map(|s| s.split_ascii_whitespace().collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty()),
+        "slider" | "spinbutton" | "progressbar" | "meter" | "scrollbar" => {
+            n.attr("aria-valuetext").or(n.attr("aria-valuenow")).map(str::to_string)
+        }
+        _ => None,
+    }
+}
+
+fn aria_bool(n: &crate::engine::page::Node, name: &str) -> Option<bool> {
+    match n.attr(name).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Some(true),
+        Some("false") => Some(false),
+        _ => None,
+    }
+}
+
+fn aria_tristate(n: &crate::engine::page::Node, name: &str) -> Option<Tristate> {
+    match n.attr(name).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Some(Tristate::True),
+        Some("false") => Some(Tristate::False),
+        Some("mixed") => Some(Tristate::Mixed),
+        _ => None,
+    }
+}
+
+/// The states the serializer prints (WAI-ARIA 1.2 §6.6 and the native
+/// equivalents of HTML-AAM §4: `checked`, `selected`, `disabled`, `open`, heading levels).
+fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
+    let n = page.node(i);
+    let s = &mut node.states;
+    let input_type = n.attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
+    s.checked = if n.is("input") && matches!(input_type.as_str(), "checkbox" | "radio") {
+        Some(if n.checked { Tristate::True } else { Tristate::False })
+    } else if matches!(role, "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio") {
+        Some(aria_tristate(n, "aria-checked").unwrap_or(Tristate::False))
+    } else {
+        None
+    };
+    if role == "button" {
+        s.pressed = aria_tristate(n, "aria-pressed");
+    }
+    s.expanded = aria_bool(n, "aria-expanded");
+    if role == "DisclosureTriangle" {
+        s.expanded = page.parent_element(i).map(|d| page.node(d).has_attr("open"));
+    }
+    if n.is("select") && role == "combobox" {
+        s.expanded = Some(false);
+    }
+    s.disabled = is_disabled_control(page, i)
+        || std::iter::once(i).chain(page.ancestors(i)).any(|a| aria_bool(page.node(a), "aria-disabled") == Some(true));
+    s.selected = if n.is("option") {
+        n.selected
+    } else if matches!(role, "option" | "tab" | "row" | "gridcell" | "treeitem" | "cell" | "columnheader" | "rowheader") {
+        aria_bool(n, "aria-selected") == Some(true)
+    } else {
+        false
+    };
+    s.level = match role {
+        "heading" => n
+            .attr("aria-level")
+            .and_then(|l| l.trim().parse::<u32>().ok())
+            .filter(|&l| l > 0)
+            .or_else(|| n.tag.strip_prefix('h').and_then(|d| d.parse::<u32>().ok()).filter(|l| (1..=6).contains(l)))
+            .or(Some(2)),
+        "treeitem" | "listitem" | "row" => n.attr("aria-level").and_then(|l| l.trim().parse::<u32>().ok()).filter(|&l| l > 0),
+        _ => None,
+    };
+    s.readonly = (matches!(n.tag.as_str(), "input" | "textarea") && n.has_attr("readonly")) || aria_bool(n, "aria-readonly") == Some(true);
+    s.busy = aria_bool(n, "aria-busy") == Some(true);
+    s.modal = matches!(role, "dialog" | "alertdialog") && aria_bool(n, "aria-modal") == Some(true);
+}
+
+fn resolve_url(page: &Page, i: u32, href: &str) -> Option<String> {
+    let base = std::iter::once(i)
+        .chain(page.ancestors(i))
+        .last()
+        .and_then(|top| page.get(page.node(top).parent))
+        .and_then(|doc| doc.base_url.clone());
+    match base.as_deref().and_then(|b| url::Url::parse(b).ok()) {
+        Some(b) => b.join(href.trim()).ok().map(|u| u.to_string()),
+        None => url::Url::parse(href.trim()).ok().map(|u| u.to_string()),
+    }
+}
+
+/// `aria-owns` (WAI-ARIA 1.2 §6.6): owned elements move under their owner,
+/// after its own children. An element is owned once, and never by its own descendant.
+fn apply_owns(page: &Page, tree: &mut AxTree, ax_of: &[u32], gone: &[bool]) {
+    let owners: Vec<u32> = (0..page.nodes.len() as u32).filter(|&i| page.node(i).is_element() && page.node(i).has_attr("aria-owns")).collect();
+    if owners.is_empty() {
+        return;
+    }
+    let mut parent = tree.parents();
+    let mut owned = rustc_hash::FxHashSet::default();
+    for o in owners {
+        let Some(&owner_ax) = ax_of.get(o as usize).filter(|&&a| a != NONE) else { continue };
+        let ids = page.node(o).attr("aria-owns").unwrap_or_default().to_string();
+        for id in ids.split_ascii_whitespace() {
+            let Some(target) = page.by_id(o, id) else { continue };
+            if gone.get(target as usize).copied().unwrap_or(true) {
+                continue;
+            }
+            let Some(&t) = ax_of.get(target as usize).filter(|&&a| a != NONE) else { continue };
+            // Not the owner itself, not an ancestor of it, and not twice.
+            let mut up = owner_ax;
+            let mut cycle = t == owner_ax;
+            let mut steps = 0;
+            while !cycle && up != u32::MAX && steps <= tree.nodes.len() {
+                up = parent.get(up as usize).copied().unwrap_or(u32::MAX);
+                cycle = up == t;
+                steps += 1;
+            }
+            if cycle || !owned.insert(t) {
+                continue;
+            }
+            if let Some(&old) = parent.get(t as usize).filter(|&&p| p != u32::MAX) {
+                tree.nodes[old as usize].children.retain(|&c| c != t);
+            }
+            tree.nodes[owner_ax as usize].children.push(t);
+            parent[t as usize] = owner_ax;
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! Accessible names: the text alternative computation of accname 1.2 §4.3,
+//! with the HTML-AAM §4.1 sources for native elements (labels, `alt`,
+//! `legend`, `caption`, `figcaption`, button values, `title`, `placeholder`).
+//!
+//! The name-from-content traversal (§4.3.2 step 2F) walks the subtree with
+//! an explicit stack, so a deep page cannot exhaust the native stack. An
+//! `aria-labelledby` reference starts a traversal of its own, which never
+//! follows `aria-labelledby` again (step 2B), so nesting is bounded at two.
+
+use crate::engine::page::{Kind, Page, Pseudo, NONE};
+use crate::engine::role;
+
+/// Roles whose name may come from their content (ARIA 1.2 §5.2.8.4, and
+/// Chrome's internal roles that follow the same rule).
+pub fn from_content(role: &str) -> bool {
+    matches!(
+        role,
+        "button" | "cell" | "checkbox" | "columnheader" | "gridcell" | "heading" | "link" | "menuitem" | "menuitemcheckbox"
+            | "menuitemradio" | "option" | "radio" | "row" | "rowheader" | "switch" | "tab" | "tooltip" | "treeitem"
+            | "DisclosureTriangle" | "MenuListOption" | "LabelText" | "Legend" | "Figcaption" | "caption" | "term"
+            | "DescriptionListTerm" | "code" | "emphasis" | "strong" | "insertion" | "deletion" | "subscript" | "superscript"
+            | "mark" | "time" | "Abbr" | "comment" | "suggestion" | "sectionhead"
+    )
+}
+
+/// What the computation needs from the tree builder: whether a node is hidden
+/// (step 2A), and each element's role.
+pub struct Namer<'p> {
+    pub page: &'p Page,
+    /// Not rendered, `aria-hidden`, `inert`: the node and its subtree.
+    pub gone: &'p [bool],
+    /// `visibility: hidden` on the node itself.
+    pub invisible: &'p [bool],
+    pub roles: &'p [&'static str],
+}
+
+enum Step {
+    Enter(u32),
+    /// Leaving an element: where its text began, and whether it was a block.
+    Exit(u32, usize, bool),
+}
+
+fn collapse(s: &str) -> String {
+    s.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl<'p> Namer<'p> {
+    fn hidden(&self, i: u32) -> bool {
+        self.gone.get(i as usize).copied().unwrap_or(true) || self.invisible.get(i as usize).copied().unwrap_or(false)
+    }
+
+    fn role(&self, i: u32) -> &'static str {
+        self.roles.get(i as usize).copied().unwrap_or("generic")
+    }
+
+    /// The accessible name of element `i` (§4.3.2 from the root).
+    pub fn name(&self, i: u32) -> String {
+        collapse(&self.text_alternative(i, false, true))
+    }
+
+    /// Step 2B: `aria-labelledby` (not inside another labelledby traversal).
+    fn labelledby(&self, i: u32, in_labelledby: bool) -> Option<String> {
+        if in_labelledby {
+            return None;
+        }
+        let ids = self.page.node(i).attr("aria-labelledby")?;
+        let refs: Vec<u32> = ids.split_ascii_whitespace().filter_map(|id| self.page.by_id(i, id)).collect();
+        if refs.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = refs.iter().map(|&r| collapse(&self.text_alternative(r, true, false))).filter(|s| !s.is_empty()).collect();
+        Some(parts.join(" "))
+    }
+
+    /// The text alternative of `i`: `in_labelledby` when reached through
+    /// `aria-labelledby` (hidden nodes then still count, §4.3.2 2A), `root`
+    /// when `i` is the element being named.
+    fn text_alternative(&self, i: u32, in_labelledby: bool, root: bool) -> String {
+        let page = self.page;
+        let n = page.node(i);
+        if n.kind == Some(Kind::Text) {
+            return n.text.clone();
+        }
+        if !in_labelledby && self.hidden(i) {
+            return String::new();
+        }
+        if let Some(s) = self.labelledby(i, in_labelledby) {
+            if !s.is_empty() {
+                return s;
+            }
+        }
+        if let Some(s) = self.own_alternative(i, in_labelledby, root) {
+            return s;
+        }
+        let role = self.role(i);
+        if from_content(role) || in_labelledby || !root {
+            let s = self.content(i, in_labelledby);
+            if !collapse(&s).is_empty() {
+                return s;
+            }
+        }
+        self.tooltip(i).unwrap_or_default()
+    }
+
+    /// Steps 2C–2E for one element: `aria-label`, an embedded control's value
+    /// (when it is not the root), and the host language's own sources.
+    fn own_alternative(&self, i: u32, in_labelledby: bool, root: bool) -> Option<String> {
+        let page = self.page;
+        let n = page.node(i);
+        let role = self.role(i);
+        // 2E: inside another element's name, a control contributes its value.
+        if !root {
+            if let Some(v) = self.embedded_value(i, role) {
+                return Some(v);
+            }
+        }
+        if let Some(label) = n.attr("aria-label").map(str::trim).filter(|s| !s.is_empty()) {
+            return Some(label.to_string());
+        }
+        if matches!(role, "none") && !root {
+            return None;
+        }
+        let input_type = n.attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
+        let native = match n.tag.as_str() {
+            "input" if matches!(input_type.as_str(), "button" | "submit" | "reset") => {
+                let v = n.attr("value").map(str::to_string);
+                match (v, input_type.as_str()) {
+                    (Some(v), _) => Some(v),
+                    (None, "submit") => Some("Submit".to_string()),
+                    (None, "reset") => Some("Reset".to_string()),
+                    _ => None,
+                }
+            }
+            "input" if input_type == "image" => n.attr("alt").or(n.attr("value")).map(str::to_string),
+            "input" | "textarea" | "select" | "meter" | "progress" | "output" | "button" => {
+                let labels = self.labels(i, in_labelledby);
+                (!labels.is_empty()).then_some(labels)
+            }
+            "img" | "area" => n.attr("alt").filter(|a| !a.trim().is_empty()).map(str::to_string),
+            "fieldset" => self.first_child_tag(i, "legend").map(|l| self.content(l, in_labelledby)),
+            "table" => self.first_child_tag(i, "caption").map(|c| self.content(c, in_labelledby)),
+            "figure" => n
+                .children
+                .iter()
+                .copied()
+                .find(|&c| page.node(c).is("figcaption"))
+                .map(|c| self.content(c, in_labelledby)),
+            "svg" => self.first_child_tag(i, "title").map(|t| self.plain_text(t)),
+            "option" => n.attr("label").map(str::to_string),
+            _ => None,
+        };
+        if let Some(s) = native.filter(|s| !collapse(s).is_empty()) {
+            return Some(s);
+        }
+        // Text fields: `title`, then `placeholder` (HTML-AAM §4.1.1).
+        if matches!(n.tag.as_str(), "input" | "textarea") && !matches!(input_type.as_str(), "button" | "submit" | "reset" | "image") {
+            if let Some(t) = self.tooltip(i) {
+                return Some(t);
+            }
+            return n.attr("placeholder").filter(|p| !p.trim().is_empty()).map(str::to_string);
+        }
+        None
+    }
+
+    /// §4.3.2 2E: a textbox's value, a combobox's or listbox's chosen option, a range's value.
+    fn embedded_value(&self, i: u32, role: &str) -> Option<String> {
+        let n = self.page.node(i);
+        match role {
+            "textbox" | "searchbox" => Some(n.value.clone().or_else(|| n.attr("value").map(str::to_string)).unwrap_or_default()),
+            "combobox" | "listbox" => {
+                if n.is("select") {
+                    Some(self.selected_option(i).map(|o| self.plain_text(o)).unwrap_or_default())
+                } else {
+                    n.value.clone()
+                }
+            }
+            "slider" | "spinbutton" | "progressbar" | "scrollbar" | "meter" => n
+                .attr("aria-valuetext")
+                .or(n.attr("aria-valuenow"))
+                .map(str::to_string)
+                .or_else(|| n.value.clone()),
+            _ => None,
+        }
+    }
+
+    /// A `select`'s selected option (the first when none is marked).
+    pub fn selected_option(&self, select: u32) -> Option<u32> {
+        let page = self.page;
+        let mut first = None;
+        let mut stack: Vec<u32> = page.node(select).children.iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            let n = page.node(c);
+            if n.is("option") {
+                if n.selected {
+                    return Some(c);
+                }
+                first.get_or_insert(c);
+            } else if n.is("optgroup") {
+                stack.extend(n.children.iter().rev().copied());
+            }
+        }
+        first
+    }
+
+    /// `<label for=id>` elements, then an ancestor `label`, their content joined (HTML-AAM §4.1.1).
+    fn labels(&self, i: u32, in_labelledby: bool) -> String {
+        let page = self.page;
+        let n = page.node(i);
+        let mut found: Vec<u32> = Vec::new();
+        if let Some(id) = n.attr("id").filter(|s| !s.is_empty()) {
+            found.extend(page.with_attr(i, "for", id).filter(|&l| page.node(l).is("label")));
+        }
+        if let Some(a) = page.ancestors(i).find(|&a| page.node(a).is("label")) {
+            if !found.contains(&a) {
+                found.push(a);
+            }
+        }
+        let parts: Vec<String> = found
+            .iter()
+            .map(|&l| collapse(&self.content_skipping(l, i, in_labelledby)))
+            .filter(|s| !s.is_empty())
+            .collect();
+        parts.join(" ")
+    }
+
+    fn first_child_tag(&self, i: u32, tag: &str) -> Option<u32> {
+        self.page.node(i).children.iter().copied().find(|&c| self.page.node(c).is(tag))
+    }
+
+    /// Step 2I: `title`.
+    fn tooltip(&self, i: u32) -> Option<String> {
+        self.page.node(i).attr("title").filter(|t| !t.trim().is_empty()).map(str::to_string)
+    }
+
+    /// A node's text, hidden or not (an SVG `title`, an option's label).
+    fn plain_text(&self, i: u32) -> String {
+        let page = self.page;
+        let mut out = String::new();
+        let mut stack = vec![i];
+        while let Some(c) = stack.pop() {
+            let n = page.node(c);
+            match n.kind {
+                Some(Kind::Text) => out.push_str(&n.text),
+                Some(Kind::Element) if n.pseudo.is_none() => stack.extend(n.children.iter().rev().copied()),
+                _ => {}
+            }
+        }
+        collapse(&out)
+    }
+
+    fn content(&self, i: u32, in_labelledby: bool) -> String {
+        self.content_skipping(i, NONE, in_labelledby)
+    }
+
+    /// Step 2F: the text of `i`'s subtree, each element contributing its own
+    /// text alternative (2C–2E) or else its content, and CSS generated
+    /// content in its place. `skip` (the control a label names) is left out.
+    fn content_skipping(&self, i: u32, skip: u32, in_labelledby: bool) -> String {
+        let page = self.page;
+        let mut out = String::new();
+        let mut stack: Vec<Step> = page.node(i).children.iter().rev().map(|&c| Step::Enter(c)).collect();
+        while let Some(step) = stack.pop() {
+            let c = match step {
+                Step::Enter(c) => c,
+                Step::Exit(c, start, block) => {
+                    // 2I: an element whose content gave nothing may still have a title.
+                    if out[start..].trim().is_empty() {
+                        if let Some(t) = self.tooltip(c) {
+                            out.push_str(&t);
+                        }
+                    }
+                    if block {
+                        out.push(' ');
+                    }
+                    continue;
+                }
+            };
+            if c == skip {
+                continue;
+            }
+            let n = page.node(c);
+            match n.kind {
+                Some(Kind::Text) => {
+                    if in_labelledby || !self.gone.get(c as usize).copied().unwrap_or(true) {
+                        out.push_str(&n.text);
+                    }
+                    continue;
+                }
+                Some(Kind::Element) => {}
+                _ => continue,
+            }
+            if let Some(p) = n.pseudo {
+                if matches!(p, Pseudo::Before | Pseudo::After) {
+                    out.push_str(&generated_text(&n.content));
+                }
+                continue;
+            }
+            // 2A: hidden descendants are skipped, except inside a labelledby target.
+            if self.hidden(c) && !in_labelledby {
+                continue;
+            }
+            let role = self.role(c);
+            if let Some(s) = self.labelledby(c, in_labelledby).filter(|s| !s.is_empty()) {
+                out.push_str(&s);
+                continue;
+            }
+            if let Some(s) = self.own_alternative(c, in_labelledby, false) {
+                out.push(' ');
+                out.push_str(&s);
+                out.push(' ');
+                continue;
+            }
+            // A frame's document is not part of its owner's name.
+            if matches!(role, "Iframe") {
+                continue;
+            }
+            let block = is_block(&n.display);
+            if block {
+                out.push(' ');
+            }
+            stack.push(Step::Exit(c, out.len(), block));
+            stack.extend(n.children.iter().rev().map(|&k| Step::Enter(k)));
+        }
+        out
+    }
+}
+
+/// A block-level box: its text is set apart from its neighbours' in a name.
+fn is_block(display: &str) -> bool {
+    !(display.is_empty() || display.starts_with("inline") || display == "contents" || display == "none")
+}
+
+/// The string parts of a computed `content` value (`"Go "`, `"a" "b"`);
+/// counters, `attr()` and images are not read.
+pub fn generated_text(content: &str) -> String {
+    let mut out = String::new();
+    let mut chars = content.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '"' || c == '\'' {
+            let quote = c;
+            while let Some(d) = chars.next() {
+                match d {
+                    '\\' => {
+                        if let Some(e) = chars.next() {
+                            out.push(e);
+                        }
+                    }
+                    d if d == quote => break,
+                    d => out.push(d),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a role's name is worth computing for the tree (others take only author names).
+pub fn wants_name(role: &str) -> bool {
+    !matches!(role, "generic" | "none" | "LineBreak" | "StaticText" | "Pre" | "SectionWithoutName" | "HeaderAsNonLandmark" | "FooterAsNonLandmark")
+}
+
+/// A generic element takes only an author name (`aria-label`, `aria-labelledby`, `title`).
+pub fn author_only(role: &str) -> bool {
+    !wants_name(role) || matches!(role, "paragraph" | "list" | "listitem" | "DescriptionList" | "DescriptionListDetail" | "blockquote" | "Canvas")
+}
+
+pub use role::is_focusable;

@@ -1,0 +1,385 @@
+//! The DOM engine's input: every node of a `DOMSnapshot.captureSnapshot`
+//! reply (text included), its attributes, form state and the few computed
+//! styles the accessibility rules need, in one arena over all documents.
+//!
+//! DOMSnapshot walks the flat tree: shadow roots (closed ones too) are
+//! already expanded in place of their host's children, and slots hold the
+//! nodes assigned to them, which is the tree accessibility is computed over
+//! (HTML-AAM §4, "flat tree"). Same-process frame documents are separate
+//! documents in the reply, linked from their `iframe` by `contentDocumentIndex`.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+
+pub const NONE: u32 = u32::MAX;
+
+/// The computed styles the engine asks for, after whatever the capture asked for.
+pub const STYLES: [&str; 3] = ["display", "visibility", "content"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Element,
+    Text,
+    Document,
+    /// Comments, doctypes, processing instructions: never in the tree.
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pseudo {
+    Before,
+    After,
+    /// `::marker` and the rest: not read.
+    Other,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct Node {
+    pub kind: Option<Kind>,
+    /// Lower-case local name for HTML elements (SVG and MathML as written).
+    pub tag: String,
+    pub parent: u32,
+    pub children: Vec<u32>,
+    pub backend: Option<i64>,
+    /// Attribute names lower-cased (HTML attributes are case-insensitive).
+    pub attrs: Vec<(String, String)>,
+    /// A text node's data.
+    pub text: String,
+    /// It has a layout object: rendered (`display: contents` has none).
+    pub laid_out: bool,
+    pub display: String,
+    pub visibility: String,
+    /// A pseudo-element's `content`.
+    pub content: String,
+    pub pseudo: Option<Pseudo>,
+    /// `input`'s value (checkboxes report "on"), `textarea`'s text.
+    pub value: Option<String>,
+    pub checked: bool,
+    pub selected: bool,
+    /// A frame owner's document node.
+    pub content_doc: u32,
+    /// A document's frame id.
+    pub frame_id: Option<String>,
+    /// A document's base URL (relative `href`s resolve against it).
+    pub base_url: Option<String>,
+}
+
+impl Node {
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    pub fn has_attr(&self, name: &str) -> bool {
+        self.attrs.iter().any(|(k, _)| k == name)
+    }
+
+    pub fn is_element(&self) -> bool {
+        self.kind == Some(Kind::Element) && self.pseudo.is_none()
+    }
+
+    pub fn is(&self, tag: &str) -> bool {
+        self.is_element() && self.tag == tag
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Page {
+    pub nodes: Vec<Node>,
+    /// The root document's node (0 when there is one).
+    pub root: u32,
+    /// Elements by `id`, per document root (ids are scoped to their tree).
+    ids: FxHashMap<(u32, String), u32>,
+    /// Each node's document (or shadow-free tree) root, for id lookups.
+    pub scope: Vec<u32>,
+}
+
+impl Page {
+    pub fn node(&self, i: u32) -> &Node {
+        &self.nodes[i as usize]
+    }
+
+    pub fn get(&self, i: u32) -> Option<&Node> {
+        self.nodes.get(i as usize)
+    }
+
+    /// The element with this `id` in `of`'s document.
+    pub fn by_id(&self, of: u32, id: &str) -> Option<u32> {
+        let scope = *self.scope.get(of as usize)?;
+        self.ids.get(&(scope, id.to_string())).copied()
+    }
+
+    /// Elements whose `attr` equals `value` in `of`'s document, in order (`<label for>`).
+    pub fn with_attr<'a>(&'a self, of: u32, attr: &'a str, value: &'a str) -> impl Iterator<Item = u32> + 'a {
+        let scope = self.scope.get(of as usize).copied().unwrap_or(NONE);
+        self.nodes.iter().enumerate().filter_map(move |(i, n)| {
+            (n.is_element() && self.scope[i] == scope && n.attr(attr) == Some(value)).then_some(i as u32)
+        })
+    }
+
+    pub fn parent_element(&self, i: u32) -> Option<u32> {
+        let p = self.get(i)?.parent;
+        self.get(p).filter(|n| n.is_element()).map(|_| p)
+    }
+
+    /// Ancestors, nearest first, up to the document (not across frames).
+    pub fn ancestors(&self, i: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut cur = i;
+        let mut steps = 0usize;
+        std::iter::from_fn(move || {
+            let p = self.get(cur)?.parent;
+            steps += 1;
+            // Parents come first in the arena, so a walk up always ends; the bound is for safety.
+            if p == NONE || steps > self.nodes.len() || self.get(p)?.kind == Some(Kind::Document) {
+                return None;
+            }
+            cur = p;
+            Some(p)
+        })
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Snapshot<'a> {
+    #[serde(default)]
+    documents: Vec<SnapDoc>,
+    #[serde(borrow, default)]
+    strings: Vec<Cow<'a, str>>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapDoc {
+    #[serde(default = "minus_one")]
+    frame_id: i64,
+    #[serde(default = "minus_one", rename = "baseURL")]
+    base_url: i64,
+    #[serde(default)]
+    nodes: SnapNodes,
+    #[serde(default)]
+    layout: SnapLayout,
+}
+
+fn minus_one() -> i64 {
+    -1
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct SnapNodes {
+    parent_index: Vec<i64>,
+    backend_node_id: Vec<i64>,
+    node_type: Vec<i64>,
+    node_name: Vec<i64>,
+    node_value: Vec<i64>,
+    attributes: Vec<Vec<i64>>,
+    text_value: Option<Rare>,
+    input_value: Option<Rare>,
+    input_checked: Option<Rare>,
+    option_selected: Option<Rare>,
+    pseudo_type: Option<Rare>,
+    content_document_index: Option<Rare>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Rare {
+    index: Vec<usize>,
+    value: Vec<i64>,
+}
+
+impl Rare {
+    fn pairs(&self) -> impl Iterator<Item = (usize, i64)> + '_ {
+        self.index.iter().copied().zip(self.value.iter().copied())
+    }
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct SnapLayout {
+    node_index: Vec<usize>,
+    styles: Vec<Vec<i64>>,
+}
+
+/// The reply fields the engine reads beyond the DOM pass's (`CdpCommand::project`).
+pub fn add_projection(spec: &mut serde_json::Value) {
+    let docs = &mut spec["pick"]["documents"];
+    docs["baseURL"] = true.into();
+    for f in ["nodeValue", "textValue", "inputValue", "inputChecked", "optionSelected"] {
+        docs["nodes"][f] = true.into();
+    }
+}
+
+/// Read a reply whose computed styles are the capture's, then [`STYLES`] from `style_at`.
+pub fn read(text: &str, style_at: usize) -> Result<Page, String> {
+    let repaired = crate::compat::json_text::repaired(text);
+    let snap: Snapshot<'_> =
+        serde_json::from_str(repaired.as_deref().unwrap_or(text)).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
+    let string = |i: i64| usize::try_from(i).ok().and_then(|i| snap.strings.get(i)).map(|s| s.as_ref());
+    let mut page = Page::default();
+    // Offsets of each document's nodes in the arena.
+    let mut offset = Vec::with_capacity(snap.documents.len());
+    let mut total = 0usize;
+    for d in &snap.documents {
+        offset.push(total);
+        total += d.nodes.node_type.len();
+    }
+    page.nodes = Vec::with_capacity(total);
+    for (d, doc) in snap.documents.iter().enumerate() {
+        let n = &doc.nodes;
+        let count = n.node_type.len();
+        let base = offset[d];
+        for i in 0..count {
+            let parent = match n.parent_index.get(i).copied() {
+                // Pre-order: a parent comes first; anything else is malformed and detached.
+                Some(p) if p >= 0 && (p as usize) < i => (base + p as usize) as u32,
+                _ => NONE,
+            };
+            let kind = match n.node_type.get(i) {
+                Some(1) => Kind::Element,
+                Some(3) => Kind::Text,
+                Some(9) => Kind::Document,
+                _ => Kind::Other,
+            };
+            let name = n.node_name.get(i).and_then(|&s| string(s)).unwrap_or_default();
+            let mut node = Node {
+                kind: Some(kind),
+                tag: local_name(name),
+                parent,
+                backend: n.backend_node_id.get(i).copied(),
+                content_doc: NONE,
+                ..Node::default()
+            };
+            match kind {
+                Kind::Text => node.text = n.node_value.get(i).and_then(|&s| string(s)).unwrap_or_default().to_string(),
+                Kind::Element => {
+                    for pair in n.attributes.get(i).map_or(&[][..], Vec::as_slice).chunks(2) {
+                        if let [k, v] = pair {
+                            if let (Some(k), Some(v)) = (string(*k), string(*v)) {
+                                node.attrs.push((k.to_ascii_lowercase(), v.to_string()));
+                            }
+                        }
+                    }
+                }
+                Kind::Document => {
+                    node.frame_id = string(doc.frame_id).map(str::to_string);
+                    node.base_url = string(doc.base_url).map(str::to_string);
+                }
+                Kind::Other => {}
+            }
+            page.nodes.push(node);
+        }
+        let at = |i: usize| page_index(base, i, count);
+        if let Some(r) = &n.pseudo_type {
+            for (i, v) in r.pairs() {
+                if let Some(k) = at(i) {
+                    page.nodes[k].pseudo = Some(match string(v) {
+                        Some("before") => Pseudo::Before,
+                        Some("after") => Pseudo::After,
+                        _ => Pseudo::Other,
+                    });
+                }
+            }
+        }
+        for (rare, text_area) in [(&n.input_value, false), (&n.text_value, true)] {
+            if let Some(r) = rare {
+                for (i, v) in r.pairs() {
+                    if let (Some(k), Some(s)) = (at(i), string(v)) {
+                        if !text_area || page.nodes[k].value.is_none() {
+                            page.nodes[k].value = Some(s.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(r) = &n.input_checked {
+            for &i in &r.index {
+                if let Some(k) = at(i) {
+                    page.nodes[k].checked = true;
+                }
+            }
+        }
+        if let Some(r) = &n.option_selected {
+            for &i in &r.index {
+                if let Some(k) = at(i) {
+                    page.nodes[k].selected = true;
+                }
+            }
+        }
+        if let Some(r) = &n.content_document_index {
+            for (i, v) in r.pairs() {
+                if let (Some(k), Some(&doc_base)) = (at(i), usize::try_from(v).ok().and_then(|v| offset.get(v))) {
+                    // The hosted document must have nodes (its root is its first).
+                    if doc_base < total && v as usize != d {
+                        page.nodes[k].content_doc = doc_base as u32;
+                    }
+                }
+            }
+        }
+        for (l, &i) in doc.layout.node_index.iter().enumerate() {
+            let Some(k) = at(i) else { continue };
+            let node = &mut page.nodes[k];
+            node.laid_out = true;
+            let styles = doc.layout.styles.get(l).map_or(&[][..], Vec::as_slice);
+            let style = |j: usize| styles.get(style_at + j).and_then(|&s| string(s)).unwrap_or_default().to_string();
+            node.display = style(0);
+            node.visibility = style(1);
+            if node.pseudo.is_some() {
+                node.content = style(2);
+            }
+        }
+    }
+    // Children lists, in order (parents come first, so each push is in document order).
+    for i in 0..page.nodes.len() {
+        let p = page.nodes[i].parent;
+        if let Some(parent) = page.nodes.get_mut(p as usize) {
+            parent.children.push(i as u32);
+        }
+    }
+    // A frame document's parent is its owner (one owner each; a second claim is ignored).
+    for i in 0..page.nodes.len() {
+        let doc = page.nodes[i].content_doc;
+        if doc != NONE && page.nodes.get(doc as usize).is_some_and(|d| d.parent == NONE && d.kind == Some(Kind::Document)) && doc as usize > i {
+            page.nodes[doc as usize].parent = i as u32;
+        } else {
+            page.nodes[i].content_doc = NONE;
+        }
+    }
+    page.scope = scopes(&page);
+    for (i, n) in page.nodes.iter().enumerate() {
+        if let (true, Some(id)) = (n.is_element(), n.attr("id")) {
+            page.ids.entry((page.scope[i], id.to_string())).or_insert(i as u32);
+        }
+    }
+    Ok(page)
+}
+
+fn page_index(base: usize, i: usize, count: usize) -> Option<usize> {
+    (i < count).then_some(base + i)
+}
+
+/// Each node's id scope: its document. (The flat tree has lost shadow root
+/// boundaries, so ids inside shadow trees share their host document's scope;
+/// a reference into another shadow tree may then resolve where Chrome's would not.)
+fn scopes(page: &Page) -> Vec<u32> {
+    let mut scope = vec![NONE; page.nodes.len()];
+    for i in 0..page.nodes.len() {
+        let n = &page.nodes[i];
+        scope[i] = if n.kind == Some(Kind::Document) || n.parent == NONE {
+            i as u32
+        } else {
+            // Parents come first, except a frame document re-parented under a later owner: it is its own scope (above).
+            scope.get(n.parent as usize).copied().filter(|&s| s != NONE).unwrap_or(i as u32)
+        };
+    }
+    scope
+}
+
+/// An element's `localName` from its `nodeName`: HTML's are upper-cased there.
+fn local_name(node_name: &str) -> String {
+    if node_name.bytes().any(|b| b.is_ascii_lowercase()) {
+        node_name.to_string()
+    } else {
+        node_name.to_ascii_lowercase()
+    }
+}
