@@ -291,10 +291,9 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
             if kind == DKind::Element {
                 for pair in n.attributes.get(i).map_or(&[][..], Vec::as_slice).chunks(2) {
                     if let [k, v] = pair {
-                        if let (Some(k), Some(v)) = (string(snap, *k), string(snap, *v)) {
-                            if is_kept_attr(k) {
-                                attrs.push((k.to_string(), v.to_string()));
-                            }
+                        // An empty value (`contenteditable`, `disabled`) is sent as no string (-1).
+                        if let Some(k) = string(snap, *k).filter(|k| is_kept_attr(k)) {
+                            attrs.push((k.to_string(), string(snap, *v).unwrap_or_default().to_string()));
                         }
                     }
                 }

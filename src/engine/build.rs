@@ -89,8 +89,10 @@ pub fn build(page: &Page) -> AxTree {
                 focusable: true,
                 ..AxNode::default()
             }),
+            // Text under `visibility: hidden` is not shown, so not in the tree.
+            Some(Kind::Text) if ex.invisible[i as usize] => None,
             Some(Kind::Text) => {
-                let text = collapse_keep_edges(&n.text);
+                let text = collapse_keep_edges(&n.transform.apply(&n.text));
                 (!text.trim().is_empty()).then(|| AxNode {
                     role: Cow::Borrowed("StaticText"),
                     name: text,
@@ -246,6 +248,11 @@ fn value_of(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> Option<String
                 on.children.iter().map(|&t| page.node(t)).filter(|t| t.kind == Some(Kind::Text)).map(|t| t.text.as_str()).collect::<String>()
             })
         }).map(|s| s.split_ascii_whitespace().collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty()),
+        // A custom combobox (a button or div with the role) shows its choice as its text.
+        "combobox" => {
+            let text = namer.text_of(i);
+            (!text.is_empty()).then_some(text)
+        }
         "slider" | "spinbutton" | "progressbar" | "meter" | "scrollbar" => {
             n.attr("aria-valuetext").or(n.attr("aria-valuenow")).map(str::to_string)
         }

@@ -8,7 +8,6 @@
 //! follows `aria-labelledby` again (step 2B), so nesting is bounded at two.
 
 use crate::engine::page::{Kind, Page, Pseudo, NONE};
-use crate::engine::role;
 
 /// Roles whose name may come from their content (ARIA 1.2 §5.2.8.4, and
 /// Chrome's internal roles that follow the same rule).
@@ -17,9 +16,22 @@ pub fn from_content(role: &str) -> bool {
         role,
         "button" | "cell" | "checkbox" | "columnheader" | "gridcell" | "heading" | "link" | "menuitem" | "menuitemcheckbox"
             | "menuitemradio" | "option" | "radio" | "row" | "rowheader" | "switch" | "tab" | "tooltip" | "treeitem"
-            | "DisclosureTriangle" | "MenuListOption" | "LabelText" | "Legend" | "Figcaption" | "caption" | "term"
+            | "DisclosureTriangle" | "MenuListOption" | "caption" | "term"
             | "DescriptionListTerm" | "code" | "emphasis" | "strong" | "insertion" | "deletion" | "subscript" | "superscript"
             | "mark" | "time" | "Abbr" | "comment" | "suggestion" | "sectionhead"
+    )
+}
+
+/// Roles whose content never counts toward another element's name, even
+/// inside a name-from-content traversal (as Chrome computes names: landmarks,
+/// containers and composite widgets keep their text to themselves).
+fn keeps_content(role: &str) -> bool {
+    matches!(
+        role,
+        "alert" | "alertdialog" | "application" | "article" | "banner" | "complementary" | "contentinfo" | "dialog" | "document"
+            | "feed" | "form" | "grid" | "group" | "list" | "listbox" | "log" | "main" | "marquee" | "math" | "menu" | "menubar"
+            | "navigation" | "note" | "radiogroup" | "region" | "search" | "table" | "tablist" | "tabpanel" | "timer" | "toolbar"
+            | "tree" | "treegrid" | "Iframe" | "RootWebArea" | "DescriptionList"
     )
 }
 
@@ -79,7 +91,7 @@ impl<'p> Namer<'p> {
         let page = self.page;
         let n = page.node(i);
         if n.kind == Some(Kind::Text) {
-            return n.text.clone();
+            return n.transform.apply(&n.text).into_owned();
         }
         if !in_labelledby && self.hidden(i) {
             return String::new();
@@ -157,6 +169,10 @@ impl<'p> Namer<'p> {
             if let Some(t) = self.tooltip(i) {
                 return Some(t);
             }
+            // A field with a label element (even an empty one) is not named by its placeholder (as Chrome does).
+            if self.has_label(i) {
+                return None;
+            }
             return n.attr("placeholder").filter(|p| !p.trim().is_empty()).map(str::to_string);
         }
         None
@@ -223,6 +239,13 @@ impl<'p> Namer<'p> {
         parts.join(" ")
     }
 
+    fn has_label(&self, i: u32) -> bool {
+        let page = self.page;
+        let n = page.node(i);
+        n.attr("id").filter(|s| !s.is_empty()).is_some_and(|id| page.with_attr(i, "for", id).any(|l| page.node(l).is("label")))
+            || page.ancestors(i).any(|a| page.node(a).is("label"))
+    }
+
     fn first_child_tag(&self, i: u32, tag: &str) -> Option<u32> {
         self.page.node(i).children.iter().copied().find(|&c| self.page.node(c).is(tag))
     }
@@ -230,6 +253,11 @@ impl<'p> Namer<'p> {
     /// Step 2I: `title`.
     fn tooltip(&self, i: u32) -> Option<String> {
         self.page.node(i).attr("title").filter(|t| !t.trim().is_empty()).map(str::to_string)
+    }
+
+    /// The rendered text of an element's subtree, whitespace collapsed.
+    pub fn text_of(&self, i: u32) -> String {
+        collapse(&self.content(i, false))
     }
 
     /// A node's text, hidden or not (an SVG `title`, an option's label).
@@ -281,8 +309,8 @@ impl<'p> Namer<'p> {
             let n = page.node(c);
             match n.kind {
                 Some(Kind::Text) => {
-                    if in_labelledby || !self.gone.get(c as usize).copied().unwrap_or(true) {
-                        out.push_str(&n.text);
+                    if in_labelledby || !self.hidden(c) {
+                        out.push_str(&n.transform.apply(&n.text));
                     }
                     continue;
                 }
@@ -310,8 +338,7 @@ impl<'p> Namer<'p> {
                 out.push(' ');
                 continue;
             }
-            // A frame's document is not part of its owner's name.
-            if matches!(role, "Iframe") {
+            if keeps_content(role) {
                 continue;
             }
             let block = is_block(&n.display);
@@ -364,4 +391,3 @@ pub fn author_only(role: &str) -> bool {
     !wants_name(role) || matches!(role, "paragraph" | "list" | "listitem" | "DescriptionList" | "DescriptionListDetail" | "blockquote" | "Canvas")
 }
 
-pub use role::is_focusable;

@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 pub const NONE: u32 = u32::MAX;
 
 /// The computed styles the engine asks for, after whatever the capture asked for.
-pub const STYLES: [&str; 3] = ["display", "visibility", "content"];
+pub const STYLES: [&str; 4] = ["display", "visibility", "content", "text-transform"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -32,6 +32,39 @@ pub enum Pseudo {
     After,
     /// `::marker` and the rest: not read.
     Other,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Transform {
+    #[default]
+    None,
+    Upper,
+    Lower,
+    Capitalize,
+}
+
+impl Transform {
+    /// The text as rendered (CSS Text 3 §2.1; `capitalize` upper-cases each word's first letter).
+    pub fn apply(self, text: &str) -> std::borrow::Cow<'_, str> {
+        match self {
+            Transform::None => std::borrow::Cow::Borrowed(text),
+            Transform::Upper => std::borrow::Cow::Owned(text.to_uppercase()),
+            Transform::Lower => std::borrow::Cow::Owned(text.to_lowercase()),
+            Transform::Capitalize => {
+                let mut out = String::with_capacity(text.len());
+                let mut start = true;
+                for c in text.chars() {
+                    if start && c.is_alphabetic() {
+                        out.extend(c.to_uppercase());
+                    } else {
+                        out.push(c);
+                    }
+                    start = c.is_whitespace();
+                }
+                std::borrow::Cow::Owned(out)
+            }
+        }
+    }
 }
 
 #[derive(Debug, Default, Clone)]
@@ -52,6 +85,10 @@ pub struct Node {
     pub visibility: String,
     /// A pseudo-element's `content`.
     pub content: String,
+    /// `text-transform` (Chrome's accessible text is the transformed text).
+    pub transform: Transform,
+    /// A click listener (DOMSnapshot `isClickable`).
+    pub clickable: bool,
     pub pseudo: Option<Pseudo>,
     /// `input`'s value (checkboxes report "on"), `textarea`'s text.
     pub value: Option<String>,
@@ -179,6 +216,7 @@ struct SnapNodes {
     option_selected: Option<Rare>,
     pseudo_type: Option<Rare>,
     content_document_index: Option<Rare>,
+    is_clickable: Option<Rare>,
 }
 
 #[derive(serde::Deserialize, Default)]
@@ -255,8 +293,9 @@ pub fn read(text: &str, style_at: usize) -> Result<Page, String> {
                 Kind::Element => {
                     for pair in n.attributes.get(i).map_or(&[][..], Vec::as_slice).chunks(2) {
                         if let [k, v] = pair {
-                            if let (Some(k), Some(v)) = (string(*k), string(*v)) {
-                                node.attrs.push((k.to_ascii_lowercase(), v.to_string()));
+                            // An empty value (`disabled`) is sent as no string (-1).
+                            if let Some(k) = string(*k) {
+                                node.attrs.push((k.to_ascii_lowercase(), string(*v).unwrap_or_default().to_string()));
                             }
                         }
                     }
@@ -299,6 +338,13 @@ pub fn read(text: &str, style_at: usize) -> Result<Page, String> {
                 }
             }
         }
+        if let Some(r) = &n.is_clickable {
+            for &i in &r.index {
+                if let Some(k) = at(i) {
+                    page.nodes[k].clickable = true;
+                }
+            }
+        }
         if let Some(r) = &n.option_selected {
             for &i in &r.index {
                 if let Some(k) = at(i) {
@@ -327,6 +373,12 @@ pub fn read(text: &str, style_at: usize) -> Result<Page, String> {
             if node.pseudo.is_some() {
                 node.content = style(2);
             }
+            node.transform = match style(3).as_str() {
+                "uppercase" => Transform::Upper,
+                "lowercase" => Transform::Lower,
+                "capitalize" => Transform::Capitalize,
+                _ => Transform::None,
+            };
         }
     }
     // Children lists, in order (parents come first, so each push is in document order).

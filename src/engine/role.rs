@@ -122,7 +122,8 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
     let input_type = || n.attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
     match n.tag.as_str() {
         "a" | "area" => {
-            if n.has_attr("href") {
+            // Chrome also takes an anchor with a click listener for a link.
+            if n.has_attr("href") || (n.tag == "a" && (n.clickable || n.has_attr("onclick"))) {
                 "link"
             } else {
                 "generic"

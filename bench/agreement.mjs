@@ -1,0 +1,90 @@
+// The DOM engine against Chrome's tree: both engines on one page, compared
+// element by element through backendNodeId (SPEC: engine: 'dom').
+//
+//   node bench/agreement.mjs [--json] [--verbose] [page.html …]
+//
+// For each page: the ref'd elements of either engine, and for each, whether
+// both ref it with the same role, name, states, value and level. Prints
+// each disagreement with its element under --verbose.
+import { basename, join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { buildWebAiSnapshot } from '../lib/ax-snapshot.mjs';
+import { launchChromium, openFile } from '../lib/chromium.mjs';
+import { root } from './pages.mjs';
+
+const OPTIONS = { allRefs: true, maxDepth: 100, includeElements: true, timeoutMs: 60_000 };
+
+/** What is compared of one ref'd element. */
+function facts(ref, element) {
+    return {
+        role: ref.role,
+        name: ref.name,
+        state: [...(element?.state ?? [])].sort().join(','),
+        value: element?.value ?? null,
+        level: element?.level ?? null,
+    };
+}
+
+function byElement(snapshot) {
+    const elements = new Map((snapshot.elements ?? []).map(e => [e.ref, e]));
+    const out = new Map();
+    for (const ref of Object.values(snapshot.refs)) {
+        if (ref.backendNodeId == null) continue;
+        out.set(`${ref.frameId ?? ''}:${ref.backendNodeId}`, { ref: ref.ref, selector: ref.selector, facts: facts(ref, elements.get(ref.ref)) });
+    }
+    return out;
+}
+
+/** Compare the two engines on an open page: `{ total, agreed, rate, disagreements }`. */
+export async function compareEngines(page) {
+    const ax = byElement(await buildWebAiSnapshot(page, { ...OPTIONS, engine: 'ax' }));
+    const dom = byElement(await buildWebAiSnapshot(page, { ...OPTIONS, engine: 'dom' }));
+    const keys = new Set([...ax.keys(), ...dom.keys()]);
+    const disagreements = [];
+    for (const key of keys) {
+        const a = ax.get(key);
+        const d = dom.get(key);
+        const fields = !a || !d ? ['ref'] : Object.keys(a.facts).filter(f => a.facts[f] !== d.facts[f]);
+        if (fields.length) disagreements.push({ element: (a ?? d).selector ?? key, fields, chrome: a?.facts ?? null, dom: d?.facts ?? null });
+    }
+    const total = keys.size;
+    const agreed = total - disagreements.length;
+    return { total, agreed, rate: total ? agreed / total : 1, disagreements };
+}
+
+export function defaultPages() {
+    const fixtures = join(root, 'fixtures', 'pages');
+    const real = join(root, 'fixtures', 'real-pages');
+    return [
+        ...readdirSync(fixtures).filter(f => f.endsWith('.html')).map(f => join(fixtures, f)),
+        ...readdirSync(real).filter(f => f.endsWith('.html')).map(f => join(real, f)),
+    ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+    const { values, positionals } = parseArgs({ options: { json: { type: 'boolean' }, verbose: { type: 'boolean' } }, allowPositionals: true });
+    const files = positionals.length ? positionals : defaultPages();
+    const browser = await launchChromium();
+    const rows = [];
+    try {
+        for (const file of files) {
+            const page = await openFile(browser, file);
+            try {
+                const r = await compareEngines(page);
+                rows.push({ page: basename(file, '.html'), ...r });
+                if (!values.json) {
+                    console.log(`${basename(file, '.html').padEnd(34)} ${String(r.agreed).padStart(5)}/${String(r.total).padEnd(5)} ${(r.rate * 100).toFixed(1)}%`);
+                    if (values.verbose) {
+                        for (const d of r.disagreements) console.log(`   ${d.element}  [${d.fields.join(',')}]  chrome=${JSON.stringify(d.chrome)}  dom=${JSON.stringify(d.dom)}`);
+                    }
+                }
+            } finally {
+                await page.close();
+            }
+        }
+    } finally {
+        await browser.close();
+    }
+    if (values.json) console.log(JSON.stringify(rows.map(({ disagreements, ...r }) => ({ ...r, disagreements: disagreements.length })), null, 2));
+}
