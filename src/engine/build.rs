@@ -300,7 +300,9 @@ fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
     if n.is("select") && role == "combobox" {
         s.expanded = Some(false);
     }
-    s.disabled = is_disabled_control(page, i)
+    // Chrome reports plugin content it does not run as unavailable.
+    s.disabled = matches!(role, "PluginObject" | "EmbeddedObject")
+        || is_disabled_control(page, i)
         || std::iter::once(i).chain(page.ancestors(i)).any(|a| aria_bool(page.node(a), "aria-disabled") == Some(true));
     s.selected = if n.is("option") {
         n.selected

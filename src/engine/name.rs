@@ -31,7 +31,7 @@ fn keeps_content(role: &str) -> bool {
         "alert" | "alertdialog" | "application" | "article" | "banner" | "complementary" | "contentinfo" | "dialog" | "document"
             | "feed" | "form" | "grid" | "group" | "list" | "listbox" | "log" | "main" | "marquee" | "math" | "menu" | "menubar"
             | "navigation" | "note" | "radiogroup" | "region" | "search" | "table" | "tablist" | "tabpanel" | "timer" | "toolbar"
-            | "tree" | "treegrid" | "Iframe" | "RootWebArea" | "DescriptionList"
+            | "tree" | "treegrid" | "Iframe" | "RootWebArea" | "DescriptionList" | "figure"
     )
 }
 

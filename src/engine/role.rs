@@ -218,7 +218,21 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         "ins" => "insertion",
         "label" => "LabelText",
         "legend" => "Legend",
-        "li" => "listitem",
+        // HTML-AAM: `li` is a list item only in a list (a `ul role=tablist` makes it generic).
+        "li" => {
+            let in_list = page.parent_element(i).is_some_and(|p| {
+                let pn = page.node(p);
+                match explicit_role(page, p) {
+                    Some(r) => r == "list",
+                    None => matches!(pn.tag.as_str(), "ul" | "ol" | "menu"),
+                }
+            });
+            if in_list {
+                "listitem"
+            } else {
+                "generic"
+            }
+        }
         "main" => "main",
         "mark" => "mark",
         "math" => "math",
@@ -264,6 +278,8 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         "summary" => "DisclosureTriangle",
         "abbr" => "Abbr",
         "ruby" => "Ruby",
+        "object" => "PluginObject",
+        "embed" => "EmbeddedObject",
         "audio" => "Audio",
         "video" => "Video",
         _ => "generic",

@@ -1,0 +1,98 @@
+// The DOM engine (`engine: 'dom'`) against Chrome's tree and Playwright, side
+// by side in one process on every benchmark page, with its agreement with
+// Chrome beside the times.
+//
+//   node bench/engine.mjs [--runs N] [--only NAME] [--no-readme]
+//
+//   floor      — a bare Accessibility.getFullAXTree over the same CDP session;
+//   dom floor  — a bare DOMSnapshot.captureSnapshot with the styles the engine asks for;
+//   pw         — Playwright's page.ariaSnapshot({ mode: 'ai' });
+//   ax, dom    — buildWebAiSnapshot over the same session with each engine (DOM pass on).
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import * as ax from '../lib/ax-snapshot.cjs';
+import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
+import { benchPages, median, root, round } from './pages.mjs';
+import { compareEngines } from './agreement.mjs';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, 'no-readme': { type: 'boolean' } } });
+const RUNS = Number(values.runs);
+const WARMUP = 1;
+// What the engine's capture asks DOMSnapshot for (the DOM pass's `cursor` and the engine's styles).
+const DOM_FLOOR_PARAMS = { computedStyles: ['cursor', 'display', 'visibility', 'content', 'text-transform'], includePaintOrder: false, includeDOMRects: false };
+
+async function measure(browser, p) {
+    const page = await openFile(browser, p.path);
+    try {
+        const session = await ax.cdpSessionFor(page);
+        const send = (m, params) => session.send(m, params);
+        const methods = {
+            floor: () => session.send('Accessibility.getFullAXTree', {}),
+            domFloor: () => session.send('DOMSnapshot.captureSnapshot', DOM_FLOOR_PARAMS),
+            pw: () => page.ariaSnapshot({ mode: 'ai' }),
+            ax: () => ax.captureOverCdp(send, { timeoutMs: 60_000 }),
+            dom: () => ax.captureOverCdp(send, { engine: 'dom', timeoutMs: 60_000 }),
+        };
+        const names = Object.keys(methods);
+        const times = Object.fromEntries(names.map(n => [n, []]));
+        for (let i = 0; i < WARMUP + RUNS; i += 1) {
+            for (let k = 0; k < names.length; k += 1) {
+                // Rotate the order so that no method always runs on a warmer page.
+                const name = names[(i + k) % names.length];
+                const t = performance.now();
+                await methods[name]();
+                if (i >= WARMUP) times[name].push(performance.now() - t);
+            }
+        }
+        const agreement = await compareEngines(page);
+        const m = Object.fromEntries(names.map(n => [n, round(median(times[n]))]));
+        const tree = await session.send('Accessibility.getFullAXTree', {});
+        return {
+            page: p.name,
+            real: p.real,
+            axNodes: tree.nodes.length,
+            ...Object.fromEntries(names.map(n => [`${n}Ms`, m[n]])),
+            domVsFloor: round(m.dom / m.floor, 2),
+            domVsPlaywright: round(m.dom / m.pw, 2),
+            domVsAx: round(m.dom / m.ax, 2),
+            agreed: agreement.agreed,
+            compared: agreement.total,
+            agreement: round(agreement.rate * 100, 2),
+        };
+    } finally {
+        await page.close();
+    }
+}
+
+const { list, dir } = benchPages(values.only);
+const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_FLAGS });
+const results = [];
+let version = '';
+try {
+    version = browser.version();
+    for (const p of list) {
+        const r = await measure(browser, p);
+        results.push(r);
+        console.error(`${r.page}: dom ${r.domMs} ms, ax ${r.axMs}, floor ${r.floorMs}, dom floor ${r.domFloorMs}, pw ${r.pwMs}; agreement ${r.agreement}%`);
+    }
+} finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+}
+
+const head = '| page | AX nodes | floor ms | DOMSnapshot ms | Playwright ai ms | ours, ax ms | ours, dom ms | dom / floor | dom / Playwright | dom / ax | agreement with Chrome |';
+const sep = '|' + ' --- |'.repeat(11);
+const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.floorMs} | ${r.domFloorMs} | ${r.pwMs} | ${r.axMs} | ${r.domMs} | ${r.domVsFloor} | ${r.domVsPlaywright} | ${r.domVsAx} | ${r.agreement}% (${r.agreed}/${r.compared}) |`);
+const all = results.reduce((a, r) => ({ agreed: a.agreed + r.agreed, compared: a.compared + r.compared }), { agreed: 0, compared: 0 });
+const command = `npm run bench:engine${values.only ? ` -- --only ${values.only}` : ''}`;
+const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\`; "DOMSnapshot" a bare \`DOMSnapshot.captureSnapshot\` with the styles the DOM engine asks for; both engines' captures include the DOM pass (selectors, clickable refs). "Agreement" is the share of ref'd elements (either engine's, matched by \`backendNodeId\`) that both engines ref with the same role, name, states, value and level (\`node bench/agreement.mjs --verbose\` prints each disagreement). Over all pages: ${all.agreed}/${all.compared} (${round((all.agreed / Math.max(all.compared, 1)) * 100, 2)}%).\n\n${[head, sep, ...rows].join('\n')}\n`;
+console.log(md);
+writeFileSync(join(root, 'bench', 'engine.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
+if (!values['no-readme'] && !values.only) {
+    const readmePath = join(root, 'README.md');
+    const readme = readFileSync(readmePath, 'utf8');
+    const block = `<!-- engine:start -->\n${md}<!-- engine:end -->`;
+    writeFileSync(readmePath, readme.includes('<!-- engine:start -->') ? readme.replace(/<!-- engine:start -->[\s\S]*<!-- engine:end -->/, block) : `${readme.trimEnd()}\n\n## The DOM engine\n\n${block}\n`);
+}
