@@ -51,6 +51,8 @@ Options:
   --max-tokens <n>                at most n o200k tokens of text; the rest is counted
                                   on "- more:" lines (its refs stay resolvable)
   --urls                          print link targets (url="…")
+  --engine <ax|dom>               where the tree comes from: Chrome's accessibility
+                                  tree (ax, default) or computed from the DOM (dom, faster)
   --timeout <ms>                  deadline of the page load and of the capture (default: 10000)
   --cdp <endpoint>                snapshot a tab of a running browser instead
                                   (http(s)://host:port or ws(s)://…; the browser is left as it was)
@@ -202,9 +204,10 @@ async function openTarget(target, vendor, timeoutMs = 30000) {
 async function snapshotCommand(argv) {
     const args = parse(argv, {
         vendor: 'value', interactive: 'bool', 'no-interactive': 'bool', compact: 'bool', 'no-compact': 'bool', 'max-depth': 'value',
-        'root-selector': 'value', 'all-refs': 'bool', 'refs-only': 'bool', 'max-tokens': 'value', urls: 'bool', json: 'bool', timeout: 'value', cdp: 'value', target: 'value', 'url-includes': 'value',
+        'root-selector': 'value', 'all-refs': 'bool', 'refs-only': 'bool', 'max-tokens': 'value', urls: 'bool', engine: 'value', json: 'bool', timeout: 'value', cdp: 'value', target: 'value', 'url-includes': 'value',
     });
     if (args.help) return console.log(SNAPSHOT_HELP);
+    if (args.engine !== undefined && !['ax', 'dom'].includes(args.engine)) throw new UsageError(`--engine must be ax or dom, got ${JSON.stringify(args.engine)}`);
     if (args._.length > 1) throw new UsageError(`snapshot takes one URL or FILE, got ${args._.length}`);
     const vendor = vendorOf(args);
     const { buildWebAiSnapshot } = await lib();
@@ -218,6 +221,7 @@ async function snapshotCommand(argv) {
         refsOnly: Boolean(args['refs-only']),
         maxTokens: positiveInt(args['max-tokens'], 'max-tokens', { min: 50 }),
         urls: Boolean(args.urls),
+        engine: args.engine,
         timeoutMs: positiveInt(args.timeout, 'timeout', { min: 1 }),
     };
     const { browser, page } = await openSource(args, vendor);

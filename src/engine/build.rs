@@ -13,6 +13,8 @@ use crate::tree::{AxNode, AxTree, Tristate};
 struct Exclusion {
     gone: Vec<bool>,
     invisible: Vec<bool>,
+    /// `aria-disabled="true"` on the element or an ancestor (it applies to the subtree).
+    aria_disabled: Vec<bool>,
 }
 
 /// Exclusion (WAI-ARIA 1.2 §7.1 "Excluding Elements from the Accessibility
@@ -34,8 +36,11 @@ fn exclusion(page: &Page) -> Exclusion {
     }
     let mut gone = vec![false; count];
     let mut invisible = vec![false; count];
+    let mut aria_disabled = vec![false; count];
     for i in 0..count {
         let n = &page.nodes[i];
+        aria_disabled[i] = (n.parent != NONE && aria_disabled.get(n.parent as usize).copied().unwrap_or(false))
+            || (n.is_element() && aria_bool(n, "aria-disabled") == Some(true));
         let parent_gone = n.parent != NONE && gone.get(n.parent as usize).copied().unwrap_or(false);
         let in_select = || {
             // Options of a rendered `select` have no boxes of their own but are in the tree.
@@ -53,7 +58,7 @@ fn exclusion(page: &Page) -> Exclusion {
             };
         invisible[i] = n.laid_out && matches!(n.visibility.as_str(), "hidden" | "collapse");
     }
-    Exclusion { gone, invisible }
+    Exclusion { gone, invisible, aria_disabled }
 }
 
 /// Build the tree of the page's documents from the root document.
@@ -83,7 +88,8 @@ pub fn build(page: &Page) -> AxTree {
         let node = match n.kind {
             Some(Kind::Document) => Some(AxNode {
                 role: Cow::Borrowed("RootWebArea"),
-                name: document_title(page, i),
+                // Untitled, a document is called by its URL (as Chrome does: `about:srcdoc`).
+                name: Some(document_title(page, i)).filter(|t| !t.is_empty()).or_else(|| n.url.clone()).unwrap_or_default(),
                 backend_node_id: n.backend,
                 frame_id: n.frame_id.clone(),
                 focusable: true,
@@ -106,7 +112,7 @@ pub fn build(page: &Page) -> AxTree {
                     (!text.trim().is_empty()).then(|| AxNode { role: Cow::Borrowed("StaticText"), name: text, ..AxNode::default() })
                 }
                 Some(Pseudo::Other) => None,
-                None => Some(element_node(page, &namer, i, roles[i as usize], ex.invisible[i as usize])),
+                None => Some(element_node(page, &namer, i, roles[i as usize], &ex)),
             },
             _ => None,
         };
@@ -195,7 +201,8 @@ fn document_title(page: &Page, doc: u32) -> String {
     String::new()
 }
 
-fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, invisible: bool) -> AxNode {
+fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: &Exclusion) -> AxNode {
+    let invisible = ex.invisible[i as usize];
     let n = page.node(i);
     let name = if author_only(role) {
         author_name(page, namer, i)
@@ -216,6 +223,7 @@ fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, invi
     };
     node.value = value_of(page, namer, i, role);
     states(page, i, role, &mut node);
+    node.states.disabled |= ex.aria_disabled[i as usize];
     if role == "link" {
         node.url = n.attr("href").and_then(|h| resolve_url(page, i, h));
     }
@@ -301,9 +309,7 @@ fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
         s.expanded = Some(false);
     }
     // Chrome reports plugin content it does not run as unavailable.
-    s.disabled = matches!(role, "PluginObject" | "EmbeddedObject")
-        || is_disabled_control(page, i)
-        || std::iter::once(i).chain(page.ancestors(i)).any(|a| aria_bool(page.node(a), "aria-disabled") == Some(true));
+    s.disabled = matches!(role, "PluginObject" | "EmbeddedObject") || is_disabled_control(page, i);
     s.selected = if n.is("option") {
         n.selected
     } else if matches!(role, "option" | "tab" | "row" | "gridcell" | "treeitem" | "cell" | "columnheader" | "rowheader") {
@@ -327,12 +333,9 @@ fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
 }
 
 fn resolve_url(page: &Page, i: u32, href: &str) -> Option<String> {
-    let base = std::iter::once(i)
-        .chain(page.ancestors(i))
-        .last()
-        .and_then(|top| page.get(page.node(top).parent))
-        .and_then(|doc| doc.base_url.clone());
-    match base.as_deref().and_then(|b| url::Url::parse(b).ok()) {
+    // The element's scope is its document node, which carries the base URL.
+    let base = page.scope.get(i as usize).and_then(|&d| page.get(d)).and_then(|d| d.base_url.as_deref());
+    match base.and_then(|b| url::Url::parse(b).ok()) {
         Some(b) => b.join(href.trim()).ok().map(|u| u.to_string()),
         None => url::Url::parse(href.trim()).ok().map(|u| u.to_string()),
     }
@@ -374,5 +377,176 @@ fn apply_owns(page: &Page, tree: &mut AxTree, ax_of: &[u32], gone: &[bool]) {
             tree.nodes[owner_ax as usize].children.push(t);
             parent[t as usize] = owner_ax;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// One node of a test page: parent, node type, name, text or `None`,
+    /// attributes, laid out, display, visibility.
+    type N<'a> = (i64, i64, &'a str, Option<&'a str>, &'a [(&'a str, &'a str)], bool, &'a str, &'a str);
+
+    /// A DOMSnapshot reply in Chrome's shape (strings table, rare data, layout
+    /// with the engine's styles from index 0), built from a node list.
+    fn snapshot(nodes: &[N<'_>], extra: serde_json::Value) -> String {
+        let mut strings: Vec<String> = Vec::new();
+        let mut s = |v: &str| -> i64 {
+            if let Some(i) = strings.iter().position(|x| x == v) {
+                return i as i64;
+            }
+            strings.push(v.to_string());
+            (strings.len() - 1) as i64
+        };
+        let mut doc = json!({ "frameId": s("F1"), "baseURL": s("https://example.test/dir/"), "nodes": {
+            "parentIndex": [], "nodeType": [], "nodeName": [], "nodeValue": [], "backendNodeId": [], "attributes": [] },
+            "layout": { "nodeIndex": [], "styles": [] } });
+        for (i, (parent, kind, name, value, attrs, laid, display, visibility)) in nodes.iter().enumerate() {
+            let n = &mut doc["nodes"];
+            n["parentIndex"].as_array_mut().unwrap().push(json!(parent));
+            n["nodeType"].as_array_mut().unwrap().push(json!(kind));
+            n["nodeName"].as_array_mut().unwrap().push(json!(s(name)));
+            n["nodeValue"].as_array_mut().unwrap().push(json!(value.map_or(-1, &mut s)));
+            n["backendNodeId"].as_array_mut().unwrap().push(json!(i + 1));
+            // Chrome sends an empty attribute value as no string (-1).
+            let a: Vec<i64> = attrs.iter().flat_map(|(k, v)| [s(k), if v.is_empty() { -1 } else { s(v) }]).collect();
+            n["attributes"].as_array_mut().unwrap().push(json!(a));
+            if *laid {
+                doc["layout"]["nodeIndex"].as_array_mut().unwrap().push(json!(i));
+                doc["layout"]["styles"].as_array_mut().unwrap().push(json!([s(display), s(visibility), s("normal"), s("none")]));
+            }
+        }
+        if let serde_json::Value::Object(m) = extra {
+            for (k, v) in m {
+                doc["nodes"][k] = v;
+            }
+        }
+        json!({ "documents": [doc], "strings": strings }).to_string()
+    }
+
+    fn tree_of(nodes: &[N<'_>], extra: serde_json::Value) -> AxTree {
+        crate::engine::tree_from_snapshot(&snapshot(nodes, extra), 0).unwrap()
+    }
+
+    fn find<'t>(t: &'t AxTree, backend: i64) -> Option<&'t AxNode> {
+        t.nodes.iter().find(|n| n.backend_node_id == Some(backend))
+    }
+
+    const B: &str = "block";
+    const V: &str = "visible";
+
+    #[test]
+    fn roles_names_and_states_of_controls() {
+        let t = tree_of(
+            &[
+                (-1, 9, "#document", None, &[], false, "", ""),
+                (0, 1, "HTML", None, &[], true, B, V),
+                (1, 1, "BODY", None, &[], true, B, V),
+                (2, 1, "BUTTON", None, &[("disabled", "")], true, "inline-block", V), // 4
+                (3, 3, "#text", Some("  Send \n now "), &[], true, "inline-block", V),
+                (2, 1, "A", None, &[("href", "../next?q=1")], true, "inline", V), // 6
+                (5, 1, "IMG", None, &[("alt", "Logo")], true, "inline", V),
+                (5, 3, "#text", Some("Home"), &[], true, "inline", V),
+                (2, 1, "LABEL", None, &[("for", "q")], true, "inline", V), // 9
+                (8, 3, "#text", Some("Query"), &[], true, "inline", V),
+                (2, 1, "INPUT", None, &[("id", "q"), ("placeholder", "Type here")], true, "inline-block", V), // 11
+                (2, 1, "H3", None, &[], true, B, V), // 12
+                (11, 3, "#text", Some("Title"), &[], true, B, V),
+                (2, 1, "INPUT", None, &[("type", "checkbox"), ("aria-labelledby", "gone")], true, "inline-block", V), // 14
+                (2, 1, "SPAN", None, &[("id", "gone"), ("hidden", "")], false, "", ""), // 15
+                (14, 3, "#text", Some("Hidden label"), &[], false, "", ""),
+            ],
+            json!({ "inputChecked": { "index": [13] }, "inputValue": { "index": [10], "value": [] } }),
+        );
+        let button = find(&t, 4).unwrap();
+        assert_eq!((button.role.as_ref(), button.name.as_str(), button.states.disabled), ("button", "Send now", true));
+        let link = find(&t, 6).unwrap();
+        assert_eq!((link.role.as_ref(), link.name.as_str()), ("link", "Logo Home"), "an image's alt counts in its link's name");
+        assert_eq!(link.url.as_deref(), Some("https://example.test/next?q=1"), "resolved against the base URL");
+        assert_eq!(find(&t, 11).unwrap().name, "Query", "the label, not the placeholder");
+        let h = find(&t, 12).unwrap();
+        assert_eq!((h.role.as_ref(), h.name.as_str(), h.states.level), ("heading", "Title", Some(3)));
+        let check = find(&t, 14).unwrap();
+        assert_eq!(check.states.checked, Some(Tristate::True));
+        assert_eq!(check.name, "Hidden label", "aria-labelledby reads hidden text (accname 2B)");
+        assert!(find(&t, 15).is_none(), "a hidden element is not in the tree");
+        assert_eq!(t.nodes[t.root.unwrap() as usize].role, "RootWebArea");
+    }
+
+    #[test]
+    fn exclusion_rules() {
+        let t = tree_of(
+            &[
+                (-1, 9, "#document", None, &[], false, "", ""),
+                (0, 1, "BODY", None, &[], true, B, V),
+                (1, 1, "DIV", None, &[("aria-hidden", "true")], true, B, V), // 3
+                (2, 1, "BUTTON", None, &[], true, B, V),                      // 4
+                (1, 1, "DIV", None, &[("inert", "")], true, B, V),            // 5
+                (4, 1, "BUTTON", None, &[], true, B, V),                      // 6
+                (1, 1, "DIV", None, &[], true, B, "hidden"),                  // 7
+                (6, 1, "BUTTON", None, &[("aria-label", "Back")], true, B, V), // 8: visible again
+                (6, 3, "#text", Some("secret"), &[], true, B, "hidden"),       // 9
+                (1, 1, "DIV", None, &[("style", "display:contents")], false, "", ""), // 10
+                (9, 1, "BUTTON", None, &[("aria-label", "Inside contents")], true, B, V), // 11
+            ],
+            json!({}),
+        );
+        assert!(find(&t, 4).is_none() && find(&t, 6).is_none(), "aria-hidden and inert take the subtree");
+        assert!(find(&t, 7).is_some_and(|n| n.ignored), "visibility: hidden hides the element only");
+        assert_eq!(find(&t, 8).unwrap().name, "Back");
+        assert!(find(&t, 9).is_none(), "hidden text is not in the tree");
+        assert_eq!(find(&t, 11).unwrap().name, "Inside contents", "display: contents keeps its children");
+    }
+
+    #[test]
+    fn owns_moves_children_and_survives_cycles() {
+        let t = tree_of(
+            &[
+                (-1, 9, "#document", None, &[], false, "", ""),
+                (0, 1, "BODY", None, &[], true, B, V),
+                (1, 1, "DIV", None, &[("id", "a"), ("role", "listbox"), ("aria-owns", "b x")], true, B, V), // 3
+                (1, 1, "DIV", None, &[("id", "b"), ("role", "option"), ("aria-owns", "a")], true, B, V),    // 4
+                (3, 3, "#text", Some("Opt"), &[], true, B, V),
+            ],
+            json!({}),
+        );
+        let list = t.find_by_backend_id(3).unwrap();
+        let option = t.find_by_backend_id(4).unwrap();
+        assert!(t.nodes[list as usize].children.contains(&option), "the owned option moved under its owner");
+        assert!(!t.nodes[option as usize].children.contains(&list), "an owner cannot be owned by its own descendant");
+        assert_eq!(t.nodes[option as usize].name, "Opt");
+    }
+
+    #[test]
+    fn deep_pages_and_malformed_input() {
+        // 100,000 nested spans inside a button: no recursion; the name's traversal stops at its bound.
+        let deep = |depth: i64| {
+            let mut nodes: Vec<N<'_>> = vec![(-1, 9, "#document", None, &[], false, "", ""), (0, 1, "BUTTON", None, &[], true, B, V)];
+            for i in 0..depth {
+                nodes.push((i + 1, 1, "SPAN", None, &[], true, "inline", V));
+            }
+            nodes.push((depth + 1, 3, "#text", Some("deep"), &[], true, "inline", V));
+            tree_of(&nodes, json!({}))
+        };
+        assert_eq!(find(&deep(1_000), 2).unwrap().name, "deep");
+        let t = deep(100_000);
+        assert_eq!(find(&t, 2).unwrap().name, "", "past MAX_NAME_NODES the name is cut");
+        assert_eq!(find(&t, 100_003).unwrap().name, "deep", "the text itself is in the tree");
+        assert!(crate::engine::tree_from_snapshot("{\"documents\": 3}", 0).is_err());
+        assert!(crate::engine::tree_from_snapshot("[", 0).is_err());
+        // Parents after their children, and indexes out of range: detached, never a panic.
+        let odd = r##"{"strings":["#document","DIV"],"documents":[{"nodes":{"parentIndex":[-1,5,0,-7],"nodeType":[9,1,1,1],"nodeName":[0,1,1,9],"backendNodeId":[1,2,3],"inputChecked":{"index":[99]},"contentDocumentIndex":{"index":[2],"value":[0]}},"layout":{"nodeIndex":[2,40],"styles":[[1]]}}]}"##;
+        let t = crate::engine::tree_from_snapshot(odd, 0).unwrap();
+        assert!(t.find_by_backend_id(2).is_none());
+        assert!(t.find_by_backend_id(3).is_some());
+    }
+
+    #[test]
+    fn generated_content_and_text_transform() {
+        assert_eq!(crate::engine::name::generated_text(r#""Go " "now""#), "Go now");
+        assert_eq!(crate::engine::name::generated_text("counter(x) \"\\\"q\\\"\""), "\"q\"");
+        assert_eq!(crate::engine::page::Transform::Capitalize.apply("hello big world"), "Hello Big World");
     }
 }

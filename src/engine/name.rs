@@ -52,6 +52,11 @@ enum Step {
     Exit(u32, usize, bool),
 }
 
+/// Nodes one name's content traversal visits at most. Names print at most
+/// `maxNameChars`, and without a bound a page of nested buttons would make
+/// naming quadratic (each button names its whole subtree).
+const MAX_NAME_NODES: usize = 2_000;
+
 fn collapse(s: &str) -> String {
     s.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -224,7 +229,7 @@ impl<'p> Namer<'p> {
         let n = page.node(i);
         let mut found: Vec<u32> = Vec::new();
         if let Some(id) = n.attr("id").filter(|s| !s.is_empty()) {
-            found.extend(page.with_attr(i, "for", id).filter(|&l| page.node(l).is("label")));
+            found.extend_from_slice(page.labels_for(i, id));
         }
         if let Some(a) = page.ancestors(i).find(|&a| page.node(a).is("label")) {
             if !found.contains(&a) {
@@ -242,7 +247,7 @@ impl<'p> Namer<'p> {
     fn has_label(&self, i: u32) -> bool {
         let page = self.page;
         let n = page.node(i);
-        n.attr("id").filter(|s| !s.is_empty()).is_some_and(|id| page.with_attr(i, "for", id).any(|l| page.node(l).is("label")))
+        n.attr("id").filter(|s| !s.is_empty()).is_some_and(|id| !page.labels_for(i, id).is_empty())
             || page.ancestors(i).any(|a| page.node(a).is("label"))
     }
 
@@ -287,7 +292,12 @@ impl<'p> Namer<'p> {
         let page = self.page;
         let mut out = String::new();
         let mut stack: Vec<Step> = page.node(i).children.iter().rev().map(|&c| Step::Enter(c)).collect();
+        let mut visits = 0usize;
         while let Some(step) = stack.pop() {
+            visits += 1;
+            if visits > MAX_NAME_NODES {
+                break;
+            }
             let c = match step {
                 Step::Enter(c) => c,
                 Step::Exit(c, start, block) => {

@@ -100,6 +100,8 @@ pub struct Node {
     pub frame_id: Option<String>,
     /// A document's base URL (relative `href`s resolve against it).
     pub base_url: Option<String>,
+    /// A document's URL (its name when it has no title, as Chrome names it).
+    pub url: Option<String>,
 }
 
 impl Node {
@@ -127,6 +129,8 @@ pub struct Page {
     pub root: u32,
     /// Elements by `id`, per document root (ids are scoped to their tree).
     ids: FxHashMap<(u32, String), u32>,
+    /// `label` elements by their `for`, per document root.
+    labels: FxHashMap<(u32, String), Vec<u32>>,
     /// Each node's document (or shadow-free tree) root, for id lookups.
     pub scope: Vec<u32>,
 }
@@ -146,12 +150,10 @@ impl Page {
         self.ids.get(&(scope, id.to_string())).copied()
     }
 
-    /// Elements whose `attr` equals `value` in `of`'s document, in order (`<label for>`).
-    pub fn with_attr<'a>(&'a self, of: u32, attr: &'a str, value: &'a str) -> impl Iterator<Item = u32> + 'a {
-        let scope = self.scope.get(of as usize).copied().unwrap_or(NONE);
-        self.nodes.iter().enumerate().filter_map(move |(i, n)| {
-            (n.is_element() && self.scope[i] == scope && n.attr(attr) == Some(value)).then_some(i as u32)
-        })
+    /// The `label` elements whose `for` is `id` in `of`'s document, in order.
+    pub fn labels_for(&self, of: u32, id: &str) -> &[u32] {
+        let Some(&scope) = self.scope.get(of as usize) else { return &[] };
+        self.labels.get(&(scope, id.to_string())).map_or(&[], Vec::as_slice)
     }
 
     pub fn parent_element(&self, i: u32) -> Option<u32> {
@@ -191,6 +193,8 @@ struct SnapDoc {
     frame_id: i64,
     #[serde(default = "minus_one", rename = "baseURL")]
     base_url: i64,
+    #[serde(default = "minus_one", rename = "documentURL")]
+    document_url: i64,
     #[serde(default)]
     nodes: SnapNodes,
     #[serde(default)]
@@ -243,6 +247,7 @@ struct SnapLayout {
 pub fn add_projection(spec: &mut serde_json::Value) {
     let docs = &mut spec["pick"]["documents"];
     docs["baseURL"] = true.into();
+    docs["documentURL"] = true.into();
     for f in ["nodeValue", "textValue", "inputValue", "inputChecked", "optionSelected"] {
         docs["nodes"][f] = true.into();
     }
@@ -303,6 +308,7 @@ pub fn read(text: &str, style_at: usize) -> Result<Page, String> {
                 Kind::Document => {
                     node.frame_id = string(doc.frame_id).map(str::to_string);
                     node.base_url = string(doc.base_url).map(str::to_string);
+                    node.url = string(doc.document_url).map(str::to_string);
                 }
                 Kind::Other => {}
             }
@@ -401,6 +407,9 @@ pub fn read(text: &str, style_at: usize) -> Result<Page, String> {
     for (i, n) in page.nodes.iter().enumerate() {
         if let (true, Some(id)) = (n.is_element(), n.attr("id")) {
             page.ids.entry((page.scope[i], id.to_string())).or_insert(i as u32);
+        }
+        if let (true, Some(target)) = (n.is("label"), n.attr("for")) {
+            page.labels.entry((page.scope[i], target.to_string())).or_default().push(i as u32);
         }
     }
     Ok(page)
