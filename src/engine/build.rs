@@ -88,8 +88,8 @@ pub fn build(page: &Page) -> AxTree {
         let node = match n.kind {
             Some(Kind::Document) => Some(AxNode {
                 role: Cow::Borrowed("RootWebArea"),
-                // Untitled, a document is called by its URL (as Chrome does: `about:srcdoc`).
-                name: Some(document_title(page, i)).filter(|t| !t.is_empty()).or_else(|| n.url.clone()).unwrap_or_default(),
+                // Untitled, a frame's document is called by its URL (as Chrome does: `about:srcdoc`).
+                name: Some(document_title(page, i)).filter(|t| !t.is_empty()).or_else(|| n.url.clone().filter(|_| n.parent != NONE)).unwrap_or_default(),
                 backend_node_id: n.backend,
                 frame_id: n.frame_id.clone(),
                 focusable: true,
@@ -204,7 +204,9 @@ fn document_title(page: &Page, doc: u32) -> String {
 fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: &Exclusion) -> AxNode {
     let invisible = ex.invisible[i as usize];
     let n = page.node(i);
-    let name = if author_only(role) {
+    // Rows are named by their cells only in grids (as Chrome does; a data table's rows are not).
+    let plain_row = role == "row" && !matches!(crate::engine::role::table_role(page, i), Some("grid" | "treegrid"));
+    let name = if author_only(role) || plain_row {
         author_name(page, namer, i)
     } else {
         namer.name(i)
@@ -217,8 +219,8 @@ fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: 
         name,
         backend_node_id: n.backend,
         focusable: is_focusable(page, i),
-        // `role="none"` and invisible elements leave their children to their parent.
-        ignored: invisible || role == "none",
+        // `role="none"`, invisible and uninteresting elements leave their children to their parent.
+        ignored: invisible || role == "none" || uninteresting(page, i, role),
         ..AxNode::default()
     };
     node.value = value_of(page, namer, i, role);
@@ -228,6 +230,23 @@ fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: 
         node.url = n.attr("href").and_then(|h| resolve_url(page, i, h));
     }
     node
+}
+
+/// Elements Chrome keeps out of the tree as "uninteresting": an inline
+/// generic element with nothing of its own (no name, focus, listener or
+/// ARIA attribute), and a `label` that labels a control (its text is that control's name).
+fn uninteresting(page: &Page, i: u32, role: &str) -> bool {
+    let n = page.node(i);
+    let plain = || !n.clickable && !is_focusable(page, i) && !n.attrs.iter().any(|(k, _)| k.starts_with("aria-") || k == "role" || k == "title");
+    match role {
+        "generic" => n.display.starts_with("inline") && n.display != "inline-block" && plain(),
+        "LabelText" => {
+            plain()
+                && (n.attr("for").is_some_and(|id| page.by_id(i, id).is_some())
+                    || n.children.iter().any(|&c| matches!(page.node(c).tag.as_str(), "input" | "select" | "textarea" | "button")))
+        }
+        _ => false,
+    }
 }
 
 /// `aria-labelledby`, `aria-label`, `title`: what an element with no native or content name can be called.
@@ -324,7 +343,19 @@ fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
             .filter(|&l| l > 0)
             .or_else(|| n.tag.strip_prefix('h').and_then(|d| d.parse::<u32>().ok()).filter(|l| (1..=6).contains(l)))
             .or(Some(2)),
-        "treeitem" | "listitem" | "row" => n.attr("aria-level").and_then(|l| l.trim().parse::<u32>().ok()).filter(|&l| l > 0),
+        // A tree item's level is its depth among tree items (WAI-ARIA 1.2 §6.6 aria-level), unless set.
+        "treeitem" => n.attr("aria-level").and_then(|l| l.trim().parse::<u32>().ok()).filter(|&l| l > 0).or_else(|| {
+            let mut level = 1;
+            for a in page.ancestors(i) {
+                match crate::engine::role::explicit_role(page, a) {
+                    Some("treeitem") => level += 1,
+                    Some("tree" | "treegrid") => break,
+                    _ => {}
+                }
+            }
+            Some(level)
+        }),
+        "listitem" | "row" => n.attr("aria-level").and_then(|l| l.trim().parse::<u32>().ok()).filter(|&l| l > 0),
         _ => None,
     };
     s.readonly = (matches!(n.tag.as_str(), "input" | "textarea") && n.has_attr("readonly")) || aria_bool(n, "aria-readonly") == Some(true);

@@ -16,7 +16,7 @@ pub fn from_content(role: &str) -> bool {
         role,
         "button" | "cell" | "checkbox" | "columnheader" | "gridcell" | "heading" | "link" | "menuitem" | "menuitemcheckbox"
             | "menuitemradio" | "option" | "radio" | "row" | "rowheader" | "switch" | "tab" | "tooltip" | "treeitem"
-            | "DisclosureTriangle" | "MenuListOption" | "caption" | "term"
+            | "DisclosureTriangle" | "MenuListOption" | "term"
             | "DescriptionListTerm" | "code" | "emphasis" | "strong" | "insertion" | "deletion" | "subscript" | "superscript"
             | "mark" | "time" | "Abbr" | "comment" | "suggestion" | "sectionhead"
     )

@@ -137,7 +137,9 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
                 "complementary"
             }
         }
-        "b" | "bdi" | "bdo" | "body" | "data" | "div" | "i" | "q" | "s" | "samp" | "small" | "span" | "u" | "pre" => {
+        // The root elements carry nothing of their own (Chrome: ignored, "uninteresting").
+        "html" | "body" => "none",
+        "b" | "bdi" | "bdo" | "data" | "div" | "i" | "q" | "s" | "samp" | "small" | "span" | "u" | "pre" => {
             if n.tag == "pre" {
                 "Pre"
             } else {
@@ -180,7 +182,6 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         }
         "hgroup" => "group",
         "hr" => "separator",
-        "html" => "generic",
         "iframe" | "frame" => "Iframe",
         "img" => match n.attr("alt") {
             Some("") if !has_global_aria(page, i) && !n.has_attr("title") => "none",
@@ -266,7 +267,9 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         "sup" => "superscript",
         "svg" => "SvgRoot",
         "table" => "table",
-        "tbody" | "thead" | "tfoot" => "rowgroup",
+        "thead" | "tfoot" => "rowgroup",
+        // Chrome leaves an implicit `tbody` out (its rows belong to the table).
+        "tbody" => "none",
         "td" => match table_role(page, i) {
             Some("grid" | "treegrid") => "gridcell",
             _ => "cell",
@@ -287,8 +290,8 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
 }
 
 /// The role of the table a cell is in (`grid` changes `td` to `gridcell`).
-fn table_role(page: &Page, i: u32) -> Option<&'static str> {
-    let table = page.ancestors(i).find(|&a| page.node(a).is("table"))?;
+pub fn table_role(page: &Page, i: u32) -> Option<&'static str> {
+    let table = page.ancestors(i).find(|&a| page.node(a).is("table") || matches!(explicit_role(page, a), Some("grid" | "treegrid" | "table")))?;
     Some(explicit_role(page, table).unwrap_or("table"))
 }
 
