@@ -12,13 +12,13 @@ use crate::engine::page::{Kind, Page, Pseudo, NONE};
 /// Roles whose name may come from their content (ARIA 1.2 §5.2.8.4, and
 /// Chrome's internal roles that follow the same rule).
 pub fn from_content(role: &str) -> bool {
+    // Phrasing roles (code, emphasis, strong, time, …) may take their content
+    // in ARIA 1.2, but Chrome leaves them unnamed, their text as children.
     matches!(
         role,
         "button" | "cell" | "checkbox" | "columnheader" | "gridcell" | "heading" | "link" | "menuitem" | "menuitemcheckbox"
             | "menuitemradio" | "option" | "radio" | "row" | "rowheader" | "switch" | "tab" | "tooltip" | "treeitem"
-            | "DisclosureTriangle" | "MenuListOption" | "term"
-            | "DescriptionListTerm" | "code" | "emphasis" | "strong" | "insertion" | "deletion" | "subscript" | "superscript"
-            | "mark" | "time" | "Abbr" | "comment" | "suggestion" | "sectionhead"
+            | "DisclosureTriangle" | "MenuListOption"
     )
 }
 
@@ -156,12 +156,6 @@ impl<'p> Namer<'p> {
             "img" | "area" => n.attr("alt").filter(|a| !a.trim().is_empty()).map(str::to_string),
             "fieldset" => self.first_child_tag(i, "legend").map(|l| self.content(l, in_labelledby)),
             "table" => self.first_child_tag(i, "caption").map(|c| self.content(c, in_labelledby)),
-            "figure" => n
-                .children
-                .iter()
-                .copied()
-                .find(|&c| page.node(c).is("figcaption"))
-                .map(|c| self.content(c, in_labelledby)),
             "svg" => self.first_child_tag(i, "title").map(|t| self.plain_text(t)),
             "option" => n.attr("label").map(str::to_string),
             _ => None,

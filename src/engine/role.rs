@@ -44,6 +44,8 @@ pub fn is_focusable(page: &Page, i: u32) -> bool {
         "button" | "select" | "textarea" => true,
         "input" => n.attr("type").map(str::to_ascii_lowercase).as_deref() != Some("hidden"),
         "summary" => page.parent_element(i).is_some_and(|p| page.node(p).is("details")),
+        // A native select's options are focusable in Chrome's tree (each is a choice to move to).
+        "option" => page.ancestors(i).take(2).any(|a| page.node(a).is("select") || page.node(a).is("datalist")),
         "iframe" | "embed" | "object" => true,
         "audio" | "video" => n.has_attr("controls"),
         _ => false,
