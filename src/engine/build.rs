@@ -80,6 +80,9 @@ pub fn build(page: &Page) -> AxTree {
     // (page node, its tree node's parent in the tree)
     let mut stack: Vec<(u32, u32)> = vec![(page.root, NONE)];
     let mut ax_of = vec![NONE; page.nodes.len()];
+    // The last text node placed: a rendered space between inline boxes joins it
+    // to the next text (`<b>2192</b> <i>Shares</i>` reads "2192 Shares").
+    let mut last_text: Option<u32> = None;
     while let Some((i, parent)) = stack.pop() {
         let Some(n) = page.get(i) else { continue };
         if ex.gone.get(i as usize).copied().unwrap_or(true) {
@@ -89,7 +92,7 @@ pub fn build(page: &Page) -> AxTree {
             Some(Kind::Document) => Some(AxNode {
                 role: Cow::Borrowed("RootWebArea"),
                 // Untitled, a frame's document is called by its URL (as Chrome does: `about:srcdoc`).
-                name: Some(document_title(page, i)).filter(|t| !t.is_empty()).or_else(|| n.url.clone().filter(|_| n.parent != NONE)).unwrap_or_default(),
+                name: Some(document_title(page, i)).filter(|t| !t.is_empty()).or_else(|| n.url.clone().filter(|u| n.parent != NONE && u != "about:blank")).unwrap_or_default(),
                 backend_node_id: n.backend,
                 frame_id: n.frame_id.clone(),
                 focusable: true,
@@ -99,6 +102,13 @@ pub fn build(page: &Page) -> AxTree {
             Some(Kind::Text) if ex.invisible[i as usize] => None,
             Some(Kind::Text) => {
                 let text = collapse_keep_edges(&n.transform.apply(&n.text));
+                if text.trim().is_empty() {
+                    if let Some(t) = last_text.and_then(|t| tree.nodes.get_mut(t as usize)) {
+                        if n.laid_out && !t.name.ends_with(' ') {
+                            t.name.push(' ');
+                        }
+                    }
+                }
                 (!text.trim().is_empty()).then(|| AxNode {
                     role: Cow::Borrowed("StaticText"),
                     name: text,
@@ -118,6 +128,9 @@ pub fn build(page: &Page) -> AxTree {
         };
         let Some(node) = node else { continue };
         let idx = tree.nodes.len() as u32;
+        if node.role == "StaticText" {
+            last_text = Some(idx);
+        }
         tree.nodes.push(node);
         ax_of[i as usize] = idx;
         match tree.nodes.get_mut(parent as usize) {
@@ -207,7 +220,7 @@ fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: 
     // Rows are named by their cells only in grids (as Chrome does; a data table's rows are not).
     let plain_row = role == "row" && !matches!(crate::engine::role::table_role(page, i), Some("grid" | "treegrid"));
     let name = if author_only(role) || plain_row {
-        author_name(page, namer, i)
+        author_name(page, namer, i, role)
     } else {
         namer.name(i)
     };
@@ -237,7 +250,7 @@ fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: 
 /// ARIA attribute), and a `label` that labels a control (its text is that control's name).
 fn uninteresting(page: &Page, i: u32, role: &str) -> bool {
     let n = page.node(i);
-    let plain = || !n.clickable && !is_focusable(page, i) && !n.attrs.iter().any(|(k, _)| k.starts_with("aria-") || k == "role" || k == "title");
+    let plain = || !n.clickable && !is_focusable(page, i) && !n.attrs.iter().any(|(k, _)| k.starts_with("aria-") || k == "role");
     match role {
         "generic" => n.display.starts_with("inline") && n.display != "inline-block" && plain(),
         "LabelText" => {
@@ -249,11 +262,15 @@ fn uninteresting(page: &Page, i: u32, role: &str) -> bool {
     }
 }
 
-/// `aria-labelledby`, `aria-label`, `title`: what an element with no native or content name can be called.
-fn author_name(page: &Page, namer: &Namer<'_>, i: u32) -> String {
+/// `aria-labelledby`, `aria-label`, `title`: what an element with no native or
+/// content name can be called. A generic element is not named by its `title` (Chrome).
+fn author_name(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> String {
     let n = page.node(i);
     if n.has_attr("aria-labelledby") || n.has_attr("aria-label") {
         return namer.name(i);
+    }
+    if role == "generic" {
+        return String::new();
     }
     n.attr("title").map(|t| t.split_ascii_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default()
 }

@@ -106,14 +106,17 @@ pub fn explicit_role(page: &Page, i: u32) -> Option<&'static str> {
     None
 }
 
-/// Sectioning content and roots that scope `header`/`footer` (HTML-AAM: header/footer
-/// map to banner/contentinfo only when not inside article, aside, main, nav or section).
-fn in_sectioning(page: &Page, i: u32) -> bool {
+/// Inside sectioning content (HTML-AAM: `header`/`footer` map to banner and
+/// contentinfo only outside article, aside, main, nav and section; `aside` to
+/// complementary outside article, aside, nav and section — `main` counts only with `with_main`).
+fn in_sectioning(page: &Page, i: u32, with_main: bool) -> bool {
     page.ancestors(i).any(|a| {
         let n = page.node(a);
         n.is_element()
-            && (matches!(n.tag.as_str(), "article" | "aside" | "main" | "nav" | "section")
-                || matches!(n.attr("role"), Some("article" | "complementary" | "main" | "navigation" | "region")))
+            && (matches!(n.tag.as_str(), "article" | "aside" | "nav" | "section")
+                || (with_main && n.tag == "main")
+                || matches!(n.attr("role"), Some("article" | "complementary" | "navigation" | "region"))
+                || (with_main && n.attr("role") == Some("main")))
     })
 }
 
@@ -132,8 +135,9 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
             }
         }
         "article" => "article",
+        // HTML-AAM: an `aside` inside article, aside, nav or section is generic unless named.
         "aside" => {
-            if in_sectioning(page, i) && !named() {
+            if in_sectioning(page, i, false) && !named() {
                 "generic"
             } else {
                 "complementary"
@@ -167,7 +171,7 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         "figure" => "figure",
         "figcaption" => "Figcaption",
         "footer" => {
-            if in_sectioning(page, i) {
+            if in_sectioning(page, i, true) {
                 "FooterAsNonLandmark"
             } else {
                 "contentinfo"
@@ -176,7 +180,7 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         "form" => "form",
         "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => "heading",
         "header" => {
-            if in_sectioning(page, i) {
+            if in_sectioning(page, i, true) {
                 "HeaderAsNonLandmark"
             } else {
                 "banner"
