@@ -63,6 +63,11 @@ pub mod readers {
         crate::dom::snapshot_reader::read_snapshot(text, layout, layout).map(|r| r.tree.map(|t| t.nodes.len()))
     }
 
+    /// The DOM engine's tree of a `DOMSnapshot.captureSnapshot` reply (its styles from `style_at`).
+    pub fn dom_engine_tree(text: &str, style_at: usize) -> Result<crate::AxTree, String> {
+        crate::engine::tree_from_snapshot(text, style_at)
+    }
+
     /// Read a `DOM.getDocument` reply and build the selector of every node
     /// in it, as the serializer does for refs: how many were located.
     pub fn locate_all_in_document(text: &str) -> Result<usize, String> {

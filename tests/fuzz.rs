@@ -327,6 +327,12 @@ fn fuzz_dom_snapshot_reader() {
     fuzz("dom_snapshot", |input| {
         let _ = readers::read_dom_snapshot(input, false);
         let _ = readers::read_dom_snapshot(input, true);
+        // The DOM engine reads the same replies: its tree must serialize, whatever the page sent.
+        for style_at in [0, 1] {
+            if let Ok(tree) = readers::dom_engine_tree(input, style_at) {
+                let _ = build_snapshot(&tree, None, PageFacts::default(), &SnapshotOptions::default(), 0.0, &[]).to_json();
+            }
+        }
     });
 }
 

@@ -399,6 +399,16 @@ mod tests {
     }
 
     #[test]
+    fn empty_attribute_values_are_kept() {
+        // Chrome sends `<div contenteditable>`'s empty value as no string (-1).
+        let text = r##"{"strings":["#document","DIV","contenteditable","id","x"],"documents":[{"nodes":{"parentIndex":[-1,0],"nodeType":[9,1],"nodeName":[0,1],"backendNodeId":[1,2],"attributes":[[],[2,-1,3,4]]},"layout":{}}]}"##;
+        let t = read_snapshot(text, false, false).unwrap().tree.unwrap();
+        let div = t.node(t.by_backend(2).unwrap()).unwrap();
+        assert_eq!(div.attr("contenteditable"), Some(""));
+        assert_eq!(div.attr("id"), Some("x"));
+    }
+
+    #[test]
     fn pointer_roots_and_listeners() {
         let mut hints = read_snapshot(PAGE, false, false).unwrap().click_hints;
         hints.sort();
