@@ -598,11 +598,28 @@ impl CaptureSession {
             CdpReply::TimedOut | CdpReply::Broken(_) => Err(NO_ANSWER.to_string()),
         };
         self.replies.insert(call, CdpReply::Ok(String::new()));
-        if self.dom_engine() && !call.is_document() {
-            self.engine_tree(call, &text);
-        }
         let want_concealed = self.opts.mark_untrusted;
         let want_boxes = self.opts.wants_boxes() || want_concealed;
+        // The DOM engine's tree and the DOM pass's facts come from one parse of the reply.
+        let read = if call.is_document() {
+            None
+        } else if self.dom_engine() {
+            let style_at = self.engine_style_at();
+            let both = text.as_ref().map_err(String::clone).and_then(|t| {
+                snapshot_reader::with_snapshot(t, |snap| {
+                    let page = crate::engine::page::from_snapshot(snap, style_at);
+                    (snapshot_reader::read_parsed(snap, want_boxes, want_concealed), crate::engine::build::build(&page))
+                })
+            });
+            let (read, tree) = match both {
+                Ok((read, tree)) => (Ok(read), Ok(tree)),
+                Err(e) => (Err(e.clone()), Err(e)),
+            };
+            self.engine_tree(call, tree);
+            Some(read)
+        } else {
+            Some(text.as_ref().map_err(String::clone).and_then(|t| read_snapshot(t, want_boxes, want_concealed)))
+        };
         let parts = match call.frame() {
             None => &mut self.dom,
             Some(k) => match self.frame_doms.get_mut(k) {
@@ -617,7 +634,7 @@ impl CaptureSession {
         // Without the snapshot, clickability falls back to attributes. Out
         // of time, nothing follows: the capture has no time left to wait for.
         let out_of_time = matches!(&text, Err(m) if m == NO_ANSWER);
-        let tree = match text.and_then(|t| read_snapshot(&t, want_boxes, want_concealed)) {
+        let tree = match read.unwrap_or_else(|| Err(String::new())) {
             Ok(read) => {
                 parts.click_hints = read.click_hints;
                 parts.boxes = read.boxes;
@@ -664,11 +681,12 @@ impl CaptureSession {
         CdpCommand { session, project: Some(project), ..CdpCommand::new(call, params) }
     }
 
-    /// The DOM engine's tree from a DOM snapshot reply: the page's, or frame `k`'s.
-    fn engine_tree(&mut self, call: Call, text: &std::result::Result<String, String>) {
-        let tree = match text {
-            Ok(t) => crate::engine::tree_from_snapshot(t, self.engine_style_at()).map_err(|e| WebAiError::new(ErrorCode::CaptureFailed, e)),
+    /// Keep the DOM engine's tree of a DOM snapshot reply: the page's, or frame `k`'s.
+    fn engine_tree(&mut self, call: Call, tree: std::result::Result<AxTree, String>) {
+        let tree = match tree {
+            Ok(t) => Ok(t),
             Err(m) if m == NO_ANSWER => Err(WebAiError::new(ErrorCode::Timeout, NO_ANSWER)),
+            Err(m) if m.starts_with("DOMSnapshot reply") => Err(WebAiError::new(ErrorCode::CaptureFailed, m)),
             Err(m) => Err(WebAiError::new(ErrorCode::CaptureFailed, format!("DOMSnapshot.captureSnapshot failed: {m}"))),
         };
         match call.frame() {

@@ -30,25 +30,32 @@ pub struct SnapshotRead {
     pub concealed: Vec<(i64, Concealed)>,
 }
 
+// The reply as read; `pub(crate)` for the DOM engine (`crate::engine::page`),
+// which reads the same parse. Its fields (`nodeValue`, form state, URLs) are
+// absent unless the projection asked for them, and then cost nothing.
 #[derive(serde::Deserialize)]
-struct Snapshot<'a> {
-    documents: Vec<SnapDoc>,
+pub(crate) struct Snapshot<'a> {
+    pub documents: Vec<SnapDoc>,
     #[serde(borrow)]
-    strings: Vec<Cow<'a, str>>,
+    pub strings: Vec<Cow<'a, str>>,
 }
 
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct SnapDoc {
+pub(crate) struct SnapDoc {
     /// Index into `strings`.
     #[serde(default = "no_string")]
-    frame_id: i64,
-    nodes: SnapNodes,
-    layout: SnapLayout,
+    pub frame_id: i64,
+    #[serde(default = "no_string", rename = "baseURL")]
+    pub base_url: i64,
+    #[serde(default = "no_string", rename = "documentURL")]
+    pub document_url: i64,
+    pub nodes: SnapNodes,
+    pub layout: SnapLayout,
     #[serde(default)]
-    scroll_offset_x: f64,
+    pub scroll_offset_x: f64,
     #[serde(default)]
-    scroll_offset_y: f64,
+    pub scroll_offset_y: f64,
 }
 
 fn no_string() -> i64 {
@@ -57,35 +64,46 @@ fn no_string() -> i64 {
 
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
-struct SnapNodes {
-    parent_index: Vec<i64>,
-    backend_node_id: Vec<i64>,
-    node_type: Vec<i64>,
-    node_name: Vec<i64>,
+pub(crate) struct SnapNodes {
+    pub parent_index: Vec<i64>,
+    pub backend_node_id: Vec<i64>,
+    pub node_type: Vec<i64>,
+    pub node_name: Vec<i64>,
+    pub node_value: Vec<i64>,
     /// Per node, name and value string indices in turn.
-    attributes: Vec<Vec<i64>>,
-    is_clickable: Option<Rare>,
-    shadow_root_type: Option<Rare>,
-    pseudo_type: Option<Rare>,
-    content_document_index: Option<Rare>,
+    pub attributes: Vec<Vec<i64>>,
+    pub is_clickable: Option<Rare>,
+    pub shadow_root_type: Option<Rare>,
+    pub pseudo_type: Option<Rare>,
+    pub content_document_index: Option<Rare>,
+    pub text_value: Option<Rare>,
+    pub input_value: Option<Rare>,
+    pub input_checked: Option<Rare>,
+    pub option_selected: Option<Rare>,
 }
 
 /// CDP's rare data: the nodes that have it (`index`) and, for strings and
 /// integers, their values.
 #[derive(serde::Deserialize, Default)]
 #[serde(default)]
-struct Rare {
-    index: Vec<usize>,
-    value: Vec<i64>,
+pub(crate) struct Rare {
+    pub index: Vec<usize>,
+    pub value: Vec<i64>,
+}
+
+impl Rare {
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, i64)> + '_ {
+        self.index.iter().copied().zip(self.value.iter().copied())
+    }
 }
 
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
-struct SnapLayout {
-    node_index: Vec<usize>,
-    styles: Vec<Vec<i64>>,
+pub(crate) struct SnapLayout {
+    pub node_index: Vec<usize>,
+    pub styles: Vec<Vec<i64>>,
     /// x, y, width, height in the document's coordinates, scroll included.
-    bounds: Vec<Vec<f64>>,
+    pub bounds: Vec<Vec<f64>>,
 }
 
 /// What a driver holding the parsed reply needs to pass on (`CdpCommand::project`):
@@ -113,20 +131,29 @@ pub fn projection_spec(boxes: bool) -> serde_json::Value {
     spec
 }
 
-/// Read the reply of `DOMSnapshot.captureSnapshot({ computedStyles: ['cursor', …] })`
-/// (with `want_concealed`, the styles of [`crate::dom::concealment::STYLES`] follow `cursor`).
-pub fn read_snapshot(text: &str, want_boxes: bool, want_concealed: bool) -> Result<SnapshotRead, String> {
+/// Parse a reply (repairing lone surrogates first) and hand it to `f`.
+pub(crate) fn with_snapshot<R>(text: &str, f: impl FnOnce(&Snapshot<'_>) -> R) -> Result<R, String> {
     let repaired = crate::compat::json_text::repaired(text);
     let snap: Snapshot<'_> =
         serde_json::from_str(repaired.as_deref().unwrap_or(text)).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
-    let click_hints = click_hints(&snap);
+    Ok(f(&snap))
+}
+
+/// Read the reply of `DOMSnapshot.captureSnapshot({ computedStyles: ['cursor', …] })`
+/// (with `want_concealed`, the styles of [`crate::dom::concealment::STYLES`] follow `cursor`).
+pub fn read_snapshot(text: &str, want_boxes: bool, want_concealed: bool) -> Result<SnapshotRead, String> {
+    with_snapshot(text, |snap| read_parsed(snap, want_boxes, want_concealed))
+}
+
+pub(crate) fn read_parsed(snap: &Snapshot<'_>, want_boxes: bool, want_concealed: bool) -> SnapshotRead {
+    let click_hints = click_hints(snap);
     let shadowed = snap.documents.iter().any(|d| d.nodes.shadow_root_type.as_ref().is_some_and(|r| !r.index.is_empty()));
-    let tree = if shadowed || snap.documents.is_empty() { None } else { Some(element_tree(&snap)) };
+    let tree = if shadowed || snap.documents.is_empty() { None } else { Some(element_tree(snap)) };
     // The styles asked for: `cursor`, then concealment's, then `overflow-y` with boxes.
     let overflow_y = 1 + if want_concealed { crate::dom::concealment::STYLES.len() } else { 0 };
-    let boxes = want_boxes.then(|| boxes(&snap, overflow_y));
-    let concealed = if want_concealed { concealed(&snap) } else { Vec::new() };
-    Ok(SnapshotRead { click_hints, tree, boxes, concealed })
+    let boxes = want_boxes.then(|| boxes(snap, overflow_y));
+    let concealed = if want_concealed { concealed(snap) } else { Vec::new() };
+    SnapshotRead { click_hints, tree, boxes, concealed }
 }
 
 /// Each of a document's `count` nodes' layout index (`u32::MAX`: no layout box).
@@ -234,13 +261,13 @@ fn boxes(snap: &Snapshot<'_>, overflow_y: usize) -> Boxes {
     out
 }
 
-fn string<'s>(snap: &'s Snapshot<'_>, index: i64) -> Option<&'s str> {
+pub(crate) fn string<'s>(snap: &'s Snapshot<'_>, index: i64) -> Option<&'s str> {
     usize::try_from(index).ok().and_then(|i| snap.strings.get(i)).map(|s| s.as_ref())
 }
 
 /// An element's `localName` from its `nodeName`: HTML elements' names are
 /// upper-cased there, other namespaces' (SVG, MathML) are as written.
-fn local_name(node_name: &str) -> String {
+pub(crate) fn local_name(node_name: &str) -> String {
     if node_name.bytes().any(|b| b.is_ascii_lowercase()) {
         node_name.to_string()
     } else {

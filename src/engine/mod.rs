@@ -22,24 +22,3 @@ pub fn tree_from_snapshot(text: &str, style_at: usize) -> Result<AxTree, String>
     Ok(build::build(&page))
 }
 
-#[cfg(test)]
-mod timing {
-    /// `cargo test --release --lib engine::timing -- --ignored --nocapture` with recorded replies in /tmp.
-    #[test]
-    #[ignore]
-    fn stages() {
-        for path in ["/tmp/snap-a.json", "/tmp/snap-b.json"] {
-            let Ok(text) = std::fs::read_to_string(path) else { continue };
-            for _ in 0..3 {
-                let t = std::time::Instant::now();
-                let page = super::page::read(&text, 1).unwrap();
-                let t1 = t.elapsed();
-                let tree = super::build::build(&page);
-                let t2 = t.elapsed();
-                let dom = crate::dom::snapshot_reader::read_snapshot(&text, false, false).unwrap();
-                let t3 = t.elapsed();
-                println!("{path}: read {:?} build {:?} dom pass read {:?} ({} nodes, {} ax, tree {})", t1, t2 - t1, t3 - t2, page.nodes.len(), tree.nodes.len(), dom.tree.is_some());
-            }
-        }
-    }
-}

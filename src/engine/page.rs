@@ -8,9 +8,9 @@
 //! (HTML-AAM §4, "flat tree"). Same-process frame documents are separate
 //! documents in the reply, linked from their `iframe` by `contentDocumentIndex`.
 
-use std::borrow::Cow;
-
 use rustc_hash::FxHashMap;
+
+use crate::dom::snapshot_reader::{self, local_name, Snapshot};
 
 pub const NONE: u32 = u32::MAX;
 
@@ -178,71 +178,6 @@ impl Page {
     }
 }
 
-#[derive(serde::Deserialize)]
-struct Snapshot<'a> {
-    #[serde(default)]
-    documents: Vec<SnapDoc>,
-    #[serde(borrow, default)]
-    strings: Vec<Cow<'a, str>>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SnapDoc {
-    #[serde(default = "minus_one")]
-    frame_id: i64,
-    #[serde(default = "minus_one", rename = "baseURL")]
-    base_url: i64,
-    #[serde(default = "minus_one", rename = "documentURL")]
-    document_url: i64,
-    #[serde(default)]
-    nodes: SnapNodes,
-    #[serde(default)]
-    layout: SnapLayout,
-}
-
-fn minus_one() -> i64 {
-    -1
-}
-
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct SnapNodes {
-    parent_index: Vec<i64>,
-    backend_node_id: Vec<i64>,
-    node_type: Vec<i64>,
-    node_name: Vec<i64>,
-    node_value: Vec<i64>,
-    attributes: Vec<Vec<i64>>,
-    text_value: Option<Rare>,
-    input_value: Option<Rare>,
-    input_checked: Option<Rare>,
-    option_selected: Option<Rare>,
-    pseudo_type: Option<Rare>,
-    content_document_index: Option<Rare>,
-    is_clickable: Option<Rare>,
-}
-
-#[derive(serde::Deserialize, Default)]
-#[serde(default)]
-struct Rare {
-    index: Vec<usize>,
-    value: Vec<i64>,
-}
-
-impl Rare {
-    fn pairs(&self) -> impl Iterator<Item = (usize, i64)> + '_ {
-        self.index.iter().copied().zip(self.value.iter().copied())
-    }
-}
-
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct SnapLayout {
-    node_index: Vec<usize>,
-    styles: Vec<Vec<i64>>,
-}
-
 /// The reply fields the engine reads beyond the DOM pass's (`CdpCommand::project`).
 pub fn add_projection(spec: &mut serde_json::Value) {
     let docs = &mut spec["pick"]["documents"];
@@ -255,10 +190,12 @@ pub fn add_projection(spec: &mut serde_json::Value) {
 
 /// Read a reply whose computed styles are the capture's, then [`STYLES`] from `style_at`.
 pub fn read(text: &str, style_at: usize) -> Result<Page, String> {
-    let repaired = crate::compat::json_text::repaired(text);
-    let snap: Snapshot<'_> =
-        serde_json::from_str(repaired.as_deref().unwrap_or(text)).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
-    let string = |i: i64| usize::try_from(i).ok().and_then(|i| snap.strings.get(i)).map(|s| s.as_ref());
+    snapshot_reader::with_snapshot(text, |snap| from_snapshot(snap, style_at))
+}
+
+/// The page of a parsed reply (the DOM pass reads the same parse).
+pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
+    let string = |i: i64| snapshot_reader::string(snap, i);
     let mut page = Page::default();
     // Offsets of each document's nodes in the arena.
     let mut offset = Vec::with_capacity(snap.documents.len());
@@ -412,7 +349,7 @@ pub fn read(text: &str, style_at: usize) -> Result<Page, String> {
             page.labels.entry((page.scope[i], target.to_string())).or_default().push(i as u32);
         }
     }
-    Ok(page)
+    page
 }
 
 fn page_index(base: usize, i: usize, count: usize) -> Option<usize> {
@@ -436,11 +373,3 @@ fn scopes(page: &Page) -> Vec<u32> {
     scope
 }
 
-/// An element's `localName` from its `nodeName`: HTML's are upper-cased there.
-fn local_name(node_name: &str) -> String {
-    if node_name.bytes().any(|b| b.is_ascii_lowercase()) {
-        node_name.to_string()
-    } else {
-        node_name.to_ascii_lowercase()
-    }
-}
