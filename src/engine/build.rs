@@ -17,8 +17,8 @@ struct Exclusion {
     aria_disabled: Vec<bool>,
 }
 
-/// Exclusion (WAI-ARIA 1.2 §7.1 "Excluding Elements from the Accessibility
-/// Tree", HTML-AAM §4): not rendered (`display: none`, `hidden`, the head),
+/// Exclusion (Core-AAM 1.2 "Excluding Elements from the Accessibility Tree",
+/// #exclude_elements; WAI-ARIA 1.2 #aria-hidden; HTML #the-inert-attribute): not rendered (`display: none`, `hidden`, the head),
 /// `aria-hidden="true"`, `inert` take the subtree out; `visibility: hidden`
 /// hides the element itself, and children that set `visible` come back.
 fn exclusion(page: &Page) -> Exclusion {
@@ -192,7 +192,7 @@ fn collapse_keep_edges(s: &str) -> String {
     out
 }
 
-/// The document's `title` element's text (HTML §4.2.2), for the root's name.
+/// The document's `title` element's text (HTML #the-title-element), for the root's name.
 fn document_title(page: &Page, doc: u32) -> String {
     let mut stack: Vec<u32> = page.node(doc).children.clone();
     let mut budget = 64usize;
@@ -321,8 +321,8 @@ fn aria_tristate(n: &crate::engine::page::Node, name: &str) -> Option<Tristate> 
     }
 }
 
-/// The states the serializer prints (WAI-ARIA 1.2 §6.6 and the native
-/// equivalents of HTML-AAM §4: `checked`, `selected`, `disabled`, `open`, heading levels).
+/// The states the serializer prints (WAI-ARIA 1.2 #state_prop_def and the
+/// native equivalents of HTML-AAM #html-element-role-mappings: `checked`, `selected`, `disabled`, `open`, heading levels).
 fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
     let n = page.node(i);
     let s = &mut node.states;
@@ -360,7 +360,7 @@ fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
             .filter(|&l| l > 0)
             .or_else(|| n.tag.strip_prefix('h').and_then(|d| d.parse::<u32>().ok()).filter(|l| (1..=6).contains(l)))
             .or(Some(2)),
-        // A tree item's level is its depth among tree items (WAI-ARIA 1.2 §6.6 aria-level), unless set.
+        // A tree item's level is its depth among tree items (WAI-ARIA 1.2 #aria-level), unless set.
         "treeitem" => n.attr("aria-level").and_then(|l| l.trim().parse::<u32>().ok()).filter(|&l| l > 0).or_else(|| {
             let mut level = 1;
             for a in page.ancestors(i) {
@@ -389,7 +389,7 @@ fn resolve_url(page: &Page, i: u32, href: &str) -> Option<String> {
     }
 }
 
-/// `aria-owns` (WAI-ARIA 1.2 §6.6): owned elements move under their owner,
+/// `aria-owns` (WAI-ARIA 1.2 #aria-owns): owned elements move under their owner,
 /// after its own children. An element is owned once, and never by its own descendant.
 fn apply_owns(page: &Page, tree: &mut AxTree, ax_of: &[u32], gone: &[bool]) {
     let owners: Vec<u32> = (0..page.nodes.len() as u32).filter(|&i| page.node(i).is_element() && page.node(i).has_attr("aria-owns")).collect();

@@ -1,15 +1,16 @@
-//! Accessible names: the text alternative computation of accname 1.2 §4.3,
-//! with the HTML-AAM §4.1 sources for native elements (labels, `alt`,
+//! Accessible names: the text alternative computation of accname 1.2 ("Computation steps",
+//! #computation-steps; steps 2A–2I below), with the HTML-AAM
+//! #accessible-name-computations-by-html-element sources for native elements (labels, `alt`,
 //! `legend`, `caption`, `figcaption`, button values, `title`, `placeholder`).
 //!
-//! The name-from-content traversal (§4.3.2 step 2F) walks the subtree with
+//! The name-from-content traversal (step 2F) walks the subtree with
 //! an explicit stack, so a deep page cannot exhaust the native stack. An
 //! `aria-labelledby` reference starts a traversal of its own, which never
 //! follows `aria-labelledby` again (step 2B), so nesting is bounded at two.
 
 use crate::engine::page::{Kind, Page, Pseudo, NONE};
 
-/// Roles whose name may come from their content (ARIA 1.2 §5.2.8.4, and
+/// Roles whose name may come from their content (WAI-ARIA 1.2 #namefromcontent, and
 /// Chrome's internal roles that follow the same rule).
 pub fn from_content(role: &str) -> bool {
     // Phrasing roles (code, emphasis, strong, time, …) may take their content
@@ -70,7 +71,7 @@ impl<'p> Namer<'p> {
         self.roles.get(i as usize).copied().unwrap_or("generic")
     }
 
-    /// The accessible name of element `i` (§4.3.2 from the root).
+    /// The accessible name of element `i` (accname steps 1–2 from the root).
     pub fn name(&self, i: u32) -> String {
         collapse(&self.text_alternative(i, false, true))
     }
@@ -90,7 +91,7 @@ impl<'p> Namer<'p> {
     }
 
     /// The text alternative of `i`: `in_labelledby` when reached through
-    /// `aria-labelledby` (hidden nodes then still count, §4.3.2 2A), `root`
+    /// `aria-labelledby` (hidden nodes then still count, step 2A), `root`
     /// when `i` is the element being named.
     fn text_alternative(&self, i: u32, in_labelledby: bool, root: bool) -> String {
         let page = self.page;
@@ -163,7 +164,7 @@ impl<'p> Namer<'p> {
         if let Some(s) = native.filter(|s| !collapse(s).is_empty()) {
             return Some(s);
         }
-        // Text fields: `title`, then `placeholder` (HTML-AAM §4.1.1).
+        // Text fields: `title`, then `placeholder` (HTML-AAM #input-type-text-input-type-password-input-type-number-input-type-search-input-type-tel-input-type-email-input-type-url-and-textarea-element-accessible-name-computation).
         if matches!(n.tag.as_str(), "input" | "textarea") && !matches!(input_type.as_str(), "button" | "submit" | "reset" | "image") {
             if let Some(t) = self.tooltip(i) {
                 return Some(t);
@@ -177,7 +178,7 @@ impl<'p> Namer<'p> {
         None
     }
 
-    /// §4.3.2 2E: a textbox's value, a combobox's or listbox's chosen option, a range's value.
+    /// Step 2E: a textbox's value, a combobox's or listbox's chosen option, a range's value.
     fn embedded_value(&self, i: u32, role: &str) -> Option<String> {
         let n = self.page.node(i);
         match role {
@@ -217,7 +218,7 @@ impl<'p> Namer<'p> {
         first
     }
 
-    /// `<label for=id>` elements, then an ancestor `label`, their content joined (HTML-AAM §4.1.1).
+    /// `<label for=id>` elements, then an ancestor `label`, their content joined (HTML-AAM #input-type-text-input-type-password-input-type-number-input-type-search-input-type-tel-input-type-email-input-type-url-and-textarea-element-accessible-name-computation).
     fn labels(&self, i: u32, in_labelledby: bool) -> String {
         let page = self.page;
         let n = page.node(i);

@@ -5,7 +5,7 @@
 //! DOMSnapshot walks the flat tree: shadow roots (closed ones too) are
 //! already expanded in place of their host's children, and slots hold the
 //! nodes assigned to them, which is the tree accessibility is computed over
-//! (HTML-AAM §4, "flat tree"). Same-process frame documents are separate
+//! (HTML-AAM, which computes over the flat tree of CSS Scoping). Same-process frame documents are separate
 //! documents in the reply, linked from their `iframe` by `contentDocumentIndex`.
 
 use rustc_hash::FxHashMap;
@@ -44,7 +44,7 @@ pub enum Transform {
 }
 
 impl Transform {
-    /// The text as rendered (CSS Text 3 §2.1; `capitalize` upper-cases each word's first letter).
+    /// The text as rendered (CSS Text 3 #text-transform-property; `capitalize` upper-cases each word's first letter).
     pub fn apply(self, text: &str) -> std::borrow::Cow<'_, str> {
         match self {
             Transform::None => std::borrow::Cow::Borrowed(text),

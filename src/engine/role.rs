@@ -1,12 +1,12 @@
-//! An element's role: the first valid token of `role` (WAI-ARIA 1.2 §7.1,
-//! with the presentational-role conflict rules of §9.1), else its implicit
-//! role by element and context (HTML-AAM §4 "HTML Element Role Mappings").
+//! An element's role: the first valid token of `role` (WAI-ARIA 1.2
+//! #host_general_role, with #conflict_resolution_presentation_none), else its implicit
+//! role by element and context (HTML-AAM #html-element-role-mappings).
 //! Role names are Chrome's, as `getFullAXTree` reports them, so the
 //! serializer reads both engines' trees alike.
 
 use crate::engine::page::{Page, NONE};
 
-/// Concrete ARIA 1.2 roles (§5.4) plus the DPub/Graphics roles Chrome maps; abstract roles are not valid.
+/// Concrete ARIA 1.2 roles (#role_definitions) plus the DPub/Graphics roles Chrome maps; abstract roles are not valid.
 const ARIA_ROLES: &[&str] = &[
     "alert", "alertdialog", "application", "article", "banner", "blockquote", "button", "caption", "cell", "checkbox",
     "code", "columnheader", "combobox", "comment", "complementary", "contentinfo", "definition", "deletion", "dialog",
@@ -19,15 +19,15 @@ const ARIA_ROLES: &[&str] = &[
     "toolbar", "tooltip", "tree", "treegrid", "treeitem",
 ];
 
-/// Global ARIA states and properties (§6.4): one of these makes a
-/// presentational role on a focusable-less element ignored (§9.1).
+/// Global ARIA states and properties (#global_states): one of these makes a
+/// presentational role on a focusable-less element ignored (#conflict_resolution_presentation_none).
 const GLOBAL_ARIA: &[&str] = &[
     "aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby", "aria-details", "aria-dropeffect",
     "aria-flowto", "aria-grabbed", "aria-haspopup", "aria-keyshortcuts", "aria-live", "aria-owns", "aria-relevant",
     "aria-roledescription", "aria-label", "aria-labelledby",
 ];
 
-/// Elements that are focusable without `tabindex` (HTML §6.6.3, as Chrome applies it).
+/// Elements that are focusable without `tabindex` (HTML #focusable-area, as Chrome applies it).
 pub fn is_focusable(page: &Page, i: u32) -> bool {
     let n = page.node(i);
     if !n.is_element() {
@@ -54,7 +54,7 @@ pub fn is_focusable(page: &Page, i: u32) -> bool {
 }
 
 /// A form control disabled by its own `disabled` or a disabled `fieldset`
-/// ancestor's (not inside that fieldset's first `legend`) — HTML §4.10.18.5.
+/// ancestor's (not inside that fieldset's first `legend`) — HTML #concept-fe-disabled.
 pub fn is_disabled_control(page: &Page, i: u32) -> bool {
     let n = page.node(i);
     if !matches!(n.tag.as_str(), "button" | "input" | "select" | "textarea" | "optgroup" | "option" | "fieldset") {
@@ -84,13 +84,13 @@ fn has_global_aria(page: &Page, i: u32) -> bool {
     page.node(i).attrs.iter().any(|(k, _)| GLOBAL_ARIA.contains(&k.as_str()))
 }
 
-/// The explicit role, if `role` names a valid one (§7.1: first valid token wins).
+/// The explicit role, if `role` names a valid one (#host_general_role: the first valid token wins).
 pub fn explicit_role(page: &Page, i: u32) -> Option<&'static str> {
     let value = page.node(i).attr("role")?;
     for token in value.split_ascii_whitespace() {
         let token = token.to_ascii_lowercase();
         if let Some(&r) = ARIA_ROLES.iter().find(|&&r| r == token) {
-            // §9.1: a focusable element or one with global ARIA attributes is not presentational.
+            // #conflict_resolution_presentation_none: a focusable element or one with global ARIA attributes is not presentational.
             if matches!(r, "none" | "presentation") && (is_focusable(page, i) || has_global_aria(page, i)) {
                 continue;
             }
@@ -120,7 +120,7 @@ fn in_sectioning(page: &Page, i: u32, with_main: bool) -> bool {
     })
 }
 
-/// The implicit role (HTML-AAM §4), in Chrome's names. `named` says whether
+/// The implicit role (HTML-AAM #html-element-role-mappings), in Chrome's names. `named` says whether
 /// the element has an accessible name, which some mappings depend on.
 pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static str {
     let n = page.node(i);
