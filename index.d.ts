@@ -57,10 +57,15 @@ export interface CaptureOutcome {
   refKeys?: Array<string | undefined | null>
   /** With a numbering: the first ref number not given yet. */
   nextRef?: number
+  /** The isolated world the page scripts ran in: hand it to the next capture of the same page. */
+  world?: WorldInput
 }
 
-/** Capture over a CDP session held by JS. */
-export declare function captureOver(send: JsSend, options: any, numbering?: RefNumbering | undefined | null): Promise<CaptureOutcome>
+/**
+ * Capture over a CDP session held by JS. `world`: the one the previous
+ * capture over this session returned, reused if the page shows the same document.
+ */
+export declare function captureOver(send: JsSend, options: any, numbering?: RefNumbering | undefined | null, world?: WorldInput | undefined | null): Promise<CaptureOutcome>
 
 /** One CDP command for the JS driver to send. */
 export interface CdpRequest {
@@ -301,3 +306,10 @@ export declare function verifyOver(send: JsSend, target: any, timeoutMs: number)
 
 /** The name of the isolated world the package's page scripts run in. */
 export declare const WORLD_NAME: string
+
+/** Our isolated world in a page's document (see `SnapshotOptions::world`). */
+export interface WorldInput {
+  frameId: string
+  loaderId: string
+  contextId: number
+}

@@ -218,3 +218,37 @@ test('the Playwright session is reused across snapshots of a page', async () => 
 test('fixtures are real pages in this repository', () => {
     assert.ok(join(pagesDir, 'chatgpt.html').endsWith('fixtures/pages/chatgpt.html'));
 });
+
+test('a repeat capture of the same document reuses its isolated world; a new document gets a new one', async () => {
+    const page = await openFixture('chatgpt.html');
+    try {
+        const cdp = await page.context().newCDPSession(page);
+        const methods = [];
+        const source = { cdp: { send: (method, params) => { methods.push(method); return cdp.send(method, params); } } };
+        const first = await buildWebAiSnapshot(source, { rootSelector: 'main' });
+        assert.equal(methods.filter(m => m === 'Page.createIsolatedWorld').length, 1);
+        methods.length = 0;
+        const again = await buildWebAiSnapshot(source, { rootSelector: 'main' });
+        assert.deepEqual(methods.filter(m => m === 'Page.createIsolatedWorld'), [], 'the world of the first capture answered');
+        assert.equal(again.text, first.text);
+        assert.equal(again.domHash, first.domHash);
+        assert.deepEqual(again.notes, []);
+        // The same page through Playwright keeps its own world too, and a navigation makes a new one.
+        await buildWebAiSnapshot(page);
+        await page.goto(`file://${join(pagesDir, 'gemini.html')}`);
+        methods.length = 0;
+        const moved = await buildWebAiSnapshot(source);
+        assert.equal(methods.filter(m => m === 'Page.createIsolatedWorld').length, 1, 'another document: a new world');
+        assert.equal(moved.title, 'Gemini');
+        assert.match(moved.url, /gemini\.html$/);
+        assert.deepEqual(moved.notes, []);
+        // A world the page destroyed with its document (a reload keeps the frame and changes the loader).
+        await page.reload();
+        methods.length = 0;
+        const reloaded = await buildWebAiSnapshot(source);
+        assert.equal(methods.filter(m => m === 'Page.createIsolatedWorld').length, 1);
+        assert.equal(reloaded.text, moved.text);
+    } finally {
+        await page.close();
+    }
+});

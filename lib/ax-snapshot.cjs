@@ -42,6 +42,23 @@ function messageOf(err) {
 }
 
 /** A finished capture outcome of the addon: the snapshot, or its error thrown. */
+// Each page's (or CDP session's) isolated world from its last capture: the
+// next capture sends its page scripts there in its first batch, and keeps
+// their answers only if the frame tree shows the same document (else it
+// makes a new world, as it always did). Saves two round trips a capture.
+const worlds = new WeakMap();
+
+/** `native.captureOver` with the world `key`'s last capture made, remembering the one this one used. */
+async function captureOverWith(key, send, opts, numbering = null) {
+    const keyed = key !== null && (typeof key === 'object' || typeof key === 'function');
+    const outcome = await callNative(native.captureOver, send, opts, numbering, keyed ? worlds.get(key) || null : null);
+    if (keyed && outcome) {
+        if (outcome.world) worlds.set(key, outcome.world);
+        else worlds.delete(key);
+    }
+    return outcome;
+}
+
 function snapshotOf(outcome, timings = null) {
     unwrapOutcome(outcome);
     if (timings) timings.rust = (timings.rust || 0) + outcome.processingMs;
@@ -58,7 +75,7 @@ function snapshotOf(outcome, timings = null) {
  */
 async function captureOverCdp(send, options, timings = null, frameSend = null) {
     const opts = optionsOf(typeof options === 'string' ? parseOptions(options) : options);
-    const outcome = await callNative(native.captureOver, requestSender(send, frameSend, timings), opts);
+    const outcome = await captureOverWith(send, requestSender(send, frameSend, timings), opts);
     return snapshotOf(outcome, timings);
 }
 
@@ -83,7 +100,7 @@ async function viaPlaywright(page, opts) {
         throw webAiError('snapshot.unavailable', `no way to read the page's accessibility tree: ${messageOf(err)}`, { reason: messageOf(err) });
     }
     try {
-        return snapshotOf(await callNative(native.captureOver, adapt(page).send, opts));
+        return snapshotOf(await captureOverWith(page, adapt(page).send, opts));
     } catch (err) {
         forgetSession(page);
         throw err;
@@ -197,7 +214,7 @@ async function captureSnapshot(page, options = {}) {
     const opts = optionsOf(options);
     const source = adapt(page);
     if (source.kind === 'playwright') return viaPlaywright(page, opts);
-    if (source.kind === 'cdp') return snapshotOf(await callNative(native.captureOver, source.send, opts));
+    if (source.kind === 'cdp') return snapshotOf(await captureOverWith(page.cdp, source.send, opts));
     // The Rust core connects by itself; waiting on the browser holds no thread.
     if (source.kind === 'endpoint') return snapshotOf(await callNative(native.captureNative, source.endpoint, opts));
     if (hasLegacyAccessibility(page)) return viaLegacy(page, opts);
@@ -272,4 +289,5 @@ module.exports = {
     // for the benchmark and adapters that already hold a session
     cdpSessionFor,
     captureOverCdp,
+    captureOverWith,
 };

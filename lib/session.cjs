@@ -17,6 +17,7 @@ const { cdpSessionFor } = require('./sessions.cjs');
 const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
 const { optionsOf } = require('./input.cjs');
 const { runActionWith } = require('./action-run.cjs');
+const { captureOverWith } = require('./ax-snapshot.cjs');
 
 const WATCH_SOURCE = fs.readFileSync(path.join(__dirname, 'page', 'watch.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '').trim();
 
@@ -143,7 +144,7 @@ function pageAccess(source) {
     }
     return {
         kind: t.kind,
-        capture: (opts, numbering) => callNative(native.captureOver, t.send, opts, numbering),
+        capture: (opts, numbering) => captureOverWith(t.kind === 'playwright' ? source : source.cdp, t.send, opts, numbering),
         evaluate: async args => {
             const json = JSON.stringify(JSON.stringify(args));
             // The watcher is compiled once per document (a global of our world);

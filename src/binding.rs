@@ -415,6 +415,31 @@ pub struct CaptureOutcome {
     pub ref_keys: Option<Vec<Option<String>>>,
     /// With a numbering: the first ref number not given yet.
     pub next_ref: Option<u32>,
+    /// The isolated world the page scripts ran in: hand it to the next capture of the same page.
+    pub world: Option<WorldInput>,
+}
+
+/// Our isolated world in a page's document (see `SnapshotOptions::world`).
+#[napi(object)]
+#[derive(Clone)]
+pub struct WorldInput {
+    pub frame_id: String,
+    pub loader_id: String,
+    pub context_id: f64,
+}
+
+impl From<crate::options::World> for WorldInput {
+    fn from(w: crate::options::World) -> WorldInput {
+        WorldInput { frame_id: w.frame_id, loader_id: w.loader_id, context_id: w.context_id as f64 }
+    }
+}
+
+/// A world handed back by JS; anything odd is no world (the capture makes a new one).
+fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
+    let w = w?;
+    let id = w.context_id;
+    (id.is_finite() && id.fract() == 0.0 && id.abs() < 9.0e15 && !w.frame_id.is_empty() && !w.loader_id.is_empty())
+        .then(|| crate::options::World { frame_id: w.frame_id, loader_id: w.loader_id, context_id: id as i64 })
 }
 
 fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool) -> CaptureOutcome {
@@ -425,8 +450,9 @@ fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool)
             error: None,
             next_ref: numbered.then_some(c.snapshot.next_ref),
             ref_keys: numbered.then_some(c.snapshot.ref_keys),
+            world: c.world.map(WorldInput::from),
         },
-        Err(e) => CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None },
+        Err(e) => CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None },
     }
 }
 
@@ -452,14 +478,16 @@ fn capture_options(options: &Value, numbering: Option<RefNumbering>) -> std::res
     Ok(opts)
 }
 
-/// Capture over a CDP session held by JS.
+/// Capture over a CDP session held by JS. `world`: the one the previous
+/// capture over this session returned, reused if the page shows the same document.
 #[napi]
-pub async fn capture_over(send: JsSend, options: Value, numbering: Option<RefNumbering>) -> CaptureOutcome {
+pub async fn capture_over(send: JsSend, options: Value, numbering: Option<RefNumbering>, world: Option<WorldInput>) -> CaptureOutcome {
     let numbered = numbering.is_some();
-    let opts = match capture_options(&options, numbering) {
+    let mut opts = match capture_options(&options, numbering) {
         Ok(o) => o,
         Err(e) => return capture_outcome(Err(e), numbered),
     };
+    opts.world = world_of(world);
     capture_outcome(capture_with(&JsTransport { send }, opts).await, numbered)
 }
 

@@ -15,6 +15,14 @@ pub const MIN_MAX_TOKENS: u32 = 50;
 /// Above this many ref'd elements only tier 1 gets refs unless `allRefs`.
 pub const REF_BUDGET: usize = 100;
 
+/// Our isolated world in a document: its frame, the document's loader, the context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct World {
+    pub frame_id: String,
+    pub loader_id: String,
+    pub context_id: i64,
+}
+
 /// Where the tree comes from (`engine`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
@@ -48,6 +56,10 @@ pub struct SnapshotOptions {
     /// A page session's ref numbers so far (never read from JSON options:
     /// the session hands it over beside them).
     pub numbering: Option<std::sync::Arc<crate::text::numbering::RefMemory>>,
+    /// The isolated world a previous capture of the same page made (set by the
+    /// binding, never read from options JSON): reused when the frame tree
+    /// shows the same document, saving two round trips.
+    pub world: Option<World>,
     /// Seed 001's structured `elements`, `focused` and `timestamp` beside the text.
     pub include_elements: bool,
     /// At most this many `elements`, by seed 001's ranking (None: all).
@@ -89,6 +101,7 @@ impl Default for SnapshotOptions {
             dom_pass: true,
             viewport_only: false,
             numbering: None,
+            world: None,
             include_elements: false,
             max_elements: None,
             mark_untrusted: false,
@@ -182,6 +195,7 @@ impl SnapshotOptions {
             dom_pass: get_bool(m, "domPass", d.dom_pass)?,
             viewport_only: get_bool(m, "viewportOnly", d.viewport_only)?,
             numbering: None,
+            world: None,
             include_elements: get_bool(m, "includeElements", d.include_elements)?,
             max_elements: match m.get("maxElements") {
                 None | Some(Value::Null) => None,

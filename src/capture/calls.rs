@@ -10,6 +10,10 @@ pub enum Call {
     PageFacts,
     /// The `rootSelector` element, as a remote object.
     FindRoot,
+    /// The page facts and root element asked in a world a previous capture
+    /// made, in the first batch: kept only if the frame tree shows the same document.
+    HintedFacts,
+    HintedRoot,
     DescribeRoot,
     ReleaseRoot,
     FrameTree,
@@ -37,7 +41,7 @@ impl Call {
         match self {
             Call::AxTree | Call::Frame(_, FrameCall::AxTree) => "Accessibility.getFullAXTree",
             Call::CreateWorld => "Page.createIsolatedWorld",
-            Call::PageFacts | Call::FindRoot => "Runtime.evaluate",
+            Call::PageFacts | Call::FindRoot | Call::HintedFacts | Call::HintedRoot => "Runtime.evaluate",
             Call::DescribeRoot => "DOM.describeNode",
             Call::ReleaseRoot => "Runtime.releaseObject",
             Call::FrameTree | Call::Frame(_, FrameCall::FrameTree) => "Page.getFrameTree",

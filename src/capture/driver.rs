@@ -26,6 +26,8 @@ impl CdpCommand {
 pub struct Captured {
     pub snapshot: WebAiSnapshot,
     pub processing_ms: f64,
+    /// The isolated world the page scripts ran in: the next capture of the page may reuse it.
+    pub world: Option<crate::options::World>,
 }
 
 /// Send a batch and hand each reply over as it comes. A broken connection
@@ -89,7 +91,7 @@ pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -
                 if !cleanup.is_empty() {
                     send_all(transport, cleanup, Instant::now() + Duration::from_millis(CLEANUP_MS), |_, _| Vec::new()).await;
                 }
-                return Ok(Captured { snapshot: *snapshot, processing_ms: processing.as_secs_f64() * 1000.0 });
+                return Ok(Captured { snapshot: *snapshot, processing_ms: processing.as_secs_f64() * 1000.0, world: session.world.clone() });
             }
         }
     }

@@ -22,7 +22,7 @@ use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
 use super::calls::{Call, FrameCall};
 use super::transport::CdpReply;
-use crate::options::{Engine, SnapshotOptions};
+use crate::options::{Engine, SnapshotOptions, World};
 use crate::text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -109,6 +109,25 @@ pub struct CaptureSession {
     frame_tree: Option<Value>,
     /// Frame id → loaderId of every frame tree read (keys a session's stable refs).
     documents: rustc_hash::FxHashMap<String, String>,
+    /// A previous capture's world (`opts.world`): whether the frame tree showed its document.
+    hint: Hint,
+    /// The hinted page facts and root element replies, until the hint is judged.
+    hinted_facts: Option<CdpReply>,
+    hinted_root: Option<CdpReply>,
+    /// The world the page scripts ran in, for the next capture of this page.
+    pub world: Option<World>,
+}
+
+/// What became of a previous capture's world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hint {
+    None,
+    /// Sent in the first batch; the frame tree has not been read yet.
+    Unjudged,
+    /// The same document: its replies stand.
+    Confirmed,
+    /// Another document, or the world is gone: a new world was asked for.
+    Rejected,
 }
 
 /// A frame to read, and where its commands go.
@@ -153,6 +172,10 @@ impl CaptureSession {
             fault: None,
             frame_tree: None,
             documents: rustc_hash::FxHashMap::default(),
+            hint: Hint::None,
+            hinted_facts: None,
+            hinted_root: None,
+            world: None,
         }
     }
 
@@ -182,6 +205,12 @@ impl CaptureSession {
         }
         // Out-of-process (cross-site) frames are not in the page's frame tree.
         cmds.push(CdpCommand::new(Call::Targets, json!({})));
+        if let Some(world) = self.opts.world.clone() {
+            // A world this page had: the page scripts go in the first batch,
+            // and the frame tree, read alongside, says whether they count.
+            self.hint = Hint::Unjudged;
+            cmds.extend(self.scripts_in(Some(world.context_id), Call::HintedFacts, Call::HintedRoot));
+        }
         if self.opts.dom_pass || self.dom_engine() {
             // The DOM pass rides along, after the tree: the renderer takes
             // the snapshot while the tree's reply travels and is read. Its
@@ -209,15 +238,34 @@ impl CaptureSession {
         let follow = match (call, &reply) {
             (Call::FrameTree, CdpReply::Ok(text)) if self.stage == Stage::First => {
                 self.frame_tree = crate::compat::json_text::from_str_lossy::<Value>(text).ok();
-                let main = self.frame_tree.as_ref().and_then(|v| v.pointer("/frameTree/frame/id")).and_then(Value::as_str).map(str::to_string);
+                let main = self.main_frame();
+                let same = match (&self.opts.world, &main) {
+                    (Some(w), Some((id, loader))) => &w.frame_id == id && Some(&w.loader_id) == loader.as_ref(),
+                    _ => false,
+                };
+                if self.hint == Hint::Unjudged {
+                    self.hint = if same { Hint::Confirmed } else { Hint::Rejected };
+                }
                 match main {
-                    Some(frame_id) => vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))],
+                    _ if same => {
+                        self.world = self.opts.world.clone();
+                        Vec::new()
+                    }
+                    Some((frame_id, _)) => vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))],
                     None => self.page_scripts(None, Some("the frame tree named no main frame")),
                 }
             }
-            (Call::FrameTree, _) if self.stage == Stage::First => self.page_scripts(None, Some("the frame tree could not be read")),
+            (Call::FrameTree, _) if self.stage == Stage::First => {
+                if self.hint == Hint::Unjudged {
+                    self.hint = Hint::Rejected;
+                }
+                self.page_scripts(None, Some("the frame tree could not be read"))
+            }
             (Call::CreateWorld, CdpReply::Ok(text)) => {
                 let context = crate::compat::json_text::from_str_lossy::<Value>(text).ok().and_then(|v| v.get("executionContextId").and_then(Value::as_i64));
+                if let (Some(id), Some((frame_id, Some(loader_id)))) = (context, self.main_frame()) {
+                    self.world = Some(World { frame_id, loader_id, context_id: id });
+                }
                 match context {
                     Some(id) => self.page_scripts(Some(id), None),
                     None => self.page_scripts(None, Some("Page.createIsolatedWorld gave no context")),
@@ -233,6 +281,11 @@ impl CaptureSession {
         match call {
             Call::PageFacts => {
                 self.facts = Some(self.read_page_facts(&reply));
+                self.replies.insert(call, CdpReply::Ok(String::new()));
+            }
+            Call::HintedFacts | Call::HintedRoot => {
+                let slot = if call == Call::HintedFacts { &mut self.hinted_facts } else { &mut self.hinted_root };
+                *slot = Some(reply);
                 self.replies.insert(call, CdpReply::Ok(String::new()));
             }
             c if c.is_dom() => self.receive_dom(call, reply),
@@ -268,6 +321,11 @@ impl CaptureSession {
         if let Some(why) = no_world {
             self.frame_notes.push(format!("page scripts ran in the page's own world ({why}), so the page could change what they read"));
         }
+        self.scripts_in(context, Call::PageFacts, Call::FindRoot)
+    }
+
+    /// The page facts and `rootSelector` lookup commands, in `context` (None: the page's own world).
+    fn scripts_in(&self, context: Option<i64>, facts: Call, root: Call) -> Vec<CdpCommand> {
         let dom_selectors: Vec<&str> = match &self.opts.root_selector {
             Some(s) => vec![s.as_str()],
             None => vec!["body"],
@@ -280,14 +338,48 @@ impl CaptureSession {
             CdpCommand::new(call, params)
         };
         let mut cmds = vec![evaluate(
-            Call::PageFacts,
+            facts,
             page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars),
             true,
         )];
         if let Some(sel) = &self.opts.root_selector {
-            cmds.push(evaluate(Call::FindRoot, format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()), false));
+            cmds.push(evaluate(root, format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()), false));
         }
         cmds
+    }
+
+    /// The main frame's id and loaderId, from the frame tree read.
+    fn main_frame(&self) -> Option<(String, Option<String>)> {
+        let frame = self.frame_tree.as_ref()?.pointer("/frameTree/frame")?;
+        let id = frame.get("id").and_then(Value::as_str)?.to_string();
+        Some((id, frame.get("loaderId").and_then(Value::as_str).map(str::to_string)))
+    }
+
+    /// After the first batch with a confirmed hint: its replies stand in for
+    /// the page scripts, or, if the world is gone, a new one is asked for.
+    fn judge_hint(&mut self) -> Option<Step> {
+        if self.hint != Hint::Confirmed {
+            return None;
+        }
+        let facts = self.hinted_facts.take();
+        let root = self.hinted_root.take();
+        let answered = |r: &Option<CdpReply>| matches!(r, Some(CdpReply::Ok(_)));
+        if answered(&facts) && (self.opts.root_selector.is_none() || answered(&root)) {
+            self.hint = Hint::None;
+            if let Some(reply) = facts {
+                self.facts = Some(self.read_page_facts(&reply));
+                self.replies.insert(Call::PageFacts, CdpReply::Ok(String::new()));
+            }
+            if let Some(reply) = root {
+                self.replies.insert(Call::FindRoot, reply);
+            }
+            return None;
+        }
+        // The document is the same but the world did not answer: make a new one.
+        self.hint = Hint::Rejected;
+        self.world = None;
+        let frame_id = self.opts.world.as_ref().map(|w| w.frame_id.clone()).unwrap_or_default();
+        Some(self.send(vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))]))
     }
 
     fn reply_json(&self, call: Call) -> Option<Value> {
@@ -449,6 +541,11 @@ impl CaptureSession {
         }
         if let Some(missing) = self.waiting.iter().find(|c| !self.replies.contains_key(c)) {
             return Err(WebAiError::new(ErrorCode::CaptureFailed, format!("no reply was given for {}", missing.method())));
+        }
+        if self.stage == Stage::First {
+            if let Some(step) = self.judge_hint() {
+                return Ok(step);
+            }
         }
         match self.stage {
             Stage::NotStarted => Ok(Step::Send(self.start())),
