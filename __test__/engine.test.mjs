@@ -29,6 +29,28 @@ test('on every fixture page the DOM engine refs the same elements as Chrome, wit
     }
 });
 
+test('with the agent tools\' options, the DOM engine gives the same elements on every fixture page, and the same text but where Chrome drops a space', async () => {
+    const opts = { includeElements: true, maxElements: 100, maxTokens: 2000, untrustedContent: 'mark', viewportOnly: true };
+    const norm = text => text.replace(/nonce=[0-9a-f]{16}/g, 'nonce=N');
+    for (const file of defaultPages().filter(p => p.includes('/fixtures/pages/'))) {
+        const page = await openFile(await sharedBrowser(), file);
+        try {
+            const ax = await buildWebAiSnapshot(page, opts);
+            const dom = await buildWebAiSnapshot(page, { ...opts, engine: 'dom' });
+            assert.deepEqual(dom.elements, ax.elements, basename(file));
+            if (basename(file) === 'clickable.html') {
+                // `<span>Open</span> <span>details</span>` in a clickable tile: Chrome's text reads "Opendetails".
+                assert.match(norm(ax.text), /: Opendetails/);
+                assert.equal(norm(dom.text), norm(ax.text).replace(': Opendetails', ': Open details'));
+            } else {
+                assert.equal(norm(dom.text), norm(ax.text), basename(file));
+            }
+        } finally {
+            await page.close();
+        }
+    }
+});
+
 test('on the real pages the DOM engine agrees with Chrome on at least 99% of ref\'d elements', async () => {
     const real = defaultPages().filter(p => p.includes('/fixtures/real-pages/'));
     let agreed = 0;
