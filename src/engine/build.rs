@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::engine::name::{author_only, generated_text, Namer};
+use crate::engine::name::{author_only, collapse, generated_text, Namer};
 use crate::engine::page::{Kind, Page, Pseudo, NONE};
 use crate::engine::role::{is_disabled_control, is_focusable, role_of};
 use crate::tree::{AxNode, AxTree, Tristate};
@@ -200,7 +200,7 @@ fn document_title(page: &Page, doc: u32) -> String {
         let n = page.node(c);
         if n.is("title") {
             let text: String = n.children.iter().map(|&t| page.node(t)).filter(|t| t.kind == Some(Kind::Text)).map(|t| t.text.as_str()).collect();
-            return text.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+            return collapse(&text);
         }
         // The title is in the head, near the top: do not walk the body.
         if n.is("html") || n.is("head") {
@@ -272,7 +272,7 @@ fn author_name(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> String {
     if role == "generic" {
         return String::new();
     }
-    n.attr("title").map(|t| t.split_ascii_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default()
+    n.attr("title").map(collapse).unwrap_or_default()
 }
 
 fn value_of(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> Option<String> {
@@ -291,7 +291,7 @@ fn value_of(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> Option<String
             on.attr("label").map(str::to_string).unwrap_or_else(|| {
                 on.children.iter().map(|&t| page.node(t)).filter(|t| t.kind == Some(Kind::Text)).map(|t| t.text.as_str()).collect::<String>()
             })
-        }).map(|s| s.split_ascii_whitespace().collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty()),
+        }).map(|s| collapse(&s)).filter(|s| !s.is_empty()),
         // A custom combobox (a button or div with the role) shows its choice as its text.
         "combobox" => {
             let text = namer.text_of(i);

@@ -58,7 +58,8 @@ enum Step {
 /// naming quadratic (each button names its whole subtree).
 const MAX_NAME_NODES: usize = 2_000;
 
-fn collapse(s: &str) -> String {
+/// Runs of ASCII whitespace (CSS's document white space) become one space, the ends trimmed.
+pub(crate) fn collapse(s: &str) -> String {
     s.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
 }
 
