@@ -2,6 +2,7 @@
 const native = require('./native.cjs');
 const { WebAiError } = require('./errors.cjs');
 const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
+const { captureOverWith } = require('./worlds.cjs');
 const { domHashAround } = require('./dom-hash.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 const { cdpSessionFor, frameSessionSend, forgetSession } = require('./sessions.cjs');
@@ -42,23 +43,6 @@ function messageOf(err) {
 }
 
 /** A finished capture outcome of the addon: the snapshot, or its error thrown. */
-// Each page's (or CDP session's) isolated world from its last capture: the
-// next capture sends its page scripts there in its first batch, and keeps
-// their answers only if the frame tree shows the same document (else it
-// makes a new world, as it always did). Saves two round trips a capture.
-const worlds = new WeakMap();
-
-/** `native.captureOver` with the world `key`'s last capture made, remembering the one this one used. */
-async function captureOverWith(key, send, opts, numbering = null) {
-    const keyed = key !== null && (typeof key === 'object' || typeof key === 'function');
-    const outcome = await callNative(native.captureOver, send, opts, numbering, keyed ? worlds.get(key) || null : null);
-    if (keyed && outcome) {
-        if (outcome.world) worlds.set(key, outcome.world);
-        else worlds.delete(key);
-    }
-    return outcome;
-}
-
 function snapshotOf(outcome, timings = null) {
     unwrapOutcome(outcome);
     if (timings) timings.rust = (timings.rust || 0) + outcome.processingMs;
@@ -289,5 +273,4 @@ module.exports = {
     // for the benchmark and adapters that already hold a session
     cdpSessionFor,
     captureOverCdp,
-    captureOverWith,
 };

@@ -17,7 +17,7 @@ const { cdpSessionFor } = require('./sessions.cjs');
 const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
 const { optionsOf } = require('./input.cjs');
 const { runActionWith } = require('./action-run.cjs');
-const { captureOverWith } = require('./ax-snapshot.cjs');
+const { captureOverWith } = require('./worlds.cjs');
 
 const WATCH_SOURCE = fs.readFileSync(path.join(__dirname, 'page', 'watch.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '').trim();
 

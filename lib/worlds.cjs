@@ -1,0 +1,22 @@
+'use strict';
+const native = require('./native.cjs');
+const { callNative } = require('./raise.cjs');
+
+// Each page's (or CDP session's) isolated world from its last capture: the
+// next capture sends its page scripts there in its first batch, and keeps
+// their answers only if the frame tree shows the same document (else it
+// makes a new world, as it always did). Saves two round trips a capture.
+const worlds = new WeakMap();
+
+/** `native.captureOver` with the world `key`'s last capture made, remembering the one this one used. */
+async function captureOverWith(key, send, opts, numbering = null) {
+    const keyed = key !== null && (typeof key === 'object' || typeof key === 'function');
+    const outcome = await callNative(native.captureOver, send, opts, numbering, keyed ? worlds.get(key) || null : null);
+    if (keyed && outcome) {
+        if (outcome.world) worlds.set(key, outcome.world);
+        else worlds.delete(key);
+    }
+    return outcome;
+}
+
+module.exports = { captureOverWith };
