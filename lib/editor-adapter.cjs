@@ -129,8 +129,10 @@ function locatorDriver(page, opts) {
         let present = null;
         for (const selector of composerSelectors) {
             const locator = page.locator(selector).first();
-            if (await usable(locator)) return locator;
-            if (!present && typeof locator.count === 'function' && (await locator.count().catch(() => 0)) > 0) present = locator;
+            const count = typeof locator.count === 'function' ? await Promise.resolve(locator.count()).catch(() => 0) : 1;
+            if (count === 0) continue;
+            if (typeof locator.isVisible !== 'function' || await Promise.resolve(locator.isVisible()).catch(() => false)) return locator;
+            present = present || locator;
         }
         if (present) return present;
         throw adapterError('provider.composer-not-visible', stage, `the ChatGPT composer is not on the page (tried ${composerSelectors.join(', ')})`, { selectorsTried: [...composerSelectors] });

@@ -695,43 +695,51 @@ impl CaptureSession {
             CdpReply::TimedOut | CdpReply::Broken(_) => Err(NO_ANSWER.to_string()),
         };
         self.replies.insert(call, CdpReply::Ok(String::new()));
+        if call.is_document() {
+            if let Some(parts) = self.dom_parts(call) {
+                parts.tree = Some(text.and_then(|t| DomTree::from_get_document(&t, None)));
+            }
+            return;
+        }
         let want_concealed = self.opts.mark_untrusted;
         let want_boxes = self.opts.wants_boxes() || want_concealed;
         // The DOM engine's tree and the DOM pass's facts come from one parse of the reply.
-        let read = if call.is_document() {
-            None
-        } else if self.dom_engine() {
-            let style_at = self.engine_style_at();
-            let both = text.as_ref().map_err(String::clone).and_then(|t| {
-                snapshot_reader::with_snapshot(t, |snap| {
+        let read = match &text {
+            Ok(t) if self.dom_engine() => {
+                let style_at = self.engine_style_at();
+                let both = snapshot_reader::with_snapshot(t, |snap| {
                     let page = crate::engine::page::from_snapshot(snap, style_at);
                     (snapshot_reader::read_parsed(snap, want_boxes, want_concealed), crate::engine::build::build(&page))
-                })
-            });
-            let (read, tree) = match both {
-                Ok((read, tree)) => (Ok(read), Ok(tree)),
-                Err(e) => (Err(e.clone()), Err(e)),
-            };
-            self.engine_tree(call, tree);
-            Some(read)
-        } else {
-            Some(text.as_ref().map_err(String::clone).and_then(|t| read_snapshot(t, want_boxes, want_concealed)))
+                });
+                match both {
+                    Ok((read, tree)) => {
+                        self.engine_tree(call, Ok(tree));
+                        Ok(read)
+                    }
+                    Err(e) => {
+                        self.engine_tree(call, Err(WebAiError::new(ErrorCode::CaptureFailed, e.clone())));
+                        Err(e)
+                    }
+                }
+            }
+            Ok(t) => read_snapshot(t, want_boxes, want_concealed),
+            Err(m) => {
+                if self.dom_engine() {
+                    let e = if m == NO_ANSWER {
+                        WebAiError::new(ErrorCode::Timeout, NO_ANSWER)
+                    } else {
+                        WebAiError::new(ErrorCode::CaptureFailed, format!("DOMSnapshot.captureSnapshot failed: {m}"))
+                    };
+                    self.engine_tree(call, Err(e));
+                }
+                Err(m.clone())
+            }
         };
-        let parts = match call.frame() {
-            None => &mut self.dom,
-            Some(k) => match self.frame_doms.get_mut(k) {
-                Some(p) => p,
-                None => return,
-            },
-        };
-        if call.is_document() {
-            parts.tree = Some(text.and_then(|t| DomTree::from_get_document(&t, None)));
-            return;
-        }
+        let Some(parts) = self.dom_parts(call) else { return };
         // Without the snapshot, clickability falls back to attributes. Out
         // of time, nothing follows: the capture has no time left to wait for.
         let out_of_time = matches!(&text, Err(m) if m == NO_ANSWER);
-        let tree = match read.unwrap_or_else(|| Err(String::new())) {
+        let tree = match read {
             Ok(read) => {
                 parts.click_hints = read.click_hints;
                 parts.boxes = read.boxes;
@@ -758,10 +766,18 @@ impl CaptureSession {
         self.opts.engine == Engine::Dom
     }
 
-    /// Where the engine's styles begin among the computed styles asked for.
+    /// The DOM parts a DOM call fills: the page's, or its frame job's.
+    fn dom_parts(&mut self, call: Call) -> Option<&mut DomParts> {
+        match call.frame() {
+            None => Some(&mut self.dom),
+            Some(k) => self.frame_doms.get_mut(k),
+        }
+    }
+
+    /// Where the engine's styles begin: after those the DOM pass asks for.
     fn engine_style_at(&self) -> usize {
         let boxes = self.opts.wants_boxes() || self.opts.mark_untrusted;
-        1 + if self.opts.mark_untrusted { crate::dom::concealment::STYLES.len() } else { 0 } + usize::from(boxes)
+        dom_snapshot_params(self.opts.mark_untrusted, boxes)["computedStyles"].as_array().map_or(0, Vec::len)
     }
 
     /// `DOMSnapshot.captureSnapshot` for the page (`session` None) or an out-of-process frame.
@@ -779,13 +795,7 @@ impl CaptureSession {
     }
 
     /// Keep the DOM engine's tree of a DOM snapshot reply: the page's, or frame `k`'s.
-    fn engine_tree(&mut self, call: Call, tree: std::result::Result<AxTree, String>) {
-        let tree = match tree {
-            Ok(t) => Ok(t),
-            Err(m) if m == NO_ANSWER => Err(WebAiError::new(ErrorCode::Timeout, NO_ANSWER)),
-            Err(m) if m.starts_with("DOMSnapshot reply") => Err(WebAiError::new(ErrorCode::CaptureFailed, m)),
-            Err(m) => Err(WebAiError::new(ErrorCode::CaptureFailed, format!("DOMSnapshot.captureSnapshot failed: {m}"))),
-        };
+    fn engine_tree(&mut self, call: Call, tree: Result<AxTree>) {
         match call.frame() {
             None => self.ax_tree = Some(tree),
             Some(k) => {

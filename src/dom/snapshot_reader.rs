@@ -341,7 +341,7 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
 fn hosted_documents(n: &SnapNodes, count: usize) -> FxHashMap<usize, usize> {
     n.content_document_index
         .iter()
-        .flat_map(|r| r.index.iter().copied().zip(r.value.iter().copied()))
+        .flat_map(Rare::pairs)
         .filter_map(|(node, doc)| usize::try_from(doc).ok().filter(|&d| d < count).map(|d| (node, d)))
         .collect()
 }

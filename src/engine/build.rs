@@ -76,7 +76,7 @@ pub fn build(page: &Page) -> AxTree {
             roles[i] = role_of(page, i as u32, || has_author_name(page, i as u32));
         }
     }
-    let namer = Namer { page, gone: &ex.gone, invisible: &ex.invisible, roles: &roles };
+    let namer = Namer { page, gone: &ex.gone, invisible: &ex.invisible, roles: &roles, nesting: Default::default(), visits: Default::default() };
     // (page node, its tree node's parent in the tree)
     let mut stack: Vec<(u32, u32)> = vec![(page.root, NONE)];
     let mut ax_of = vec![NONE; page.nodes.len()];
@@ -224,6 +224,7 @@ fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: 
     } else {
         namer.name(i)
     };
+    let focusable = is_focusable(page, i);
     let mut node = AxNode {
         role: Cow::Borrowed(match role {
             "option" if page.ancestors(i).take(2).any(|a| page.node(a).is("select")) => "MenuListOption",
@@ -231,9 +232,9 @@ fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: 
         }),
         name,
         backend_node_id: n.backend,
-        focusable: is_focusable(page, i),
+        focusable,
         // `role="none"`, invisible and uninteresting elements leave their children to their parent.
-        ignored: invisible || role == "none" || uninteresting(page, i, role),
+        ignored: invisible || role == "none" || uninteresting(page, i, role, focusable),
         ..AxNode::default()
     };
     node.value = value_of(page, namer, i, role);
@@ -248,9 +249,9 @@ fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: 
 /// Elements Chrome keeps out of the tree as "uninteresting": an inline
 /// generic element with nothing of its own (no name, focus, listener or
 /// ARIA attribute), and a `label` that labels a control (its text is that control's name).
-fn uninteresting(page: &Page, i: u32, role: &str) -> bool {
+fn uninteresting(page: &Page, i: u32, role: &str, focusable: bool) -> bool {
     let n = page.node(i);
-    let plain = || !n.clickable && !is_focusable(page, i) && !n.attrs.iter().any(|(k, _)| k.starts_with("aria-") || k == "role");
+    let plain = || !n.clickable && !focusable && !n.attrs.iter().any(|(k, _)| k.starts_with("aria-") || k == "role");
     match role {
         "generic" => n.display.starts_with("inline") && n.display != "inline-block" && plain(),
         "LabelText" => {
@@ -382,8 +383,8 @@ fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
 
 fn resolve_url(page: &Page, i: u32, href: &str) -> Option<String> {
     // The element's scope is its document node, which carries the base URL.
-    let base = page.scope.get(i as usize).and_then(|&d| page.get(d)).and_then(|d| d.base_url.as_deref());
-    match base.and_then(|b| url::Url::parse(b).ok()) {
+    let base = page.scope.get(i as usize).and_then(|&d| page.get(d)).and_then(|d| d.base_url.as_ref());
+    match base {
         Some(b) => b.join(href.trim()).ok().map(|u| u.to_string()),
         None => url::Url::parse(href.trim()).ok().map(|u| u.to_string()),
     }
@@ -589,6 +590,23 @@ mod tests {
         let t = crate::engine::tree_from_snapshot(odd, 0).unwrap();
         assert!(t.find_by_backend_id(2).is_none());
         assert!(t.find_by_backend_id(3).is_some());
+    }
+
+    #[test]
+    fn nested_native_names_do_not_recurse_with_the_page() {
+        // fieldset > legend > fieldset > legend … 5,000 deep: each fieldset is named by
+        // its legend, whose content holds the next fieldset. Cut, not a stack overflow.
+        let mut nodes: Vec<N<'_>> = vec![(-1, 9, "#document", None, &[], false, "", "")];
+        let mut parent = 0i64;
+        for _ in 0..5_000 {
+            nodes.push((parent, 1, "FIELDSET", None, &[], true, B, V));
+            nodes.push((nodes.len() as i64 - 1, 1, "LEGEND", None, &[], true, B, V));
+            parent = nodes.len() as i64 - 1;
+        }
+        nodes.push((parent, 3, "#text", Some("innermost"), &[], true, B, V));
+        let t = tree_of(&nodes, json!({}));
+        assert_eq!(find(&t, 2).unwrap().role, "group");
+        assert!(find(&t, 10_000).unwrap().name.contains("innermost"), "the innermost fieldset is named by its legend");
     }
 
     #[test]

@@ -8,6 +8,11 @@
 //! - [`role`]: explicit and implicit roles (WAI-ARIA 1.2, HTML-AAM);
 //! - [`name`]: accessible names (accname 1.2);
 //! - [`build`]: exclusion, states, `aria-owns`, frames, the tree.
+//!
+//! Written here, not taken from a crate: no maintained Rust crate computes
+//! HTML-AAM roles or accname 1.2 names (the implementations are browsers'
+//! and JS libraries that walk a live DOM), and this one must follow Chrome
+//! where Chrome departs from the specifications, over DOMSnapshot's arrays.
 
 pub mod build;
 pub mod name;

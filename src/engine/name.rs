@@ -45,7 +45,16 @@ pub struct Namer<'p> {
     /// `visibility: hidden` on the node itself.
     pub invisible: &'p [bool],
     pub roles: &'p [&'static str],
+    /// Content traversals in progress. A label's content can hold a control
+    /// named by another label, a legend a fieldset with its own legend: the
+    /// page decides how deep that goes, so it is cut at MAX_NESTING.
+    pub nesting: std::cell::Cell<u32>,
+    /// Nodes visited for the name being computed (bounded by MAX_NAME_NODES).
+    pub visits: std::cell::Cell<usize>,
 }
+
+/// Content traversals one name may nest (a label inside a legend inside a caption …).
+const MAX_NESTING: u32 = 8;
 
 enum Step {
     Enter(u32),
@@ -53,7 +62,7 @@ enum Step {
     Exit(u32, usize, bool),
 }
 
-/// Nodes one name's content traversal visits at most. Names print at most
+/// Nodes one name's content traversals visit at most, together. Names print at most
 /// `maxNameChars`, and without a bound a page of nested buttons would make
 /// naming quadratic (each button names its whole subtree).
 const MAX_NAME_NODES: usize = 2_000;
@@ -74,6 +83,8 @@ impl<'p> Namer<'p> {
 
     /// The accessible name of element `i` (accname steps 1–2 from the root).
     pub fn name(&self, i: u32) -> String {
+        // One budget for the whole name, nested traversals included.
+        self.visits.set(0);
         collapse(&self.text_alternative(i, false, true))
     }
 
@@ -285,13 +296,22 @@ impl<'p> Namer<'p> {
     /// text alternative (2C–2E) or else its content, and CSS generated
     /// content in its place. `skip` (the control a label names) is left out.
     fn content_skipping(&self, i: u32, skip: u32, in_labelledby: bool) -> String {
+        if self.nesting.get() >= MAX_NESTING {
+            return String::new();
+        }
+        self.nesting.set(self.nesting.get() + 1);
+        let out = self.walk_content(i, skip, in_labelledby);
+        self.nesting.set(self.nesting.get() - 1);
+        out
+    }
+
+    fn walk_content(&self, i: u32, skip: u32, in_labelledby: bool) -> String {
         let page = self.page;
         let mut out = String::new();
         let mut stack: Vec<Step> = page.node(i).children.iter().rev().map(|&c| Step::Enter(c)).collect();
-        let mut visits = 0usize;
         while let Some(step) = stack.pop() {
-            visits += 1;
-            if visits > MAX_NAME_NODES {
+            self.visits.set(self.visits.get() + 1);
+            if self.visits.get() > MAX_NAME_NODES {
                 break;
             }
             let c = match step {
@@ -364,7 +384,10 @@ fn is_block(display: &str) -> bool {
 }
 
 /// The string parts of a computed `content` value (`"Go "`, `"a" "b"`);
-/// counters, `attr()` and images are not read.
+/// counters, `attr()` and images are not read. Not a CSS parser (cssparser
+/// would be one more dependency for this): Chrome serializes computed
+/// `content` canonically, strings in double quotes with `\` escapes between
+/// keywords and functions, and only the strings are text.
 pub fn generated_text(content: &str) -> String {
     let mut out = String::new();
     let mut chars = content.chars().peekable();
@@ -387,13 +410,13 @@ pub fn generated_text(content: &str) -> String {
     out
 }
 
-/// Whether a role's name is worth computing for the tree (others take only author names).
-pub fn wants_name(role: &str) -> bool {
-    !matches!(role, "generic" | "none" | "LineBreak" | "StaticText" | "Pre" | "SectionWithoutName" | "HeaderAsNonLandmark" | "FooterAsNonLandmark")
-}
-
-/// A generic element takes only an author name (`aria-label`, `aria-labelledby`, `title`).
+/// Roles that take only an author name (`aria-label`, `aria-labelledby`,
+/// `title`): neither native sources nor content name them.
 pub fn author_only(role: &str) -> bool {
-    !wants_name(role) || matches!(role, "paragraph" | "list" | "listitem" | "DescriptionList" | "DescriptionListDetail" | "blockquote" | "Canvas")
+    matches!(
+        role,
+        "generic" | "none" | "LineBreak" | "StaticText" | "Pre" | "SectionWithoutName" | "HeaderAsNonLandmark" | "FooterAsNonLandmark"
+            | "paragraph" | "list" | "listitem" | "DescriptionList" | "DescriptionListDetail" | "blockquote" | "Canvas"
+    )
 }
 

@@ -98,8 +98,8 @@ pub struct Node {
     pub content_doc: u32,
     /// A document's frame id.
     pub frame_id: Option<String>,
-    /// A document's base URL (relative `href`s resolve against it).
-    pub base_url: Option<String>,
+    /// A document's base URL (relative `href`s resolve against it), parsed once.
+    pub base_url: Option<url::Url>,
     /// A document's URL (its name when it has no title, as Chrome names it).
     pub url: Option<String>,
 }
@@ -244,7 +244,7 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
                 }
                 Kind::Document => {
                     node.frame_id = string(doc.frame_id).map(str::to_string);
-                    node.base_url = string(doc.base_url).map(str::to_string);
+                    node.base_url = string(doc.base_url).and_then(|b| url::Url::parse(b).ok());
                     node.url = string(doc.document_url).map(str::to_string);
                 }
                 Kind::Other => {}
