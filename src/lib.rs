@@ -24,6 +24,7 @@ mod capture;
 mod compat;
 mod dom;
 mod engine;
+mod incremental;
 mod error;
 mod native;
 mod options;

@@ -1,0 +1,175 @@
+//! One changed subtree, read again: its DOM from `DOM.describeNode({ depth:
+//! -1, pierce: true })` and, node by node in the same order, what style and
+//! layout say of it (`scripts/subtree_facts.js`), joined into the mirror's
+//! nodes in DOMSnapshot's shape.
+
+use serde_json::Value;
+
+use super::mirror::{MNode, Unpatchable, NONE};
+
+/// The event types that make Chrome report a node as clickable
+/// (`Node::WillRespondToMouseClickEvents`: mouse button events).
+const CLICK_EVENTS: [&str; 5] = ["click", "mousedown", "mouseup", "dblclick", "auxclick"];
+
+/// The subtree in pre-order, each node's `parent` an index into the list.
+/// `described` is the `DOM.describeNode` result, `facts` the script's list,
+/// `listeners` the `DOMDebugger.getEventListeners` result for the subtree.
+pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Result<Vec<MNode>, Unpatchable> {
+    let root = described.get("node").ok_or_else(|| bad("the describeNode reply has no node"))?;
+    let facts = facts.as_array().ok_or_else(|| bad("the page's facts are not a list"))?;
+    let clickable: rustc_hash::FxHashSet<i64> = listeners
+        .and_then(|l| l.get("listeners"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|l| l.get("type").and_then(Value::as_str).is_some_and(|t| CLICK_EVENTS.contains(&t)))
+        .filter_map(|l| l.get("backendNodeId").and_then(Value::as_i64))
+        .collect();
+    let mut out: Vec<MNode> = Vec::new();
+    let mut next_fact = 0usize;
+    // (described node, its parent's index in `out`)
+    let mut stack: Vec<(&Value, u32)> = vec![(root, NONE)];
+    while let Some((d, parent)) = stack.pop() {
+        let node_type = d.get("nodeType").and_then(Value::as_i64).ok_or_else(|| bad("a described node has no type"))?;
+        let name = d.get("nodeName").and_then(Value::as_str).unwrap_or_default().to_string();
+        let backend = d.get("backendNodeId").and_then(Value::as_i64).ok_or_else(|| bad("a described node has no backendNodeId"))?;
+        if d.get("contentDocument").is_some() || d.get("frameId").is_some() {
+            return Err(Unpatchable("a changed subtree holds a frame".into()));
+        }
+        if let Some(roots) = d.get("shadowRoots").and_then(Value::as_array) {
+            // User-agent roots (inside `<input>`, `<video>`) are not in DOMSnapshot's walk.
+            if roots.iter().any(|r| r.get("shadowRootType").and_then(Value::as_str) != Some("user-agent")) {
+                return Err(Unpatchable("a changed subtree holds a shadow root".into()));
+            }
+        }
+        let fact = facts.get(next_fact).and_then(Value::as_array).ok_or_else(|| bad("the page listed fewer nodes than the DOM has"))?;
+        next_fact += 1;
+        let fact_type = fact.first().and_then(Value::as_i64).unwrap_or(-1);
+        if fact_type != node_type || (node_type == 1 && fact.get(1).and_then(Value::as_str) != Some(name.as_str())) {
+            return Err(bad("the page's walk and the DOM's disagree (the subtree changed while it was read)"));
+        }
+        let styles = |k: usize| -> Option<Vec<String>> {
+            fact.get(k).and_then(Value::as_array).map(|a| a.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect())
+        };
+        let mut node = MNode { node_type, name, backend, parent, alive: true, ..MNode::default() };
+        let here = out.len() as u32;
+        match node_type {
+            1 => {
+                node.attrs = attributes(d);
+                node.styles = styles(2);
+                node.input_value = fact.get(6).and_then(Value::as_str).map(str::to_string);
+                node.text_value = fact.get(7).and_then(Value::as_str).map(str::to_string);
+                node.checked = fact.get(8).and_then(Value::as_bool).unwrap_or(false);
+                node.selected = fact.get(9).and_then(Value::as_bool).unwrap_or(false);
+                node.clickable = clickable.contains(&backend);
+                out.push(node);
+                // DOMSnapshot lists an element's generated boxes first, as its children.
+                for (k, kind) in [(3usize, "marker"), (4, "before"), (5, "after")] {
+                    let Some(st) = styles(k) else { continue };
+                    let Some(p) = pseudo_element(d, kind) else { continue };
+                    let backend = p.get("backendNodeId").and_then(Value::as_i64).ok_or_else(|| bad("a pseudo-element has no backendNodeId"))?;
+                    out.push(MNode {
+                        node_type: 1,
+                        name: format!("::{kind}"),
+                        backend,
+                        pseudo: Some(kind.to_string()),
+                        styles: Some(st),
+                        parent: here,
+                        alive: true,
+                        ..MNode::default()
+                    });
+                }
+            }
+            3 => {
+                node.value = d.get("nodeValue").and_then(Value::as_str).map(str::to_string);
+                node.styles = styles(1);
+                out.push(node);
+            }
+            _ => {
+                node.value = d.get("nodeValue").and_then(Value::as_str).map(str::to_string).filter(|_| node_type == 8);
+                out.push(node);
+            }
+        }
+        let walk_children = node_type != 1 || !matches!(d.get("localName").and_then(Value::as_str), Some("template" | "iframe" | "frame"));
+        if walk_children {
+            if let Some(kids) = d.get("children").and_then(Value::as_array) {
+                stack.extend(kids.iter().rev().map(|c| (c, here)));
+            } else if d.get("childNodeCount").and_then(Value::as_u64).unwrap_or(0) > 0 {
+                return Err(bad("the DOM was described without all of its children"));
+            }
+        }
+    }
+    if next_fact != facts.len() {
+        return Err(bad("the page listed more nodes than the DOM has (the subtree changed while it was read)"));
+    }
+    Ok(out)
+}
+
+fn bad(why: &str) -> Unpatchable {
+    Unpatchable(why.to_string())
+}
+
+/// `[name, value, …]`; an empty value is no string, as DOMSnapshot sends it.
+fn attributes(d: &Value) -> Vec<(String, Option<String>)> {
+    let flat = d.get("attributes").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    flat.chunks(2)
+        .filter_map(|pair| match pair {
+            [k, v] => {
+                let v = v.as_str().unwrap_or_default();
+                Some((k.as_str()?.to_string(), (!v.is_empty()).then(|| v.to_string())))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn pseudo_element<'a>(d: &'a Value, kind: &str) -> Option<&'a Value> {
+    d.get("pseudoElements")?.as_array()?.iter().find(|p| p.get("pseudoType").and_then(Value::as_str) == Some(kind))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn joins_the_dom_and_the_facts_in_order() {
+        let described = json!({ "node": {
+            "backendNodeId": 10, "nodeType": 1, "nodeName": "LI", "localName": "li", "attributes": ["class", "x", "hidden", ""],
+            "pseudoElements": [{ "backendNodeId": 11, "nodeType": 1, "nodeName": "::marker", "pseudoType": "marker" }],
+            "childNodeCount": 2,
+            "children": [
+                { "backendNodeId": 12, "nodeType": 3, "nodeName": "#text", "nodeValue": "one " },
+                { "backendNodeId": 13, "nodeType": 1, "nodeName": "B", "localName": "b", "attributes": [], "childNodeCount": 0 }
+            ]
+        }});
+        let facts = json!([
+            [1, "LI", ["list-item"], ["inline"], null, null, null, null, false, false],
+            [3, ["list-item"]],
+            [1, "B", null, null, null, null, null, null, false, false]
+        ]);
+        let listeners = json!({ "listeners": [{ "type": "click", "backendNodeId": 13 }, { "type": "scroll", "backendNodeId": 10 }] });
+        let nodes = read(&described, &facts, Some(&listeners)).unwrap();
+        let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["LI", "::marker", "#text", "B"]);
+        assert_eq!(nodes[0].attrs, vec![("class".into(), Some("x".into())), ("hidden".into(), None)]);
+        assert_eq!(nodes[1].parent, 0);
+        assert_eq!(nodes[2].value.as_deref(), Some("one "));
+        assert_eq!(nodes[3].parent, 0);
+        assert!(nodes[3].clickable && !nodes[0].clickable, "only mouse button listeners count");
+        assert!(nodes[3].styles.is_none(), "not laid out");
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_patch() {
+        let shadow = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "DIV", "shadowRoots": [{ "shadowRootType": "open" }] } });
+        let facts = json!([[1, "DIV", null, null, null, null, null, null, false, false]]);
+        assert!(read(&shadow, &facts, None).unwrap_err().0.contains("shadow root"));
+        let frame = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "IFRAME", "frameId": "F", "contentDocument": {} } });
+        assert!(read(&frame, &facts, None).unwrap_err().0.contains("frame"));
+        let plain = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "DIV" } });
+        assert!(read(&plain, &json!([]), None).is_err(), "fewer facts than nodes");
+        assert!(read(&plain, &json!([[1, "SPAN"]]), None).is_err(), "another node");
+        assert!(read(&plain, &json!([[1, "DIV"], [3, null]]), None).is_err(), "more facts than nodes");
+    }
+}

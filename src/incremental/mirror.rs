@@ -1,0 +1,480 @@
+//! The mirror: the last DOM snapshot of a page, kept as an editable tree so
+//! that a repeat capture re-reads only the subtrees that changed and hands
+//! the rest of the pipeline a snapshot identical in shape to Chrome's.
+//!
+//! It holds exactly what the capture reads of a `DOMSnapshot.captureSnapshot`
+//! reply (the projection of [`crate::dom::snapshot_reader::projection_spec`]
+//! and the engine's additions), node by node, in the reply's flat-tree order.
+//! [`Mirror::to_snapshot`] writes it back out in that shape, so the engine and
+//! the DOM pass run unchanged over it: equality with a full capture rests only
+//! on the facts being the same, which the randomized test checks.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+
+use crate::dom::snapshot_reader::{string, Rare, SnapDoc, SnapLayout, SnapNodes, Snapshot};
+
+pub const NONE: u32 = u32::MAX;
+
+/// One node as DOMSnapshot reports it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MNode {
+    pub node_type: i64,
+    pub name: String,
+    pub value: Option<String>,
+    pub backend: i64,
+    /// Attribute names and values; an empty value is `None` (Chrome sends no string for it).
+    pub attrs: Vec<(String, Option<String>)>,
+    pub pseudo: Option<String>,
+    pub shadow: Option<String>,
+    pub clickable: bool,
+    /// A frame owner's document (an index into the mirror's documents).
+    pub content_doc: Option<usize>,
+    pub text_value: Option<String>,
+    pub input_value: Option<String>,
+    pub checked: bool,
+    pub selected: bool,
+    /// Laid out: its computed styles, in the order the capture asked for them.
+    pub styles: Option<Vec<String>>,
+    pub parent: u32,
+    pub children: Vec<u32>,
+    pub alive: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct MDoc {
+    pub frame_id: Option<String>,
+    pub base_url: Option<String>,
+    pub document_url: Option<String>,
+    pub root: u32,
+}
+
+#[derive(Debug, Default)]
+pub struct Mirror {
+    nodes: Vec<MNode>,
+    docs: Vec<MDoc>,
+    by_backend: FxHashMap<i64, u32>,
+    /// How many computed styles each laid-out node carries.
+    pub style_count: usize,
+    live: usize,
+}
+
+/// Why a subtree could not be patched in: the repeat capture falls back to a full one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unpatchable(pub String);
+
+impl Mirror {
+    /// The mirror of a parsed reply with `style_count` computed styles per layout node.
+    pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_count: usize) -> Mirror {
+        let s = |i: i64| string(snap, i).map(str::to_string);
+        let mut m = Mirror { style_count, ..Mirror::default() };
+        for doc in &snap.documents {
+            let n = &doc.nodes;
+            let count = n.node_type.len();
+            let base = m.nodes.len() as u32;
+            for i in 0..count {
+                let parent = match n.parent_index.get(i).copied() {
+                    Some(p) if p >= 0 && (p as usize) < i => base + p as u32,
+                    _ => NONE,
+                };
+                let attrs = n
+                    .attributes
+                    .get(i)
+                    .map_or(&[][..], Vec::as_slice)
+                    .chunks(2)
+                    .filter_map(|pair| match pair {
+                        [k, v] => Some((s(*k)?, s(*v))),
+                        _ => None,
+                    })
+                    .collect();
+                m.nodes.push(MNode {
+                    node_type: n.node_type.get(i).copied().unwrap_or(0),
+                    name: n.node_name.get(i).and_then(|&k| s(k)).unwrap_or_default(),
+                    value: n.node_value.get(i).and_then(|&k| s(k)),
+                    backend: n.backend_node_id.get(i).copied().unwrap_or(0),
+                    attrs,
+                    parent,
+                    alive: true,
+                    ..MNode::default()
+                });
+            }
+            let at = |i: usize| (i < count).then_some(base as usize + i);
+            let strings = |r: &Option<Rare>, f: &mut dyn FnMut(&mut MNode, Option<String>), nodes: &mut Vec<MNode>| {
+                if let Some(r) = r {
+                    for (i, v) in r.pairs() {
+                        if let Some(k) = at(i) {
+                            f(&mut nodes[k], s(v));
+                        }
+                    }
+                }
+            };
+            strings(&n.pseudo_type, &mut |node, v| node.pseudo = v, &mut m.nodes);
+            strings(&n.shadow_root_type, &mut |node, v| node.shadow = v, &mut m.nodes);
+            strings(&n.text_value, &mut |node, v| node.text_value = v, &mut m.nodes);
+            strings(&n.input_value, &mut |node, v| node.input_value = v, &mut m.nodes);
+            let flags = |r: &Option<Rare>, f: &mut dyn FnMut(&mut MNode), nodes: &mut Vec<MNode>| {
+                if let Some(r) = r {
+                    for &i in &r.index {
+                        if let Some(k) = at(i) {
+                            f(&mut nodes[k]);
+                        }
+                    }
+                }
+            };
+            flags(&n.is_clickable, &mut |node| node.clickable = true, &mut m.nodes);
+            flags(&n.input_checked, &mut |node| node.checked = true, &mut m.nodes);
+            flags(&n.option_selected, &mut |node| node.selected = true, &mut m.nodes);
+            if let Some(r) = &n.content_document_index {
+                for (i, v) in r.pairs() {
+                    if let (Some(k), Ok(d)) = (at(i), usize::try_from(v)) {
+                        m.nodes[k].content_doc = Some(d);
+                    }
+                }
+            }
+            for (l, &i) in doc.layout.node_index.iter().enumerate() {
+                if let Some(k) = at(i) {
+                    let styles = doc.layout.styles.get(l).map_or(&[][..], Vec::as_slice);
+                    m.nodes[k].styles = Some(styles.iter().map(|&v| s(v).unwrap_or_default()).collect());
+                }
+            }
+            m.docs.push(MDoc { frame_id: s(doc.frame_id), base_url: s(doc.base_url), document_url: s(doc.document_url), root: if count > 0 { base } else { NONE } });
+        }
+        for i in 0..m.nodes.len() {
+            let p = m.nodes[i].parent;
+            if let Some(parent) = m.nodes.get_mut(p as usize) {
+                parent.children.push(i as u32);
+            }
+            let b = m.nodes[i].backend;
+            m.by_backend.insert(b, i as u32);
+        }
+        m.live = m.nodes.len();
+        m
+    }
+
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    pub fn node_of(&self, backend: i64) -> Option<&MNode> {
+        self.by_backend.get(&backend).and_then(|&i| self.nodes.get(i as usize)).filter(|n| n.alive)
+    }
+
+    /// How many nodes the subtree of `backend` holds (itself included).
+    pub fn subtree_size(&self, backend: i64) -> Option<usize> {
+        let &root = self.by_backend.get(&backend)?;
+        Some(self.walk(root).count())
+    }
+
+    /// The subtree of `i` in pre-order (explicit stack: the depth is the page's).
+    fn walk(&self, i: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut stack = vec![i];
+        std::iter::from_fn(move || {
+            let k = stack.pop()?;
+            if let Some(n) = self.nodes.get(k as usize) {
+                stack.extend(n.children.iter().rev().copied());
+            }
+            Some(k)
+        })
+    }
+
+    /// Replace the subtree rooted at `fresh[0]`'s node with `fresh`, a
+    /// pre-order list whose `parent` fields index into `fresh` (the root's is
+    /// ignored: it keeps its place). A node that moved here from elsewhere is
+    /// taken from its old place, which its own re-read replaces in turn.
+    pub fn replace(&mut self, fresh: Vec<MNode>) -> Result<(), Unpatchable> {
+        let Some(first) = fresh.first() else { return Err(Unpatchable("an empty subtree was read".into())) };
+        let Some(&root) = self.by_backend.get(&first.backend).filter(|&&i| self.nodes.get(i as usize).is_some_and(|n| n.alive)) else {
+            return Err(Unpatchable(format!("node {} is not in the last snapshot", first.backend)));
+        };
+        if fresh.iter().any(|n| n.content_doc.is_some()) {
+            return Err(Unpatchable("a changed subtree holds a frame".into()));
+        }
+        // Retire the old subtree below the root (the root's slot is reused).
+        let old: Vec<u32> = self.walk(root).skip(1).collect();
+        for k in old {
+            let n = &mut self.nodes[k as usize];
+            n.alive = false;
+            n.children = Vec::new();
+            if self.by_backend.get(&n.backend) == Some(&k) {
+                self.by_backend.remove(&n.backend);
+            }
+            self.live -= 1;
+        }
+        let parent_of_root = self.nodes[root as usize].parent;
+        let mut index = Vec::with_capacity(fresh.len());
+        for (j, mut node) in fresh.into_iter().enumerate() {
+            node.children = Vec::new();
+            node.alive = true;
+            let at = if j == 0 {
+                node.parent = parent_of_root;
+                self.nodes[root as usize] = node;
+                root
+            } else {
+                let p = index.get(node.parent as usize).copied().unwrap_or(NONE);
+                if p == NONE {
+                    return Err(Unpatchable("a re-read node has no parent in its subtree".into()));
+                }
+                node.parent = p;
+                let at = self.nodes.len() as u32;
+                // A node moved here: its old copy goes (its old parent's re-read drops the link).
+                if let Some(&was) = self.by_backend.get(&node.backend) {
+                    if let Some(w) = self.nodes.get_mut(was as usize).filter(|w| w.alive) {
+                        w.alive = false;
+                        self.live -= 1;
+                    }
+                }
+                self.nodes.push(node);
+                self.nodes[p as usize].children.push(at);
+                self.live += 1;
+                at
+            };
+            let b = self.nodes[at as usize].backend;
+            self.by_backend.insert(b, at);
+            index.push(at);
+        }
+        if self.nodes.len() > 4 * self.live.max(1024) {
+            self.compact();
+        }
+        Ok(())
+    }
+
+    /// Drop retired nodes (and links to them) from the arena.
+    fn compact(&mut self) {
+        let mut remap = vec![NONE; self.nodes.len()];
+        let mut kept = Vec::with_capacity(self.live);
+        for d in 0..self.docs.len() {
+            let root = self.docs[d].root;
+            if root == NONE {
+                continue;
+            }
+            let order: Vec<u32> = self.walk(root).collect();
+            for k in order {
+                if self.nodes[k as usize].alive && remap[k as usize] == NONE {
+                    remap[k as usize] = kept.len() as u32;
+                    kept.push(k);
+                }
+            }
+        }
+        let mut nodes = Vec::with_capacity(kept.len());
+        for &k in &kept {
+            let mut n = std::mem::take(&mut self.nodes[k as usize]);
+            n.parent = remap.get(n.parent as usize).copied().unwrap_or(NONE);
+            n.children = n.children.iter().map(|&c| remap[c as usize]).filter(|&c| c != NONE).collect();
+            nodes.push(n);
+        }
+        for d in &mut self.docs {
+            d.root = remap.get(d.root as usize).copied().unwrap_or(NONE);
+        }
+        self.nodes = nodes;
+        self.by_backend = self.nodes.iter().enumerate().map(|(i, n)| (n.backend, i as u32)).collect();
+        self.live = self.nodes.len();
+    }
+
+    /// The mirror as a DOMSnapshot reply: each document's live nodes in pre-order.
+    pub(crate) fn to_snapshot(&self) -> Snapshot<'static> {
+        let mut strings = Interner::default();
+        let mut documents = Vec::with_capacity(self.docs.len());
+        for doc in &self.docs {
+            let mut nodes = SnapNodes::default();
+            let mut layout = SnapLayout::default();
+            let mut rare = RareSet::default();
+            if doc.root != NONE {
+                let mut pos: FxHashMap<u32, i64> = FxHashMap::default();
+                for k in self.walk(doc.root) {
+                    let n = &self.nodes[k as usize];
+                    if !n.alive {
+                        continue;
+                    }
+                    let i = nodes.node_type.len();
+                    pos.insert(k, i as i64);
+                    nodes.parent_index.push(pos.get(&n.parent).copied().unwrap_or(-1));
+                    nodes.backend_node_id.push(n.backend);
+                    nodes.node_type.push(n.node_type);
+                    nodes.node_name.push(strings.get(&n.name));
+                    nodes.node_value.push(n.value.as_deref().map_or(-1, |v| strings.get(v)));
+                    let mut attrs = Vec::with_capacity(n.attrs.len() * 2);
+                    for (k, v) in &n.attrs {
+                        attrs.push(strings.get(k));
+                        attrs.push(v.as_deref().map_or(-1, |v| strings.get(v)));
+                    }
+                    nodes.attributes.push(attrs);
+                    if n.clickable {
+                        rare.clickable.index.push(i);
+                    }
+                    for (slot, v) in [(&mut rare.pseudo, &n.pseudo), (&mut rare.shadow, &n.shadow), (&mut rare.text_value, &n.text_value), (&mut rare.input_value, &n.input_value)] {
+                        if let Some(v) = v {
+                            slot.index.push(i);
+                            slot.value.push(strings.get(v));
+                        }
+                    }
+                    if let Some(d) = n.content_doc {
+                        rare.content_doc.index.push(i);
+                        rare.content_doc.value.push(d as i64);
+                    }
+                    if n.checked {
+                        rare.checked.index.push(i);
+                    }
+                    if n.selected {
+                        rare.selected.index.push(i);
+                    }
+                    if let Some(styles) = &n.styles {
+                        layout.node_index.push(i);
+                        layout.styles.push(styles.iter().map(|s| strings.get(s)).collect());
+                    }
+                }
+            }
+            let some = |r: Rare| (!r.index.is_empty()).then_some(r);
+            nodes.is_clickable = some(rare.clickable);
+            nodes.pseudo_type = some(rare.pseudo);
+            nodes.shadow_root_type = some(rare.shadow);
+            nodes.text_value = some(rare.text_value);
+            nodes.input_value = some(rare.input_value);
+            nodes.content_document_index = some(rare.content_doc);
+            nodes.input_checked = some(rare.checked);
+            nodes.option_selected = some(rare.selected);
+            documents.push(SnapDoc {
+                frame_id: strings.opt(&doc.frame_id),
+                base_url: strings.opt(&doc.base_url),
+                document_url: strings.opt(&doc.document_url),
+                nodes,
+                layout,
+                scroll_offset_x: 0.0,
+                scroll_offset_y: 0.0,
+            });
+        }
+        Snapshot { documents, strings: strings.list }
+    }
+}
+
+/// The reply's string table: each string once (readers compare indices, as
+/// `cursor: pointer` is found by its index).
+#[derive(Default)]
+struct Interner<'s> {
+    list: Vec<Cow<'static, str>>,
+    index: FxHashMap<&'s str, i64>,
+}
+
+impl<'s> Interner<'s> {
+    fn get(&mut self, s: &'s str) -> i64 {
+        if let Some(&i) = self.index.get(s) {
+            return i;
+        }
+        let i = self.list.len() as i64;
+        self.list.push(Cow::Owned(s.to_string()));
+        self.index.insert(s, i);
+        i
+    }
+
+    fn opt(&mut self, s: &'s Option<String>) -> i64 {
+        s.as_deref().map_or(-1, |v| self.get(v))
+    }
+}
+
+/// The rare-data columns of one document while it is written.
+#[derive(Default)]
+struct RareSet {
+    clickable: Rare,
+    pseudo: Rare,
+    shadow: Rare,
+    text_value: Rare,
+    input_value: Rare,
+    content_doc: Rare,
+    checked: Rare,
+    selected: Rare,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::snapshot_reader::{read_parsed, with_snapshot};
+
+    /// Every recorded DOMSnapshot reply (real Chromium, `npm run record-fixtures`).
+    fn recorded_replies() -> Vec<(String, String)> {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded");
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("fixtures/recorded").flatten() {
+            let path = entry.path();
+            if path.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
+            for r in v["replies"].as_array().into_iter().flatten() {
+                if r["method"] == "DOMSnapshot.captureSnapshot" && r["result"].is_object() {
+                    out.push((path.display().to_string(), r["result"].to_string()));
+                }
+            }
+        }
+        assert!(out.len() >= 10, "the recordings hold DOM snapshots");
+        out
+    }
+
+    /// What the engine and the DOM pass read of a snapshot, as text.
+    fn reading(snap: &Snapshot<'_>) -> String {
+        let page = crate::engine::page::from_snapshot(snap, 1);
+        let tree = crate::engine::build::build(&page);
+        let read = read_parsed(snap, false, false);
+        format!("{:?}\n{:?}\n{:?}", tree.nodes, read.click_hints, read.tree.map(|t| t.nodes))
+    }
+
+    #[test]
+    fn a_mirror_written_back_reads_as_the_reply_did() {
+        for (name, text) in recorded_replies() {
+            let (before, mirror) = with_snapshot(&text, |s| (reading(s), Mirror::from_snapshot(s, 1))).unwrap();
+            let after = reading(&mirror.to_snapshot());
+            assert_eq!(before, after, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_replaced_subtree_is_what_the_snapshot_then_says() {
+        let (_, text) = recorded_replies().into_iter().find(|(n, _)| n.ends_with("forms.json")).unwrap();
+        let mut mirror = with_snapshot(&text, |s| Mirror::from_snapshot(s, 1)).unwrap();
+        let total = mirror.len();
+        // The first list item: replace its text and add a button.
+        let li = mirror.nodes.iter().position(|n| n.alive && n.name == "LI").unwrap() as u32;
+        let li_backend = mirror.nodes[li as usize].backend;
+        let old_size = mirror.subtree_size(li_backend).unwrap();
+        let mut fresh = vec![MNode { parent: NONE, ..mirror.nodes[li as usize].clone() }];
+        let laid = Some(vec!["auto".to_string()]);
+        fresh.push(MNode { node_type: 3, name: "#text".into(), value: Some("3 × Green mug".into()), backend: 900_001, parent: 0, styles: laid.clone(), alive: true, ..MNode::default() });
+        fresh.push(MNode { node_type: 1, name: "BUTTON".into(), backend: 900_002, parent: 0, styles: laid.clone(), alive: true, ..MNode::default() });
+        fresh.push(MNode { node_type: 3, name: "#text".into(), value: Some("Remove".into()), backend: 900_003, parent: 2, styles: laid, alive: true, ..MNode::default() });
+        mirror.replace(fresh).unwrap();
+        assert_eq!(mirror.len(), total - old_size + 4);
+        assert_eq!(mirror.subtree_size(li_backend), Some(4));
+        let snap = mirror.to_snapshot();
+        let page = crate::engine::page::from_snapshot(&snap, 0);
+        let tree = crate::engine::build::build(&page);
+        let names: Vec<&str> = tree.nodes.iter().map(|n| n.name.as_str()).collect();
+        assert!(names.contains(&"3 × Green mug") && names.contains(&"Remove"), "{names:?}");
+        assert!(!names.contains(&"2 × Blue mug"));
+        assert!(tree.nodes.iter().any(|n| n.role == "button" && n.name == "Remove"));
+        // A node the mirror never had cannot be a root.
+        let stray = vec![MNode { backend: 123_456_789, alive: true, ..MNode::default() }];
+        assert!(mirror.replace(stray).is_err());
+    }
+
+    #[test]
+    fn compaction_keeps_the_live_tree() {
+        let (_, text) = recorded_replies().into_iter().find(|(n, _)| n.ends_with("forms.json")).unwrap();
+        let (before, mut mirror) = with_snapshot(&text, |s| (reading(s), Mirror::from_snapshot(s, 1))).unwrap();
+        let body = mirror.nodes.iter().find(|n| n.alive && n.name == "BODY").unwrap().backend;
+        // Re-read the body's subtree unchanged, many times over: retired copies pile up, then go.
+        for _ in 0..12 {
+            let root = mirror.by_backend[&body];
+            let order: Vec<u32> = mirror.walk(root).collect();
+            let pos: FxHashMap<u32, u32> = order.iter().enumerate().map(|(j, &k)| (k, j as u32)).collect();
+            let fresh: Vec<MNode> = order.iter().map(|&k| {
+                let n = &mirror.nodes[k as usize];
+                MNode { parent: pos.get(&n.parent).copied().unwrap_or(NONE), children: Vec::new(), ..n.clone() }
+            }).collect();
+            mirror.replace(fresh).unwrap();
+        }
+        assert!(mirror.nodes.len() <= 4 * mirror.len().max(1024) + mirror.len());
+        assert_eq!(reading(&mirror.to_snapshot()), before);
+        mirror.compact();
+        assert_eq!(mirror.nodes.len(), mirror.len(), "only live nodes are left");
+        assert_eq!(reading(&mirror.to_snapshot()), before);
+    }
+}
