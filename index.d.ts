@@ -63,9 +63,11 @@ export interface CaptureOutcome {
 
 /**
  * Capture over a CDP session held by JS. `world`: the one the previous
- * capture over this session returned, reused if the page shows the same document.
+ * capture over this session returned, reused if the page shows the same
+ * document. `incremental`: a page session's mirror slot; the capture then
+ * patches the mirror kept there (DOM engine) or keeps one for next time.
  */
-export declare function captureOver(send: JsSend, options: any, numbering?: RefNumbering | undefined | null, world?: WorldInput | undefined | null): Promise<CaptureOutcome>
+export declare function captureOver(send: JsSend, options: any, numbering?: RefNumbering | undefined | null, world?: WorldInput | undefined | null, incremental?: IncrementalInput | undefined | null): Promise<CaptureOutcome>
 
 /** One CDP command for the JS driver to send. */
 export interface CdpRequest {
@@ -178,11 +180,23 @@ export interface Identity {
   name: string
 }
 
+/** A page session's mirror slot and the watcher token of the page's document. */
+export interface IncrementalInput {
+  slot: number
+  token: string
+}
+
 /** Page text inside untrusted-content boundaries, imitations defused (a session's delta). */
 export declare function markUntrusted(text: string, nonce: string, origin: string): string
 
 /** Snapshot refs that qualify for each target, with their confidence. */
 export declare function matchTargets(targetsIn: Array<TargetInput>, refs: Array<RefIdentity>): Array<FeatureHits>
+
+/** Forget a page session's mirror. */
+export declare function mirrorSlotClose(slot: number): void
+
+/** A new mirror slot for a page session's repeat captures. */
+export declare function mirrorSlotOpen(): number
 
 /** The benchmark's native floor: `[totalMs, connectMs, bytes]`. */
 export declare function nativeBareTree(endpoint: EndpointInput, timeoutMs: number): Promise<Array<number>>

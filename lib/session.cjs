@@ -144,7 +144,7 @@ function pageAccess(source) {
     }
     return {
         kind: t.kind,
-        capture: (opts, numbering) => captureOverWith(t.kind === 'playwright' ? source : source.cdp, t.send, opts, numbering),
+        capture: (opts, numbering, incremental = null) => captureOverWith(t.kind === 'playwright' ? source : source.cdp, t.send, opts, numbering, incremental),
         evaluate: async args => {
             const json = JSON.stringify(JSON.stringify(args));
             // The watcher is compiled once per document (a global of our world);
@@ -197,6 +197,11 @@ class PageSession {
         this._snapshotIds = new Set();
         this._dirty = false;
         this._closed = false;
+        // Repeat snapshots with the DOM engine read only what changed (the
+        // mirror of the page stays in Rust, in this slot). Not over an
+        // endpoint: each call there is a connection of its own.
+        this._incremental = o.incremental !== false && this._access.kind !== 'endpoint';
+        this._slot = null;
     }
 
     /** The latest revision (0 before the first snapshot). */
@@ -214,9 +219,9 @@ class PageSession {
     }
 
     /** The page's watch state, installing the watcher on first use (null when the page cannot answer). */
-    async _watch(loading = false, timeoutMs = 2000) {
+    async _watch(loading = false, timeoutMs = 2000, track = false) {
         try {
-            return await this._access.evaluate([{ loading }], timeoutMs);
+            return await this._access.evaluate([{ loading, track }], timeoutMs);
         } catch {
             return null;
         }
@@ -246,8 +251,9 @@ class PageSession {
         }
         // The watch state before capturing: a mutation during the capture
         // makes the next look capture again.
-        const state = await this._watch(true);
-        const snapshot = await this._capture(o);
+        const incremental = this._incremental && o.engine === 'dom';
+        const state = await this._watch(true, 2000, incremental);
+        const snapshot = await this._capture(o, incremental && state && typeof state.token === 'string' ? state.token : null);
         const from = prev ? prev.snapshot.revision : this._revision;
         let comparison = null;
         if (prev) {
@@ -279,9 +285,19 @@ class PageSession {
         return snapshot;
     }
 
-    async _capture(opts) {
-        const numbering = { keys: [...this._numbers.keys()], numbers: [...this._numbers.values()], next: this._next };
-        const outcome = await this._access.capture(optionsOf(opts), numbering);
+    /** The session's numbering so far, as the core takes it. */
+    _numbering() {
+        return { keys: [...this._numbers.keys()], numbers: [...this._numbers.values()], next: this._next };
+    }
+
+    /** Capture; with the page's watcher `token`, incrementally when the session's mirror is of that document. */
+    async _capture(opts, token = null) {
+        let incremental = null;
+        if (token !== null) {
+            this._slot ??= native.mirrorSlotOpen();
+            incremental = { slot: this._slot, token };
+        }
+        const outcome = await this._access.capture(optionsOf(opts), this._numbering(), incremental);
         unwrapOutcome(outcome);
         const snapshot = JSON.parse(outcome.snapshot);
         const refs = Object.values(snapshot.refs);
@@ -452,6 +468,8 @@ class PageSession {
     async close() {
         if (this._closed) return;
         this._closed = true;
+        if (this._slot !== null) native.mirrorSlotClose(this._slot);
+        this._slot = null;
         this._requests.close();
         this._latest.clear();
         this._known.clear();
@@ -475,6 +493,7 @@ function deltaView(snapshot) {
  *   options.quietMs          how long the DOM must be quiet to be settled (100)
  *   options.timeoutMs        each action's deadline (2000)
  *   options.trackRequests    follow the page's requests to settle (true)
+ *   options.incremental      with the DOM engine, a repeat snapshot reads only what changed (true)
  */
 function createPageSession(source, options = {}) {
     if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {

@@ -8,10 +8,14 @@ const { callNative } = require('./raise.cjs');
 // makes a new world, as it always did). Saves two round trips a capture.
 const worlds = new WeakMap();
 
-/** `native.captureOver` with the world `key`'s last capture made, remembering the one this one used. */
-async function captureOverWith(key, send, opts, numbering = null) {
+/**
+ * `native.captureOver` with the world `key`'s last capture made, remembering
+ * the one this one used. `incremental`: a page session's mirror slot and
+ * document token (`{ slot, token }`), for repeat captures of what changed.
+ */
+async function captureOverWith(key, send, opts, numbering = null, incremental = null) {
     const keyed = key !== null && (typeof key === 'object' || typeof key === 'function');
-    const outcome = await callNative(native.captureOver, send, opts, numbering, keyed ? worlds.get(key) || null : null);
+    const outcome = await callNative(native.captureOver, send, opts, numbering, keyed ? worlds.get(key) || null : null, incremental);
     if (keyed && outcome) {
         if (outcome.world) worlds.set(key, outcome.world);
         else worlds.delete(key);

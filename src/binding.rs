@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::action::{self, ActionRequest, RefTarget};
 use crate::agent::targets::{self, Pattern, PatternSpec, RefView, Target};
 use crate::agent::{contracts, registry, staleness};
-use crate::capture::{capture_with, CdpCall, CdpReply, CdpTransport, Captured, ReplyFuture};
+use crate::capture::{CdpCall, CdpReply, CdpTransport, Captured, ReplyFuture};
 use crate::compat::{dom_hash, hash};
 use crate::error::{ErrorCode, WebAiError};
 use crate::native::{self, Endpoint};
@@ -478,17 +478,45 @@ fn capture_options(options: &Value, numbering: Option<RefNumbering>) -> std::res
     Ok(opts)
 }
 
+/// A page session's mirror slot and the watcher token of the page's document.
+#[napi(object)]
+pub struct IncrementalInput {
+    pub slot: u32,
+    pub token: String,
+}
+
 /// Capture over a CDP session held by JS. `world`: the one the previous
-/// capture over this session returned, reused if the page shows the same document.
+/// capture over this session returned, reused if the page shows the same
+/// document. `incremental`: a page session's mirror slot; the capture then
+/// patches the mirror kept there (DOM engine) or keeps one for next time.
 #[napi]
-pub async fn capture_over(send: JsSend, options: Value, numbering: Option<RefNumbering>, world: Option<WorldInput>) -> CaptureOutcome {
+pub async fn capture_over(
+    send: JsSend,
+    options: Value,
+    numbering: Option<RefNumbering>,
+    world: Option<WorldInput>,
+    incremental: Option<IncrementalInput>,
+) -> CaptureOutcome {
     let numbered = numbering.is_some();
     let mut opts = match capture_options(&options, numbering) {
         Ok(o) => o,
         Err(e) => return capture_outcome(Err(e), numbered),
     };
     opts.world = world_of(world);
-    capture_outcome(capture_with(&JsTransport { send }, opts).await, numbered)
+    opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token });
+    capture_outcome(crate::capture::capture_incremental(&JsTransport { send }, opts).await, numbered)
+}
+
+/// A new mirror slot for a page session's repeat captures.
+#[napi]
+pub fn mirror_slot_open() -> u32 {
+    crate::incremental::store::open()
+}
+
+/// Forget a page session's mirror.
+#[napi]
+pub fn mirror_slot_close(slot: u32) {
+    crate::incremental::store::close(slot)
 }
 
 #[napi(object)]

@@ -32,7 +32,7 @@ mod text;
 mod tree;
 
 pub use action::{run as run_action, verify as verify_ref, ActionCode, ActionOutcome, ActionRequest, Checked, RefTarget};
-pub use capture::{capture_with, CdpCall, CdpReply, CdpTransport, Captured, ReplyFuture};
+pub use capture::{capture_incremental, capture_with, CdpCall, CdpReply, CdpTransport, Captured, ReplyFuture};
 pub use dom::selector::Located;
 pub use error::{ErrorCode, Result, WebAiError};
 pub use native::{capture_endpoint, Endpoint, NativeConnection};

@@ -15,6 +15,14 @@ pub const MIN_MAX_TOKENS: u32 = 50;
 /// Above this many ref'd elements only tier 1 gets refs unless `allRefs`.
 pub const REF_BUDGET: usize = 100;
 
+/// Where a session keeps its mirror, and which document it must be of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incremental {
+    pub slot: u32,
+    /// The session watcher's token for the page's current document.
+    pub token: String,
+}
+
 /// Our isolated world in a document: its frame, the document's loader, the context.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct World {
@@ -60,6 +68,10 @@ pub struct SnapshotOptions {
     /// binding, never read from options JSON): reused when the frame tree
     /// shows the same document, saving two round trips.
     pub world: Option<World>,
+    /// A page session's mirror slot and its document's watcher token (set by
+    /// the binding, never read from options JSON): repeat captures patch the
+    /// mirror kept there instead of reading the whole page (`crate::incremental`).
+    pub incremental: Option<Incremental>,
     /// Seed 001's structured `elements`, `focused` and `timestamp` beside the text.
     pub include_elements: bool,
     /// At most this many `elements`, by seed 001's ranking (None: all).
@@ -102,6 +114,7 @@ impl Default for SnapshotOptions {
             viewport_only: false,
             numbering: None,
             world: None,
+            incremental: None,
             include_elements: false,
             max_elements: None,
             mark_untrusted: false,
@@ -196,6 +209,7 @@ impl SnapshotOptions {
             viewport_only: get_bool(m, "viewportOnly", d.viewport_only)?,
             numbering: None,
             world: None,
+            incremental: None,
             include_elements: get_bool(m, "includeElements", d.include_elements)?,
             max_elements: match m.get("maxElements") {
                 None | Some(Value::Null) => None,

@@ -12,6 +12,8 @@
 //            checked/value/selection set from script, and the scroll position;
 //   quietMs  time since the last counted mutation (since install if none);
 //   loading  the first loading signal found, or null.
+// With `options.track`, it also starts recording which subtrees change, for
+// the session's incremental captures (see `state.take`).
 function (options) {
     const g = globalThis;
     const now = () => performance.now();
@@ -60,9 +62,63 @@ function (options) {
                 for (let c = node.firstChild; c; c = c.nextSibling) if (c.nodeType === 1 || c.nodeType === 11 || c.nodeType === 9) stack.push(c);
             }
         };
-        observer = new MutationObserver(records => {
+        // A session's incremental capture (`options.track`) also needs to know
+        // where: the nodes whose subtrees changed, taken by the capture
+        // (src/capture/scripts/take_changes.js), and why only a full capture
+        // will do when no subtree bounds a change.
+        const MAX_DIRTY = 5000;
+        const SHEETS = 'style,link[rel~="stylesheet" i]';
+        const FRAMES = 'iframe,frame,object,embed';
+        state.tracking = false;
+        state.dirty = new Set();
+        state.reasons = new Set();
+        const inShadow = node => {
+            const r = node && typeof node.getRootNode === 'function' ? node.getRootNode() : null;
+            return Boolean(r && r.nodeType === 11 && r.host);
+        };
+        const mark = node => {
+            if (state.dirty.size >= MAX_DIRTY) state.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
+            else state.dirty.add(node);
+        };
+        const holds = (node, selector) => node.nodeType === 1 && (node.matches(selector) || node.querySelector(selector) !== null);
+        const record = r => {
+            const t = r.target;
+            if (inShadow(t)) {
+                state.reasons.add('a shadow tree changed');
+                return;
+            }
+            if (r.type === 'characterData') {
+                const p = t.parentNode;
+                if (!p || p.nodeType !== 1) state.reasons.add("the document's own children changed");
+                else {
+                    if (p.localName === 'style') state.reasons.add('a style sheet changed');
+                    mark(p);
+                }
+                return;
+            }
+            if (t.nodeType !== 1) {
+                state.reasons.add("the document's own children changed");
+                return;
+            }
+            if (r.type === 'attributes') {
+                if (t.matches(SHEETS)) state.reasons.add('a style sheet changed');
+                mark(t);
+                return;
+            }
+            if (t.localName === 'style') state.reasons.add('a style sheet changed');
+            for (const list of [r.addedNodes, r.removedNodes]) {
+                for (const n of list) {
+                    if (n.nodeType !== 1) continue;
+                    if (holds(n, SHEETS)) state.reasons.add('a style sheet was added or removed');
+                    if (holds(n, FRAMES)) state.reasons.add('a frame was attached or detached');
+                }
+            }
+            mark(t);
+        };
+        const handle = records => {
             let counted = false;
             for (const r of records) {
+                if (state.tracking) record(r);
                 if (isChurn(r.target)) continue;
                 counted = true;
                 for (const n of r.addedNodes) if (n.nodeType === 1) watchInside(n);
@@ -71,19 +127,61 @@ function (options) {
                 state.seq += 1;
                 state.lastAt = now();
             }
-        });
+        };
+        observer = new MutationObserver(handle);
         observe(document);
         watchInside(document);
+        // Form fields a script set without an event, since the last look.
+        const values = new WeakMap();
+        const controls = ['input', 'select', 'textarea'].map(tag => document.getElementsByTagName(tag));
+        const valueOf = c => `${c.value}\u0000${c.checked}\u0000${c.selectedIndex}\u0000${c.indeterminate}`;
+        const sweepValues = report => {
+            for (const list of controls) {
+                const m = Math.min(list.length, MAX_DIRTY);
+                for (let i = 0; i < m; i += 1) {
+                    const c = list[i];
+                    const v = valueOf(c);
+                    const was = values.get(c);
+                    if (report && was !== undefined && was !== v) mark(c);
+                    values.set(c, v);
+                }
+            }
+        };
+        state.track = () => {
+            if (state.tracking) return;
+            handle(observer.takeRecords());
+            state.tracking = true;
+            state.dirty = new Set();
+            state.reasons = new Set();
+            sweepValues(false);
+        };
+        state.take = () => {
+            handle(observer.takeRecords());
+            sweepValues(true);
+            const out = { dirty: [...state.dirty], reasons: [...state.reasons] };
+            state.dirty = new Set();
+            state.reasons = new Set();
+            return out;
+        };
         // A person typing or ticking changes properties, not the DOM.
-        const touched = () => {
+        const touched = e => {
             state.seq += 1;
             state.lastAt = now();
+            if (!state.tracking) return;
+            const path = typeof e.composedPath === 'function' ? e.composedPath() : [];
+            const t = path.length ? path[0] : e.target;
+            if (t && t.nodeType === 1) {
+                if (inShadow(t)) state.reasons.add('a shadow tree changed');
+                else mark(t);
+            }
         };
         document.addEventListener('input', touched, true);
         document.addEventListener('change', touched, true);
         g.__webAiSnapshotWatch = state;
         w = state;
     }
+
+    if (options && options.track) w.track();
 
     const visible = el => {
         const r = el.getBoundingClientRect();

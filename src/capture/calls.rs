@@ -23,6 +23,27 @@ pub enum Call {
     /// `DOM.disable` after the capture, one per session that got `DOM.getDocument`.
     Cleanup(u32),
     Frame(u32, FrameCall),
+    Repeat(RepeatCall),
+}
+
+/// The calls of a repeat capture over a mirror (`super::repeat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RepeatCall {
+    /// The watcher's record of what changed since the last capture, and the changed subtrees' roots.
+    Take,
+    /// `DOM.enable` with white space: `describeNode` then lists every text node, as DOMSnapshot does.
+    DomEnable,
+    /// The roots, one remote object each.
+    Roots,
+    /// Root `k`'s subtree as the DOM has it.
+    Describe(u32),
+    /// Root `k`'s subtree as style and layout have it.
+    Facts(u32),
+    /// Root `k`'s subtree's event listeners (clickable nodes).
+    Listeners(u32),
+    /// The remote objects of the roots, released.
+    Release,
+    DomDisable,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -49,7 +70,14 @@ impl Call {
             Call::DomDocument | Call::Frame(_, FrameCall::DomDocument) => "DOM.getDocument",
             Call::DomSnapshot | Call::Frame(_, FrameCall::DomSnapshot) => "DOMSnapshot.captureSnapshot",
             Call::Frame(_, FrameCall::Owner) => "DOM.getFrameOwner",
-            Call::Cleanup(_) => "DOM.disable",
+            Call::Cleanup(_) | Call::Repeat(RepeatCall::DomDisable) => "DOM.disable",
+            Call::Repeat(RepeatCall::Take) => "Runtime.evaluate",
+            Call::Repeat(RepeatCall::DomEnable) => "DOM.enable",
+            Call::Repeat(RepeatCall::Roots) => "Runtime.getProperties",
+            Call::Repeat(RepeatCall::Describe(_)) => "DOM.describeNode",
+            Call::Repeat(RepeatCall::Facts(_)) => "Runtime.callFunctionOn",
+            Call::Repeat(RepeatCall::Listeners(_)) => "DOMDebugger.getEventListeners",
+            Call::Repeat(RepeatCall::Release) => "Runtime.releaseObjectGroup",
         }
     }
 

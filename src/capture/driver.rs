@@ -28,6 +28,8 @@ pub struct Captured {
     pub processing_ms: f64,
     /// The isolated world the page scripts ran in: the next capture of the page may reuse it.
     pub world: Option<crate::options::World>,
+    /// With `opts.incremental`: the page's DOM snapshot as a mirror, when it can serve repeat captures.
+    pub mirror: Option<crate::incremental::Mirror>,
 }
 
 /// Send a batch and hand each reply over as it comes. A broken connection
@@ -52,6 +54,11 @@ async fn send_all(
         }
         pending.extend(more.into_iter().map(one));
     }
+}
+
+/// A page session's capture asking for a mirror with the DOM engine.
+fn session_wants_mirror(session: &CaptureSession) -> bool {
+    session.wants_mirror()
 }
 
 /// Capture a snapshot over any transport.
@@ -91,7 +98,16 @@ pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -
                 if !cleanup.is_empty() {
                     send_all(transport, cleanup, Instant::now() + Duration::from_millis(CLEANUP_MS), |_, _| Vec::new()).await;
                 }
-                return Ok(Captured { snapshot: *snapshot, processing_ms: processing.as_secs_f64() * 1000.0, world: session.world.clone() });
+                let mut snapshot = *snapshot;
+                let mirror = match (session.mirror.take(), session.mirror_unusable()) {
+                    (Some(m), None) => Some(m),
+                    (_, Some(why)) if session_wants_mirror(&session) => {
+                        snapshot.notes.push(format!("repeat snapshots of this page are full captures: {why}"));
+                        None
+                    }
+                    _ => None,
+                };
+                return Ok(Captured { snapshot, processing_ms: processing.as_secs_f64() * 1000.0, world: session.world.clone(), mirror });
             }
         }
     }

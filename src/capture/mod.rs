@@ -3,11 +3,13 @@
 
 mod calls;
 mod driver;
+mod repeat;
 pub mod frames;
 mod session;
 mod transport;
 
 pub use driver::{capture_with, Captured};
+pub use repeat::capture_incremental;
 pub use calls::Call;
 pub use session::WORLD_NAME;
 pub use transport::{call_before, js_rejection, CdpCall, CdpReply, CdpTransport, ReplyFuture};

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use crate::tree::cdp_reader::parse_full_ax_tree;
 use crate::tree::rows_reader::{parse_rows, projection_spec};
 use crate::dom::DomTree;
-use crate::dom::snapshot_reader::{self, read_snapshot};
+use crate::dom::snapshot_reader::{self, read_snapshot, SnapshotRead};
 use crate::dom::viewport::{Boxes, Placement};
 use crate::capture::frames::{child_frames, stitch, FrameCapture, FrameInfo};
 use crate::tree::AxTree;
@@ -38,7 +38,7 @@ pub struct CdpCommand {
 }
 
 impl CdpCommand {
-    fn new(call: Call, params: Value) -> CdpCommand {
+    pub(super) fn new(call: Call, params: Value) -> CdpCommand {
         CdpCommand { call, params, project: None, session: None }
     }
 }
@@ -116,6 +116,8 @@ pub struct CaptureSession {
     hinted_root: Option<CdpReply>,
     /// The world the page scripts ran in, for the next capture of this page.
     pub world: Option<World>,
+    /// With `opts.incremental`: the page's DOM snapshot kept for repeat captures.
+    pub mirror: Option<crate::incremental::Mirror>,
 }
 
 /// What became of a previous capture's world.
@@ -176,6 +178,7 @@ impl CaptureSession {
             hinted_facts: None,
             hinted_root: None,
             world: None,
+            mirror: None,
         }
     }
 
@@ -325,7 +328,7 @@ impl CaptureSession {
     }
 
     /// The page facts and `rootSelector` lookup commands, in `context` (None: the page's own world).
-    fn scripts_in(&self, context: Option<i64>, facts: Call, root: Call) -> Vec<CdpCommand> {
+    pub(super) fn scripts_in(&self, context: Option<i64>, facts: Call, root: Call) -> Vec<CdpCommand> {
         let dom_selectors: Vec<&str> = match &self.opts.root_selector {
             Some(s) => vec![s.as_str()],
             None => vec!["body"],
@@ -616,7 +619,7 @@ impl CaptureSession {
         v.pointer("/result/objectId").and_then(Value::as_str).map(str::to_string).ok_or_else(|| self.root_not_found())
     }
 
-    fn read_page_facts(&self, reply: &CdpReply) -> PageFacts {
+    pub(super) fn read_page_facts(&self, reply: &CdpReply) -> PageFacts {
         let mut facts = PageFacts::default();
         let parsed = match reply {
             CdpReply::Ok(text) => crate::compat::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("reply is not JSON: {e}")),
@@ -661,6 +664,9 @@ impl CaptureSession {
             None => return Err(Self::failed(Call::AxTree.method(), "no reply")),
         };
         let mut facts = self.facts.take().unwrap_or_default();
+        if let Some(m) = &mut self.mirror {
+            m.documents = self.documents.clone();
+        }
         facts.documents = std::mem::take(&mut self.documents);
         // The rootSelector element is in the page's own document: look before frames join.
         let subtree = match self.root_backend_id {
@@ -704,15 +710,16 @@ impl CaptureSession {
         let want_concealed = self.opts.mark_untrusted;
         let want_boxes = self.opts.wants_boxes() || want_concealed;
         // The DOM engine's tree and the DOM pass's facts come from one parse of the reply.
+        let keep = self.opts.incremental.is_some() && call == Call::DomSnapshot;
         let read = match &text {
             Ok(t) if self.dom_engine() => {
-                let style_at = self.engine_style_at();
                 let both = snapshot_reader::with_snapshot(t, |snap| {
-                    let page = crate::engine::page::from_snapshot(snap, style_at);
-                    (snapshot_reader::read_parsed(snap, want_boxes, want_concealed), crate::engine::build::build(&page))
+                    let mirror = keep.then(|| crate::incremental::Mirror::from_snapshot(snap, self.snapshot_style_count()));
+                    (self.engine_read(snap), mirror)
                 });
                 match both {
-                    Ok((read, tree)) => {
+                    Ok(((read, tree), mirror)) => {
+                        self.mirror = mirror;
                         self.engine_tree(call, Ok(tree));
                         Ok(read)
                     }
@@ -735,10 +742,15 @@ impl CaptureSession {
                 Err(m.clone())
             }
         };
+        self.keep_dom_read(call, read, &text);
+    }
+
+    /// The DOM pass's part of a DOM snapshot reply (or, without one, the `DOM.getDocument` to ask for).
+    fn keep_dom_read(&mut self, call: Call, read: std::result::Result<SnapshotRead, String>, text: &std::result::Result<String, String>) {
         let Some(parts) = self.dom_parts(call) else { return };
         // Without the snapshot, clickability falls back to attributes. Out
         // of time, nothing follows: the capture has no time left to wait for.
-        let out_of_time = matches!(&text, Err(m) if m == NO_ANSWER);
+        let out_of_time = matches!(text, Err(m) if m == NO_ANSWER);
         let tree = match read {
             Ok(read) => {
                 parts.click_hints = read.click_hints;
@@ -764,6 +776,79 @@ impl CaptureSession {
 
     fn dom_engine(&self) -> bool {
         self.opts.engine == Engine::Dom
+    }
+
+    /// The engine's tree and the DOM pass's facts of one parsed reply.
+    fn engine_read(&self, snap: &snapshot_reader::Snapshot<'_>) -> (SnapshotRead, AxTree) {
+        let want_concealed = self.opts.mark_untrusted;
+        let want_boxes = self.opts.wants_boxes() || want_concealed;
+        let page = crate::engine::page::from_snapshot(snap, self.engine_style_at());
+        (snapshot_reader::read_parsed(snap, want_boxes, want_concealed), crate::engine::build::build(&page))
+    }
+
+    /// The computed styles this capture's DOM snapshot asks for, in order.
+    pub(super) fn snapshot_style_names(&self) -> Vec<String> {
+        let boxes = self.opts.wants_boxes() || self.opts.mark_untrusted;
+        let mut names: Vec<String> = dom_snapshot_params(self.opts.mark_untrusted, boxes)["computedStyles"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        if self.dom_engine() {
+            names.extend(crate::engine::page::STYLES.iter().map(|s| s.to_string()));
+        }
+        names
+    }
+
+    /// How many computed styles each layout node of this capture's DOM snapshot carries.
+    fn snapshot_style_count(&self) -> usize {
+        self.engine_style_at() + if self.dom_engine() { crate::engine::page::STYLES.len() } else { 0 }
+    }
+
+    /// A page session's capture with the DOM engine: it would keep a mirror.
+    pub fn wants_mirror(&self) -> bool {
+        self.opts.incremental.is_some() && self.dom_engine()
+    }
+
+    /// Why this capture's mirror cannot serve a repeat capture, if it cannot.
+    pub fn mirror_unusable(&self) -> Option<String> {
+        if self.opts.root_selector.is_some() {
+            return Some("a rootSelector capture".into());
+        }
+        if self.opts.wants_boxes() || self.opts.mark_untrusted {
+            return Some("layout boxes (viewportOnly, includeElements, maxTokens, untrustedContent: 'mark') move with any change".into());
+        }
+        if !self.dom_documented.is_empty() {
+            return Some("the page has shadow roots, whose DOM snapshot is not its element tree".into());
+        }
+        if self.frames.iter().any(|j| j.oopif_root) || !self.frame_doms.is_empty() {
+            return Some("the page has out-of-process frames, whose changes cannot be watched".into());
+        }
+        None
+    }
+
+    /// The snapshot of a DOM snapshot reply rebuilt from a mirror (`crate::incremental`):
+    /// the same steps as a capture's last, over the page's reply alone.
+    pub(crate) fn finish_from(
+        opts: SnapshotOptions,
+        started: Instant,
+        snap: &snapshot_reader::Snapshot<'_>,
+        mut facts: PageFacts,
+    ) -> Result<WebAiSnapshot> {
+        let mut s = CaptureSession::new(opts);
+        s.started = started;
+        s.documents = std::mem::take(&mut facts.documents);
+        s.stage = Stage::First;
+        let (read, tree) = s.engine_read(snap);
+        s.ax_tree = Some(Ok(tree));
+        s.facts = Some(facts);
+        s.keep_dom_read(Call::DomSnapshot, Ok(read), &Ok(String::new()));
+        if !s.dom_pending.is_empty() {
+            return Err(WebAiError::new(ErrorCode::CaptureFailed, "the mirror's DOM is not the element tree (shadow roots)"));
+        }
+        match s.finish()? {
+            Step::Done(snapshot) => Ok(*snapshot),
+            Step::Send(_) => Err(WebAiError::new(ErrorCode::CaptureFailed, "the rebuilt capture asked the browser for more")),
+        }
     }
 
     /// The DOM parts a DOM call fills: the page's, or its frame job's.

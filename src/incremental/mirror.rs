@@ -58,6 +58,8 @@ pub struct Mirror {
     /// How many computed styles each laid-out node carries.
     pub style_count: usize,
     live: usize,
+    /// Each frame's document when the mirror was taken: frame id → loaderId.
+    pub documents: FxHashMap<String, String>,
 }
 
 /// Why a subtree could not be patched in: the repeat capture falls back to a full one.
@@ -154,6 +156,10 @@ impl Mirror {
 
     pub fn len(&self) -> usize {
         self.live
+    }
+
+    pub fn document_count(&self) -> usize {
+        self.docs.len()
     }
 
     pub fn node_of(&self, backend: i64) -> Option<&MNode> {

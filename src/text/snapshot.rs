@@ -44,6 +44,19 @@ pub struct WebAiSnapshot {
     pub elements: Option<Elements>,
     /// With `untrustedContent: 'mark'`: the boundaries' nonce and the page's origin.
     pub untrusted: Option<(String, String)>,
+    /// How the page was read: all of it, or only what changed since a session's last capture.
+    pub capture_mode: CaptureMode,
+    /// With an incremental capture: how many changed subtrees were read again.
+    pub subtrees_reread: u32,
+}
+
+/// `stats.captureMode`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CaptureMode {
+    #[default]
+    Full,
+    Incremental,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -163,6 +176,8 @@ pub fn build_snapshot(
         next_ref,
         elements,
         untrusted,
+        capture_mode: CaptureMode::Full,
+        subtrees_reread: 0,
     }
 }
 
@@ -273,6 +288,8 @@ struct StatsJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     tokens: Option<usize>,
     capture_ms: f64,
+    capture_mode: CaptureMode,
+    subtrees_reread: u32,
 }
 
 #[derive(Serialize)]
@@ -319,7 +336,7 @@ impl WebAiSnapshot {
             text: &self.text,
             refs: RefsJson(&self.refs),
             notes: &self.notes,
-            stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, tokens: self.tokens, capture_ms },
+            stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, tokens: self.tokens, capture_ms, capture_mode: self.capture_mode, subtrees_reread: self.subtrees_reread },
             elements: self.elements.as_ref().map(|e| e.list.as_slice()),
             focused: self.elements.as_ref().map(|e| e.focused.as_deref()),
             timestamp: self.elements.as_ref().map(|e| e.timestamp.as_str()),

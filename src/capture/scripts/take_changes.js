@@ -1,0 +1,47 @@
+// A repeat capture's first question to the page session's watcher
+// (`lib/page/watch.js`, in our isolated world): what changed since the last
+// capture. Returns [summary, ...roots]: the roots of the subtrees to read
+// again (none inside another), and a summary
+//   { token, reasons, sizes, total }
+// where `token` names the watcher's document (null: no watcher here),
+// `reasons` say why only a full capture will do, `sizes` count each root's
+// elements, `total` the document's, and `frames` the documents the watcher
+// sees (this one and the frames it can enter). The summary is JSON text, so
+// that it comes back by value beside the roots. Taking resets the record.
+function (maxRoots) {
+    const w = globalThis.__webAiSnapshotWatch;
+    if (!w || w.doc !== document || !w.tracking || typeof w.take !== 'function') {
+        return [JSON.stringify({ token: null, reasons: ['the page session was not watching this document'], sizes: [], total: 0, frames: 0 })];
+    }
+    const { dirty, reasons } = w.take();
+    const set = new Set();
+    for (const n of dirty) if (n && n.isConnected) set.add(n);
+    const roots = [];
+    for (const n of set) {
+        let inside = false;
+        for (let p = n.parentNode; p; p = p.parentNode) {
+            if (set.has(p)) {
+                inside = true;
+                break;
+            }
+        }
+        if (!inside) roots.push(n);
+    }
+    if (roots.length > maxRoots) reasons.push(`${roots.length} separate subtrees changed`);
+    const sizes = roots.map(r => 1 + r.getElementsByTagName('*').length);
+    const total = document.getElementsByTagName('*').length;
+    let frames = 0;
+    const docs = [document];
+    while (docs.length && frames < 10000) {
+        const d = docs.pop();
+        frames += 1;
+        for (const f of d.querySelectorAll('iframe,frame')) {
+            let inner = null;
+            try {
+                inner = f.contentDocument;
+            } catch (e) { /* another origin */ }
+            if (inner) docs.push(inner);
+        }
+    }
+    return [JSON.stringify({ token: w.token, reasons, sizes, total, frames }), ...(reasons.length ? [] : roots)];
+}
