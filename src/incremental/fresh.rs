@@ -61,7 +61,12 @@ pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Resu
                 node.text_value = fact.get(7).and_then(Value::as_str).map(str::to_string);
                 node.checked = fact.get(8).and_then(Value::as_bool).unwrap_or(false);
                 node.selected = fact.get(9).and_then(Value::as_bool).unwrap_or(false);
-                node.clickable = clickable.contains(&backend);
+                // Chrome's `isClickable`: by the element's nature, or by a mouse button listener unless it is a disabled field.
+                node.clickable = match fact.get(10) {
+                    Some(Value::Bool(true)) => true,
+                    Some(Value::Null) => false,
+                    _ => clickable.contains(&backend),
+                };
                 out.push(node);
                 // DOMSnapshot lists an element's generated boxes first, as its children.
                 for (k, kind) in [(3usize, "marker"), (4, "before"), (5, "after")] {
@@ -144,9 +149,9 @@ mod tests {
             ]
         }});
         let facts = json!([
-            [1, "LI", ["list-item"], ["inline"], null, null, null, null, false, false],
+            [1, "LI", ["list-item"], ["inline"], null, null, null, null, false, false, false],
             [3, ["list-item"]],
-            [1, "B", null, null, null, null, null, null, false, false]
+            [1, "B", null, null, null, null, null, null, false, false, false]
         ]);
         let listeners = json!({ "listeners": [{ "type": "click", "backendNodeId": 13 }, { "type": "scroll", "backendNodeId": 10 }] });
         let nodes = read(&described, &facts, Some(&listeners)).unwrap();

@@ -4,10 +4,17 @@
 // only style and layout know. One entry per node in the order
 // `DOM.describeNode` lists them (pre-order over child nodes; template
 // contents and frame documents are not entered):
-//   element  [1, nodeName, styles|null, marker|null, before|null, after|null, inputValue|null, textValue|null, checked, selected]
+//   element  [1, nodeName, styles|null, marker|null, before|null, after|null, inputValue|null, textValue|null, checked, selected, clicks]
 //   text     [3, styles|null]
 //   other    [nodeType, nodeName]
 // `styles` are the computed `names` of a node with a layout object (null: none).
+// `clicks` is Chrome's `isClickable` apart from listeners, which the capture
+// reads with `DOMDebugger.getEventListeners`: true when the element responds
+// to clicks by its nature (Blink's `WillRespondToMouseClickEvents`: links,
+// enabled inputs and their labels, submit and reset buttons of a
+// form, a details' summary, editable content, media with controls), false
+// when only a listener would make it so, null for a disabled form control,
+// which never counts.
 function (names) {
     const MAX = 200000;
     const styleOf = cs => names.map(p => cs.getPropertyValue(p));
@@ -24,19 +31,23 @@ function (names) {
         if (cs.float !== 'none' || cs.position === 'absolute' || cs.position === 'fixed') return null;
         return cs.display.startsWith('inline') && el.localName !== 'br';
     };
-    // Whitespace-only text has a layout object where it could separate
-    // inline content (Blink's Text::TextLayoutObjectIsNeeded): after inline
-    // content, first in an inline, or where white space is preserved.
+    const SVG = 'http://www.w3.org/2000/svg';
+    // Whitespace-only text has a layout object only where it can separate
+    // inline content (Blink's Text::TextLayoutObjectIsNeeded): where white
+    // space is preserved, first in an inline, or after an inline box or a
+    // text that does not already end in white space; never in a table
+    // part, a flex or grid container, or an SVG element other than text.
     const whitespaceLaidOut = text => {
         const parent = text.parentElement;
         if (!parent || laid.get(parent) !== true) return false;
+        if (parent.namespaceURI === SVG && !/^(text|tspan|textPath)$/.test(parent.localName)) return false;
         const ps = getComputedStyle(parent);
         if (NO_WHITESPACE.test(ps.display)) return false;
-        if (PRESERVES.has(ps.whiteSpace) || PRESERVES.has(ps.whiteSpaceCollapse === 'preserve' ? 'pre' : '')) return true;
+        if (PRESERVES.has(ps.whiteSpace)) return true;
         for (let p = text.previousSibling; p; p = p.previousSibling) {
             if (p.nodeType === 3) {
-                if (laid.get(p) === true) return true;
-                continue;
+                if (laid.get(p) !== true) continue;
+                return !/[ \t\n\r\f]$/.test(p.data);
             }
             if (p.nodeType !== 1 || laid.get(p) !== true) continue;
             const inline = inFlowInline(p);
@@ -51,6 +62,23 @@ function (names) {
         if (which !== '::marker' && (content === 'none' || content === 'normal')) return null;
         if (cs.display === 'none') return null;
         return styleOf(cs);
+    };
+    const FIELDS = /^(button|input|select|textarea|fieldset|optgroup|option)$/;
+    const clicks = el => {
+        const tag = el.localName;
+        if (FIELDS.test(tag) && el.matches(':disabled')) return null;
+        if (el.isContentEditable) return true;
+        if ((tag === 'a' || tag === 'area') && el.hasAttribute('href')) return true;
+        if (tag === 'a' && el.namespaceURI === 'http://www.w3.org/2000/svg' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'))) return true;
+        if (tag === 'input') return true;
+        if (tag === 'label') return Boolean(el.control && el.control !== el && clicks(el.control) === true);
+        if (tag === 'button') return Boolean(el.form) && (el.type === 'submit' || el.type === 'reset');
+        if (tag === 'summary') {
+            const d = el.parentElement;
+            return Boolean(d && d.localName === 'details' && d.querySelector(':scope > summary') === el);
+        }
+        if ((tag === 'video' || tag === 'audio') && el.controls) return true;
+        return false;
     };
     const out = [];
     const stack = [this];
@@ -74,6 +102,7 @@ function (names) {
                 tag === 'textarea' && node instanceof HTMLTextAreaElement ? String(node.value) : null,
                 checkable && node.checked === true,
                 tag === 'option' && node instanceof HTMLOptionElement && node.selected === true,
+                clicks(node),
             ]);
             if (tag === 'iframe' || tag === 'frame' || tag === 'template') continue;
         } else if (node.nodeType === 3) {
