@@ -12,17 +12,25 @@
 // reads with `DOMDebugger.getEventListeners`: true when the element responds
 // to clicks by its nature (Blink's `WillRespondToMouseClickEvents`: links,
 // enabled inputs and their labels, submit and reset buttons of a
-// form, a details' summary, editable content, media with controls), false
+// form, a details' summary, editable content, rendered plugins), false
 // when only a listener would make it so, null for a disabled form control,
 // which never counts.
 function (names) {
     const MAX = 200000;
     const styleOf = cs => names.map(p => cs.getPropertyValue(p));
     const laid = new Map();
+    const SVG = 'http://www.w3.org/2000/svg';
+    const SVG_UNRENDERED = /^(title|desc|metadata|script|style)$/;
     const elementLaidOut = el => {
         if (el.getClientRects().length > 0) return true;
+        const parentLaid = el.parentElement !== null && laid.get(el.parentElement) === true;
         // A word-break opportunity has a layout object but no box.
-        return el.localName === 'wbr' && el.parentElement !== null && laid.get(el.parentElement) === true;
+        if (el.localName === 'wbr') return parentLaid;
+        // SVG resources and hidden containers (defs, clipPath, symbol, gradients) have layout objects but no boxes.
+        if (el.namespaceURI === SVG && el.localName !== 'svg' && !SVG_UNRENDERED.test(el.localName)) {
+            return parentLaid && getComputedStyle(el).display !== 'none';
+        }
+        return false;
     };
     const PRESERVES = new Set(['pre', 'pre-wrap', 'break-spaces', 'pre-line']);
     const NO_WHITESPACE = /^(table|table-row|table-row-group|table-header-group|table-footer-group|table-column|table-column-group|flex|inline-flex|grid|inline-grid)$/;
@@ -31,7 +39,6 @@ function (names) {
         if (cs.float !== 'none' || cs.position === 'absolute' || cs.position === 'fixed') return null;
         return cs.display.startsWith('inline') && el.localName !== 'br';
     };
-    const SVG = 'http://www.w3.org/2000/svg';
     // Whitespace-only text has a layout object only where it can separate
     // inline content (Blink's Text::TextLayoutObjectIsNeeded): where white
     // space is preserved, first in an inline, or after an inline box or a
@@ -41,6 +48,9 @@ function (names) {
         const parent = text.parentElement;
         if (!parent || laid.get(parent) !== true) return false;
         if (parent.namespaceURI === SVG && !/^(text|tspan|textPath)$/.test(parent.localName)) return false;
+        if (/^(object|embed|video|audio|canvas|iframe|img|select|textarea|input)$/.test(parent.localName)) return false;
+        // A shadow host shows its shadow tree; its own children only where a slot takes them.
+        if (parent.shadowRoot && !text.assignedSlot) return false;
         const ps = getComputedStyle(parent);
         if (NO_WHITESPACE.test(ps.display)) return false;
         if (PRESERVES.has(ps.whiteSpace)) return true;
@@ -54,7 +64,8 @@ function (names) {
             if (inline === null) continue;
             return inline;
         }
-        return ps.display.startsWith('inline');
+        // First in its parent: only an inline box (not an inline-block) keeps it.
+        return ps.display === 'inline';
     };
     const pseudo = (el, which) => {
         const cs = getComputedStyle(el, which);
@@ -77,7 +88,7 @@ function (names) {
             const d = el.parentElement;
             return Boolean(d && d.localName === 'details' && d.querySelector(':scope > summary') === el);
         }
-        if ((tag === 'video' || tag === 'audio') && el.controls) return true;
+        if ((tag === 'object' || tag === 'embed') && laid.get(el) === true) return true;
         return false;
     };
     const out = [];
