@@ -59,6 +59,8 @@ export interface CaptureOutcome {
   nextRef?: number
   /** The isolated world the page scripts ran in: hand it to the next capture of the same page. */
   world?: WorldInput
+  /** A page session's repeat capture found the page as its last snapshot showed it (no `snapshot`). */
+  unchanged: boolean
 }
 
 /**
@@ -184,6 +186,8 @@ export interface Identity {
 export interface IncrementalInput {
   slot: number
   token: string
+  /** The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`). */
+  reuse?: boolean
 }
 
 /** Page text inside untrusted-content boundaries, imitations defused (a session's delta). */

@@ -227,9 +227,11 @@ class PageSession {
         }
     }
 
-    /** Drop the cache: the next snapshot captures. */
+    /** Drop the cache and the page's mirror: the next snapshot captures the whole page. */
     invalidate() {
         this._dirty = true;
+        if (this._slot !== null) native.mirrorSlotClose(this._slot);
+        this._slot = null;
     }
 
     async snapshot(options = {}) {
@@ -253,7 +255,17 @@ class PageSession {
         // makes the next look capture again.
         const incremental = this._incremental && o.engine === 'dom';
         const state = await this._watch(true, 2000, incremental);
-        const snapshot = await this._capture(o, incremental && state && typeof state.token === 'string' ? state.token : null);
+        const token = incremental && state && typeof state.token === 'string' ? state.token : null;
+        // The last snapshot of this shape, of this document, can answer for an unchanged page.
+        const reuse = Boolean(prev && !bypass && prev.state && prev.state.token === token);
+        const snapshot = await this._capture(o, token, reuse);
+        if (snapshot.unchanged) {
+            prev.state = state;
+            prev.snapshot.capturedAtMs = Date.now();
+            this._dirty = false;
+            const stats = { ...prev.snapshot.stats, captureMode: 'incremental', subtreesReread: 0, captureMs: snapshot.captureMs };
+            return { ...prev.snapshot, stats, fromCache: true };
+        }
         const from = prev ? prev.snapshot.revision : this._revision;
         let comparison = null;
         if (prev) {
@@ -290,15 +302,21 @@ class PageSession {
         return { keys: [...this._numbers.keys()], numbers: [...this._numbers.values()], next: this._next };
     }
 
-    /** Capture; with the page's watcher `token`, incrementally when the session's mirror is of that document. */
-    async _capture(opts, token = null) {
+    /**
+     * Capture; with the page's watcher `token`, incrementally when the
+     * session's mirror is of that document. With `reuse` (the session holds
+     * its last snapshot of these options) an unchanged page comes back as
+     * `{ unchanged: true, captureMs }`.
+     */
+    async _capture(opts, token = null, reuse = false) {
         let incremental = null;
         if (token !== null) {
             this._slot ??= native.mirrorSlotOpen();
-            incremental = { slot: this._slot, token };
+            incremental = { slot: this._slot, token, reuse };
         }
         const outcome = await this._access.capture(optionsOf(opts), this._numbering(), incremental);
         unwrapOutcome(outcome);
+        if (outcome.unchanged) return { unchanged: true, captureMs: Math.round(outcome.processingMs * 1000) / 1000 };
         const snapshot = JSON.parse(outcome.snapshot);
         const refs = Object.values(snapshot.refs);
         (outcome.refKeys || []).forEach((k, i) => {

@@ -417,6 +417,8 @@ pub struct CaptureOutcome {
     pub next_ref: Option<u32>,
     /// The isolated world the page scripts ran in: hand it to the next capture of the same page.
     pub world: Option<WorldInput>,
+    /// A page session's repeat capture found the page as its last snapshot showed it (no `snapshot`).
+    pub unchanged: bool,
 }
 
 /// Our isolated world in a page's document (see `SnapshotOptions::world`).
@@ -445,6 +447,7 @@ fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
 fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool) -> CaptureOutcome {
     match r {
         Ok(c) => CaptureOutcome {
+            unchanged: false,
             snapshot: Some(c.snapshot.to_json()),
             processing_ms: c.processing_ms,
             error: None,
@@ -452,7 +455,7 @@ fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool)
             ref_keys: numbered.then_some(c.snapshot.ref_keys),
             world: c.world.map(WorldInput::from),
         },
-        Err(e) => CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None },
+        Err(e) => CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false },
     }
 }
 
@@ -483,6 +486,8 @@ fn capture_options(options: &Value, numbering: Option<RefNumbering>) -> std::res
 pub struct IncrementalInput {
     pub slot: u32,
     pub token: String,
+    /// The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`).
+    pub reuse: Option<bool>,
 }
 
 /// Capture over a CDP session held by JS. `world`: the one the previous
@@ -503,8 +508,20 @@ pub async fn capture_over(
         Err(e) => return capture_outcome(Err(e), numbered),
     };
     opts.world = world_of(world);
-    opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token });
-    capture_outcome(crate::capture::capture_incremental(&JsTransport { send }, opts).await, numbered)
+    opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, reuse: i.reuse.unwrap_or(false) });
+    match crate::capture::capture_incremental(&JsTransport { send }, opts).await {
+        Ok(crate::capture::SessionCapture::Unchanged { capture_ms, world }) => CaptureOutcome {
+            snapshot: None,
+            processing_ms: capture_ms,
+            error: None,
+            next_ref: None,
+            ref_keys: None,
+            world: Some(world.into()),
+            unchanged: true,
+        },
+        Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome(Ok(c), numbered),
+        Err(e) => capture_outcome(Err(e), numbered),
+    }
 }
 
 /// A new mirror slot for a page session's repeat captures.

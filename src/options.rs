@@ -21,6 +21,9 @@ pub struct Incremental {
     pub slot: u32,
     /// The session watcher's token for the page's current document.
     pub token: String,
+    /// The session holds the last snapshot built with these options: an
+    /// unchanged page may be answered with it.
+    pub reuse: bool,
 }
 
 /// Our isolated world in a document: its frame, the document's loader, the context.

@@ -33,8 +33,10 @@ pub enum RepeatCall {
     Take,
     /// `DOM.enable` with white space: `describeNode` then lists every text node, as DOMSnapshot does.
     DomEnable,
-    /// The roots, one remote object each.
+    /// The roots the watcher kept, as one remote array.
     Roots,
+    /// That array's items, one remote object each.
+    Props,
     /// Root `k`'s subtree as the DOM has it.
     Describe(u32),
     /// Root `k`'s subtree as style and layout have it.
@@ -73,7 +75,8 @@ impl Call {
             Call::Cleanup(_) | Call::Repeat(RepeatCall::DomDisable) => "DOM.disable",
             Call::Repeat(RepeatCall::Take) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::DomEnable) => "DOM.enable",
-            Call::Repeat(RepeatCall::Roots) => "Runtime.getProperties",
+            Call::Repeat(RepeatCall::Roots) => "Runtime.evaluate",
+            Call::Repeat(RepeatCall::Props) => "Runtime.getProperties",
             Call::Repeat(RepeatCall::Describe(_)) => "DOM.describeNode",
             Call::Repeat(RepeatCall::Facts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::Listeners(_)) => "DOMDebugger.getEventListeners",

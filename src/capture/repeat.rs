@@ -17,7 +17,7 @@ use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::incremental::{fresh, store, Mirror};
 use crate::options::{Incremental, SnapshotOptions, World};
-use crate::text::snapshot::CaptureMode;
+use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 
 const TAKE_JS: &str = include_str!("scripts/take_changes.js");
 const FACTS_JS: &str = include_str!("scripts/subtree_facts.js");
@@ -37,20 +37,44 @@ impl From<crate::incremental::Unpatchable> for Fallback {
     }
 }
 
+/// What a repeat capture found.
+enum Repeated {
+    /// Nothing changed since the last snapshot built from the mirror (with these options).
+    Unchanged,
+    Built(Box<WebAiSnapshot>, f64),
+}
+
+/// A page session's capture.
+pub enum SessionCapture {
+    Snapshot(Captured),
+    /// The page is as the session's last snapshot with these options showed it.
+    Unchanged { capture_ms: f64, world: World },
+}
+
 /// A capture for a page session with a mirror slot (`opts.incremental`):
 /// incremental when the slot holds this document's mirror, else full (and
 /// the mirror is kept for the next one).
-pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOptions) -> Result<Captured> {
-    let Some(inc) = opts.incremental.clone() else { return capture_with(transport, opts).await };
+pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOptions) -> Result<SessionCapture> {
+    let Some(inc) = opts.incremental.clone() else { return capture_with(transport, opts).await.map(SessionCapture::Snapshot) };
     let started = Instant::now();
     let mirror = store::take(inc.slot, &inc.token);
     let why = match (mirror, opts.world.clone()) {
-        (Some(mirror), Some(world)) => match repeat(transport, &opts, &inc, world.clone(), mirror, started).await? {
-            Ok((snapshot, mirror, processing_ms)) => {
+        (Some(mut mirror), Some(world)) => match repeat(transport, &opts, &inc, &world, &mut mirror, started).await {
+            Ok(Ok(done)) => {
                 store::put(inc.slot, &inc.token, mirror);
-                return Ok(Captured { snapshot, processing_ms, world: Some(world), mirror: None });
+                return Ok(match done {
+                    Repeated::Unchanged => SessionCapture::Unchanged { capture_ms: started.elapsed().as_secs_f64() * 1000.0, world },
+                    Repeated::Built(s, processing_ms) => {
+                        SessionCapture::Snapshot(Captured { snapshot: *s, processing_ms, world: Some(world), mirror: None })
+                    }
+                });
             }
-            Err(Fallback(why)) => Some(why),
+            Ok(Err(Fallback(why))) => Some(why),
+            // The mirror is still the page's as it was: keep it for the next try.
+            Err(e) => {
+                store::put(inc.slot, &inc.token, mirror);
+                return Err(e);
+            }
         },
         // The session's first capture of this document: nothing to patch yet, nothing to say.
         _ => None,
@@ -62,7 +86,7 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
     if let Some(mirror) = captured.mirror.take() {
         store::put(inc.slot, &inc.token, mirror);
     }
-    Ok(captured)
+    Ok(SessionCapture::Snapshot(captured))
 }
 
 /// The error of a call that must answer, or the fallback its refusal means.
@@ -89,148 +113,199 @@ fn command(call: RepeatCall, params: Value) -> CdpCommand {
     CdpCommand::new(Call::Repeat(call), params)
 }
 
+/// A reply's JSON, or (`?`) the error or fallback it means.
+macro_rules! json_of {
+    ($cmd:expr, $reply:expr, $opts:expr) => {
+        match answered($cmd.call, $reply, $opts)? {
+            Ok(v) => v,
+            Err(f) => return Ok(Err(f)),
+        }
+    };
+}
+
+/// An evaluation's exception, as a fallback.
+fn thrown(v: &Value, what: &str) -> Option<Fallback> {
+    let ex = v.get("exceptionDetails")?;
+    let text = ex.pointer("/exception/description").or_else(|| ex.get("text")).and_then(Value::as_str).unwrap_or("an exception");
+    Some(Fallback(format!("{what}: {}", text.lines().next().unwrap_or_default())))
+}
+
 /// The repeat capture proper: `Ok(Err(…))` when only a full capture will do.
 async fn repeat(
     transport: &dyn CdpTransport,
     opts: &SnapshotOptions,
     inc: &Incremental,
-    world: World,
-    mut mirror: Mirror,
+    world: &World,
+    mirror: &mut Mirror,
     started: Instant,
-) -> Result<std::result::Result<(crate::text::snapshot::WebAiSnapshot, Mirror, f64), Fallback>> {
+) -> Result<std::result::Result<Repeated, Fallback>> {
     let deadline = started + Duration::from_millis(opts.timeout_ms as u64);
     let helper = CaptureSession::new(opts.clone());
-    let mut processing = Duration::ZERO;
+    let shape = crate::incremental::mirror::shape_of(opts);
 
-    // 1. What changed, the page facts, the frame tree; and DOM.enable for describeNode's white space.
-    let take = command(
-        RepeatCall::Take,
-        json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS})"), "contextId": world.context_id, "objectGroup": OBJECT_GROUP, "returnByValue": false }),
-    );
-    let mut first = vec![take, command(RepeatCall::DomEnable, json!({ "includeWhitespace": "all" })), CdpCommand::new(Call::FrameTree, json!({}))];
-    first.extend(helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot));
+    // 1. What changed (and the page's URL and title), and which documents the frames show.
+    let first = [
+        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS})"), "contextId": world.context_id, "returnByValue": true })),
+        CdpCommand::new(Call::FrameTree, json!({})),
+    ];
     let replies = batch(transport, &first, deadline).await;
-    let release = [command(RepeatCall::Release, json!({ "objectGroup": OBJECT_GROUP })), command(RepeatCall::DomDisable, json!({}))];
-    let result = async {
-        let taken = match answered(first[0].call, &replies[0], opts)? {
-            Ok(v) => v,
-            Err(f) => return Ok(Err(f)),
-        };
-        if let Some(ex) = taken.get("exceptionDetails") {
-            let text = ex.pointer("/exception/description").or_else(|| ex.get("text")).and_then(Value::as_str).unwrap_or("an exception");
-            return Ok(Err(Fallback(format!("the watcher could not be asked: {}", text.lines().next().unwrap_or_default()))));
-        }
-        if let Err(f) = answered(first[1].call, &replies[1], opts)? {
-            return Ok(Err(f));
-        }
-        let frame_tree = match answered(first[2].call, &replies[2], opts)? {
-            Ok(v) => v,
-            Err(f) => return Ok(Err(f)),
-        };
-        let mut documents = rustc_hash::FxHashMap::default();
-        crate::capture::frames::documents(&frame_tree, &mut documents);
-        if documents != mirror.documents {
-            return Ok(Err(Fallback("a frame shows another document".into())));
-        }
-        let mut facts = helper.read_page_facts(&replies[3]);
-        facts.documents = documents;
-        let Some(array) = taken.pointer("/result/objectId").and_then(Value::as_str) else {
-            return Ok(Err(Fallback("the watcher gave no answer".into())));
-        };
-
-        // 2. The summary and the roots.
-        let props = [command(RepeatCall::Roots, json!({ "objectId": array, "ownProperties": true }))];
-        let replies = batch(transport, &props, deadline).await;
-        let props = match answered(props[0].call, &replies[0], opts)? {
-            Ok(v) => v,
-            Err(f) => return Ok(Err(f)),
-        };
-        let mut items: Vec<(usize, &Value)> = props
-            .get("result")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|p| Some((p.get("name")?.as_str()?.parse::<usize>().ok()?, p.get("value")?)))
-            .collect();
-        items.sort_by_key(|(i, _)| *i);
-        // The summary travels as JSON text: a string comes back by value.
-        let summary: Value = items
-            .first()
-            .filter(|(i, _)| *i == 0)
-            .and_then(|(_, v)| v.get("value"))
-            .and_then(Value::as_str)
-            .and_then(|s| serde_json::from_str(s).ok())
-            .unwrap_or(Value::Null);
-        if summary.get("token").and_then(Value::as_str) != Some(inc.token.as_str()) {
-            return Ok(Err(Fallback("the page shows another document".into())));
-        }
-        let reasons: Vec<&str> = summary.get("reasons").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
-        if !reasons.is_empty() {
-            return Ok(Err(Fallback(reasons.join("; "))));
-        }
-        if summary.get("frames").and_then(Value::as_u64).is_some_and(|seen| (seen as usize) < mirror.document_count()) {
-            return Ok(Err(Fallback("a frame in this process is one the watcher cannot see into".into())));
-        }
-        let reach: u64 = summary.get("sizes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).sum();
-        let total = summary.get("total").and_then(Value::as_u64).unwrap_or(0);
-        if reach > 500 && reach * 3 > total {
-            return Ok(Err(Fallback(format!("the changes reach {reach} of the page's {total} elements"))));
-        }
-        let roots: Vec<&str> = items
-            .iter()
-            .filter(|(i, _)| *i > 0)
-            .filter_map(|(_, v)| v.get("objectId").and_then(Value::as_str))
-            .collect();
-
-        // 3. Each root's subtree: its DOM, its styles and layout, its listeners.
-        let styles = helper.snapshot_style_names();
-        let mut reads = Vec::with_capacity(roots.len() * 3);
-        for (k, id) in roots.iter().enumerate() {
-            let k = k as u32;
-            reads.push(command(RepeatCall::Describe(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
-            reads.push(command(
-                RepeatCall::Facts(k),
-                json!({ "objectId": id, "functionDeclaration": FACTS_JS, "arguments": [{ "value": styles }], "returnByValue": true }),
-            ));
-            reads.push(command(RepeatCall::Listeners(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
-        }
-        let replies = batch(transport, &reads, deadline).await;
-        let t = Instant::now();
-        for k in 0..roots.len() {
-            let mut parts = Vec::with_capacity(3);
-            for j in 0..3 {
-                match answered(reads[k * 3 + j].call, &replies[k * 3 + j], opts)? {
-                    Ok(v) => parts.push(v),
-                    Err(f) => return Ok(Err(f)),
-                }
-            }
-            if let Some(ex) = parts[1].get("exceptionDetails") {
-                let text = ex.pointer("/exception/description").and_then(Value::as_str).unwrap_or("an exception");
-                return Ok(Err(Fallback(format!("a changed subtree could not be read: {}", text.lines().next().unwrap_or_default()))));
-            }
-            let facts = parts[1].pointer("/result/value").cloned().unwrap_or(Value::Null);
-            let fresh = match fresh::read(&parts[0], &facts, Some(&parts[2])) {
-                Ok(f) => f,
-                Err(u) => return Ok(Err(u.into())),
-            };
-            if let Err(u) = mirror.replace(fresh) {
-                return Ok(Err(u.into()));
-            }
-        }
-
-        // 4. The snapshot, from the patched mirror.
-        let snap = mirror.to_snapshot();
-        let mut snapshot = CaptureSession::finish_from(opts.clone(), started, &snap, facts)?;
-        snapshot.capture_mode = CaptureMode::Incremental;
-        snapshot.subtrees_reread = roots.len() as u32;
-        processing += t.elapsed();
-        Ok(Ok((snapshot, processing.as_secs_f64() * 1000.0)))
+    let taken = json_of!(first[0], &replies[0], opts);
+    if let Some(f) = thrown(&taken, "the watcher could not be asked") {
+        return Ok(Err(f));
     }
-    .await;
+    let summary = taken.pointer("/result/value").cloned().unwrap_or(Value::Null);
+    let frame_tree = json_of!(first[1], &replies[1], opts);
+    if summary.get("token").and_then(Value::as_str) != Some(inc.token.as_str()) {
+        return Ok(Err(Fallback("the page shows another document".into())));
+    }
+    let reasons: Vec<&str> = summary.get("reasons").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    if !reasons.is_empty() {
+        return Ok(Err(Fallback(reasons.join("; "))));
+    }
+    let mut documents = rustc_hash::FxHashMap::default();
+    crate::capture::frames::documents(&frame_tree, &mut documents);
+    if documents != mirror.documents {
+        return Ok(Err(Fallback("a frame shows another document".into())));
+    }
+    if summary.get("frames").and_then(Value::as_u64).is_some_and(|seen| (seen as usize) < mirror.document_count()) {
+        return Ok(Err(Fallback("a frame in this process is one the watcher cannot see into".into())));
+    }
+    let reach: u64 = summary.get("sizes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).sum();
+    let total = summary.get("total").and_then(Value::as_u64).unwrap_or(0);
+    if reach > 500 && reach * 3 > total {
+        return Ok(Err(Fallback(format!("the changes reach {reach} of the page's {total} elements"))));
+    }
+    let root_count = summary.get("roots").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let Some(last) = mirror.facts.clone() else { return Ok(Err(Fallback("the mirror has no page facts".into()))) };
+    let viewport = match summary.get("viewport").and_then(Value::as_array).map(Vec::as_slice) {
+        Some([w, h]) => w.as_f64().zip(h.as_f64()).filter(|(w, h)| *w > 0.0 && *h > 0.0),
+        _ => None,
+    };
+    let mut facts = PageFacts {
+        url: summary.get("url").and_then(Value::as_str).map(str::to_string),
+        title: summary.get("title").and_then(Value::as_str).map(str::to_string),
+        viewport,
+        dom_hash: last.dom_hash.clone(),
+        notes: Vec::new(),
+        documents: Default::default(),
+    };
+    if root_count == 0 {
+        let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;
+        if same && inc.reuse && shape == mirror.shape {
+            return Ok(Ok(Repeated::Unchanged));
+        }
+        // Nothing in the DOM changed: the DOM hash stands; the rest is rebuilt with the new facts.
+        let t = Instant::now();
+        let snapshot = rebuild(opts, started, mirror, facts, documents, &shape, 0)?;
+        return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0)));
+    }
+
+    // 2. The roots as remote objects, and the DOM hash of the changed page.
+    let second = {
+        let mut cmds = vec![
+            command(RepeatCall::DomEnable, json!({ "includeWhitespace": "all" })),
+            command(
+                RepeatCall::Roots,
+                json!({ "expression": "globalThis.__webAiSnapshotWatch.pending", "contextId": world.context_id, "objectGroup": OBJECT_GROUP, "returnByValue": false }),
+            ),
+        ];
+        cmds.extend(helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot));
+        cmds
+    };
+    let release = [command(RepeatCall::Release, json!({ "objectGroup": OBJECT_GROUP })), command(RepeatCall::DomDisable, json!({}))];
+    let replies = batch(transport, &second, deadline).await;
+    let read = read_roots(transport, opts, &second, &replies, mirror, deadline).await;
     // The roots' remote objects and the DOM agent are released whatever happened.
     let _ = batch(transport, &release, Instant::now() + Duration::from_millis(500)).await;
-    Ok(match result? {
-        Ok((snapshot, ms)) => Ok((snapshot, mirror, ms)),
-        Err(f) => Err(f),
-    })
+    let (roots, t) = match read? {
+        Ok(r) => r,
+        Err(f) => return Ok(Err(f)),
+    };
+    let page = helper.read_page_facts(&replies[2]);
+    facts.dom_hash = page.dom_hash;
+    facts.notes = page.notes;
+    let snapshot = rebuild(opts, started, mirror, facts, documents, &shape, roots)?;
+    Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0)))
+}
+
+/// Read each root's subtree and patch it into the mirror: how many, and when reading ended.
+async fn read_roots(
+    transport: &dyn CdpTransport,
+    opts: &SnapshotOptions,
+    second: &[CdpCommand],
+    replies: &[CdpReply],
+    mirror: &mut Mirror,
+    deadline: Instant,
+) -> Result<std::result::Result<(u32, Instant), Fallback>> {
+    json_of!(second[0], &replies[0], opts);
+    let pending = json_of!(second[1], &replies[1], opts);
+    if let Some(f) = thrown(&pending, "the changed nodes could not be fetched") {
+        return Ok(Err(f));
+    }
+    let Some(array) = pending.pointer("/result/objectId").and_then(Value::as_str) else {
+        return Ok(Err(Fallback("the watcher kept no changed nodes".into())));
+    };
+    let props = [command(RepeatCall::Props, json!({ "objectId": array, "ownProperties": true }))];
+    let replies = batch(transport, &props, deadline).await;
+    let props = json_of!(props[0], &replies[0], opts);
+    let mut items: Vec<(usize, &str)> = props
+        .get("result")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p.get("name")?.as_str()?.parse::<usize>().ok()?, p.pointer("/value/objectId")?.as_str()?)))
+        .collect();
+    items.sort_by_key(|(i, _)| *i);
+
+    // 3. Each root's subtree: its DOM, its styles and layout, its listeners.
+    let styles = CaptureSession::new(opts.clone()).snapshot_style_names();
+    let mut reads = Vec::with_capacity(items.len() * 3);
+    for (k, (_, id)) in items.iter().enumerate() {
+        let k = k as u32;
+        reads.push(command(RepeatCall::Describe(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
+        reads.push(command(
+            RepeatCall::Facts(k),
+            json!({ "objectId": id, "functionDeclaration": FACTS_JS, "arguments": [{ "value": styles }], "returnByValue": true }),
+        ));
+        reads.push(command(RepeatCall::Listeners(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
+    }
+    let replies = batch(transport, &reads, deadline).await;
+    let t = Instant::now();
+    for k in 0..items.len() {
+        let described = json_of!(reads[k * 3], &replies[k * 3], opts);
+        let facts = json_of!(reads[k * 3 + 1], &replies[k * 3 + 1], opts);
+        let listeners = json_of!(reads[k * 3 + 2], &replies[k * 3 + 2], opts);
+        if let Some(f) = thrown(&facts, "a changed subtree could not be read") {
+            return Ok(Err(f));
+        }
+        let facts = facts.pointer("/result/value").cloned().unwrap_or(Value::Null);
+        let fresh = match fresh::read(&described, &facts, Some(&listeners)) {
+            Ok(f) => f,
+            Err(u) => return Ok(Err(u.into())),
+        };
+        if let Err(u) = mirror.replace(fresh) {
+            return Ok(Err(u.into()));
+        }
+    }
+    Ok(Ok((items.len() as u32, t)))
+}
+
+/// The snapshot of the (patched) mirror, built as a capture builds it, and remembered with it.
+fn rebuild(
+    opts: &SnapshotOptions,
+    started: Instant,
+    mirror: &mut Mirror,
+    mut facts: PageFacts,
+    documents: rustc_hash::FxHashMap<String, String>,
+    shape: &str,
+    roots: u32,
+) -> Result<WebAiSnapshot> {
+    mirror.facts = Some(PageFacts { notes: Vec::new(), ..facts.clone() });
+    mirror.shape = shape.to_string();
+    facts.documents = documents;
+    let snap = mirror.to_snapshot();
+    let mut snapshot = CaptureSession::finish_from(opts.clone(), started, &snap, facts)?;
+    snapshot.capture_mode = CaptureMode::Incremental;
+    snapshot.subtrees_reread = roots;
+    Ok(snapshot)
 }

@@ -666,6 +666,8 @@ impl CaptureSession {
         let mut facts = self.facts.take().unwrap_or_default();
         if let Some(m) = &mut self.mirror {
             m.documents = self.documents.clone();
+            m.facts = Some(PageFacts { notes: Vec::new(), documents: Default::default(), ..facts.clone() });
+            m.shape = crate::incremental::mirror::shape_of(&self.opts);
         }
         facts.documents = std::mem::take(&mut self.documents);
         // The rootSelector element is in the page's own document: look before frames join.

@@ -60,6 +60,15 @@ pub struct Mirror {
     live: usize,
     /// Each frame's document when the mirror was taken: frame id → loaderId.
     pub documents: FxHashMap<String, String>,
+    /// The page facts of the last snapshot built from the mirror, and its options' shape.
+    pub facts: Option<crate::text::snapshot::PageFacts>,
+    pub shape: String,
+}
+
+/// Options as far as they shape a snapshot (not the session's numbering, world or deadline).
+pub fn shape_of(opts: &crate::options::SnapshotOptions) -> String {
+    let bare = crate::options::SnapshotOptions { numbering: None, world: None, incremental: None, timeout_ms: 0, ..opts.clone() };
+    format!("{bare:?}")
 }
 
 /// Why a subtree could not be patched in: the repeat capture falls back to a full one.

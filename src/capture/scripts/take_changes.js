@@ -1,17 +1,17 @@
 // A repeat capture's first question to the page session's watcher
 // (`lib/page/watch.js`, in our isolated world): what changed since the last
-// capture. Returns [summary, ...roots]: the roots of the subtrees to read
-// again (none inside another), and a summary
-//   { token, reasons, sizes, total }
+// capture. Returns
+//   { token, reasons, roots, sizes, total, frames, url, title, viewport }
 // where `token` names the watcher's document (null: no watcher here),
-// `reasons` say why only a full capture will do, `sizes` count each root's
-// elements, `total` the document's, and `frames` the documents the watcher
-// sees (this one and the frames it can enter). The summary is JSON text, so
-// that it comes back by value beside the roots. Taking resets the record.
+// `reasons` say why only a full capture will do, `roots` counts the subtrees
+// to read again (none inside another; kept as the watcher's `pending` for the
+// capture to fetch), `sizes` their elements, `total` the document's, and
+// `frames` the documents the watcher sees (this one and the frames it can
+// enter). Taking resets the record.
 function (maxRoots) {
     const w = globalThis.__webAiSnapshotWatch;
     if (!w || w.doc !== document || !w.tracking || typeof w.take !== 'function') {
-        return [JSON.stringify({ token: null, reasons: ['the page session was not watching this document'], sizes: [], total: 0, frames: 0 })];
+        return { token: null, reasons: ['the page session was not watching this document'], roots: 0, sizes: [], total: 0, frames: 0 };
     }
     const { dirty, reasons } = w.take();
     const set = new Set();
@@ -43,5 +43,6 @@ function (maxRoots) {
             if (inner) docs.push(inner);
         }
     }
-    return [JSON.stringify({ token: w.token, reasons, sizes, total, frames }), ...(reasons.length ? [] : roots)];
+    w.pending = reasons.length ? [] : roots;
+    return { token: w.token, reasons, roots: w.pending.length, sizes, total, frames, url: location.href, title: document.title, viewport: [innerWidth, innerHeight] };
 }
