@@ -219,9 +219,9 @@ class PageSession {
     }
 
     /** The page's watch state, installing the watcher on first use (null when the page cannot answer). */
-    async _watch(loading = false, timeoutMs = 2000, track = false) {
+    async _watch(loading = false, timeoutMs = 2000, track = false, light = false) {
         try {
-            return await this._access.evaluate([{ loading, track }], timeoutMs);
+            return await this._access.evaluate([{ loading, track, light }], timeoutMs);
         } catch {
             return null;
         }
@@ -245,7 +245,9 @@ class PageSession {
         const key = shapeKey(o);
         const prev = this._latest.get(key) || null;
         const bypass = o.allRefs === true;
-        if (!bypass && prev && !this._dirty && Date.now() - prev.snapshot.capturedAtMs < this._cacheTtlMs) {
+        const incremental = this._incremental && o.engine === 'dom';
+        // An incremental session's capture is itself the check: one round trip when nothing changed.
+        if (!incremental && !bypass && prev && !this._dirty && Date.now() - prev.snapshot.capturedAtMs < this._cacheTtlMs) {
             const state = await this._watch(false);
             if (sameState(state, prev.state)) {
                 return { ...prev.snapshot, fromCache: true };
@@ -253,8 +255,9 @@ class PageSession {
         }
         // The watch state before capturing: a mutation during the capture
         // makes the next look capture again.
-        const incremental = this._incremental && o.engine === 'dom';
-        const state = await this._watch(true, 2000, incremental);
+        // An incremental session asks for the page's loading signals only
+        // when it has a new snapshot to give (the unchanged answer needs none).
+        const state = await this._watch(!incremental, 2000, incremental, incremental);
         const token = incremental && state && typeof state.token === 'string' ? state.token : null;
         // The last snapshot of this shape, of this document, can answer for an unchanged page.
         const reuse = Boolean(prev && !bypass && prev.state && prev.state.token === token);
@@ -282,6 +285,10 @@ class PageSession {
             const d = comparison.delta;
             snapshot.delta = { fromRevision: from, toRevision: this._revision, unchanged: d.unchanged, added: d.added, removed: d.removed, changed: d.changed, text: d.text };
             snapshot.observedChange = changed ? comparison.observedChange : null;
+        }
+        if (incremental && state) {
+            const after = await this._watch(true);
+            state.loading = after ? after.loading : null;
         }
         const loading = this._loadingState(snapshot, state);
         if (loading) snapshot.loadingState = loading;

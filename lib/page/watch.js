@@ -13,7 +13,9 @@
 //   quietMs  time since the last counted mutation (since install if none);
 //   loading  the first loading signal found, or null.
 // With `options.track`, it also starts recording which subtrees change, for
-// the session's incremental captures (see `state.take`).
+// the session's incremental captures (see `state.take`); with
+// `options.light`, it answers without `fp` and `loading`, which their
+// captures do not need.
 function (options) {
     const g = globalThis;
     const now = () => performance.now();
@@ -230,6 +232,10 @@ function (options) {
         } else if ((el = first('[class*="skeleton" i],[class*="shimmer" i],[data-skeleton],[data-loading="true"]'))) {
             loading = { active: true, signal: 'skeleton', source: 'dom', detail: describe(el) };
         }
+    }
+    // An incremental session's light look: its capture asks the watcher what changed.
+    if (options && options.light) {
+        return { token: w.token, seq: w.seq, fp: null, quietMs: Math.round(now() - w.lastAt), readyState: document.readyState, url: location.href, loading: null };
     }
     // Properties a script can set without any event (FNV-1a over their values).
     let h = 2166136261;

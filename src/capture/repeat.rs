@@ -145,7 +145,7 @@ async fn repeat(
 
     // 1. What changed (and the page's URL and title), and which documents the frames show.
     let first = [
-        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS})"), "contextId": world.context_id, "returnByValue": true })),
+        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {})", mirror.document_count() > 1), "contextId": world.context_id, "returnByValue": true })),
         CdpCommand::new(Call::FrameTree, json!({})),
     ];
     let replies = batch(transport, &first, deadline).await;
@@ -167,7 +167,7 @@ async fn repeat(
     if documents != mirror.documents {
         return Ok(Err(Fallback("a frame shows another document".into())));
     }
-    if summary.get("frames").and_then(Value::as_u64).is_some_and(|seen| (seen as usize) < mirror.document_count()) {
+    if mirror.document_count() > 1 && summary.get("frames").and_then(Value::as_u64).is_some_and(|seen| (seen as usize) < mirror.document_count()) {
         return Ok(Err(Fallback("a frame in this process is one the watcher cannot see into".into())));
     }
     let reach: u64 = summary.get("sizes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).sum();

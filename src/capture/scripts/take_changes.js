@@ -7,8 +7,8 @@
 // to read again (none inside another; kept as the watcher's `pending` for the
 // capture to fetch), `sizes` their elements, `total` the document's, and
 // `frames` the documents the watcher sees (this one and the frames it can
-// enter). Taking resets the record.
-function (maxRoots) {
+// enter; counted only with `countFrames`). Taking resets the record.
+function (maxRoots, countFrames) {
     const w = globalThis.__webAiSnapshotWatch;
     if (!w || w.doc !== document || !w.tracking || typeof w.take !== 'function') {
         return { token: null, reasons: ['the page session was not watching this document'], roots: 0, sizes: [], total: 0, frames: 0 };
@@ -28,10 +28,11 @@ function (maxRoots) {
         if (!inside) roots.push(n);
     }
     if (roots.length > maxRoots) reasons.push(`${roots.length} separate subtrees changed`);
+    // Counting walks the page: only when there is something to weigh.
     const sizes = roots.map(r => 1 + r.getElementsByTagName('*').length);
-    const total = document.getElementsByTagName('*').length;
+    const total = roots.length ? document.getElementsByTagName('*').length : 0;
     let frames = 0;
-    const docs = [document];
+    const docs = countFrames ? [document] : [];
     while (docs.length && frames < 10000) {
         const d = docs.pop();
         frames += 1;
