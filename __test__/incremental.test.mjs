@@ -1,0 +1,249 @@
+// Repeat snapshots at the cost of the change (a page session with the DOM
+// engine): what is read again, when it falls back to a full capture and
+// why, and the proof that an incremental snapshot is the full one: after
+// each of at least 500 random mutations over fixture and real pages, the
+// session's snapshot is compared with a full capture given the same ref
+// numbering. A failure prints the page, the seeds and the mutations that
+// reproduce it (shortened as far as a few retries allow) and the first
+// lines that differ.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generatePage } from '../bench/generate.mjs';
+import { createRequire } from 'node:module';
+import { browser, closeBrowser, openFile, pagesDir, realPagesDir, root } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const { createPageSession } = require('../lib/session.cjs');
+const native = require('../lib/native.cjs');
+const { adapt } = require('../lib/transport.cjs');
+
+after(closeBrowser);
+
+const MUTATE = readFileSync(join(root, 'bench', 'mutations.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '');
+const OPTIONS = { engine: 'dom', timeoutMs: 60000 };
+
+async function open(path) {
+    const page = await openFile(await browser(), path);
+    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    return { page, session, close: async () => { await session.close(); await page.close(); } };
+}
+
+const mutate = (page, seed, only = null) => page.evaluate(([src, s, k]) => (0, eval)(`(${src})`)(s, k), [MUTATE, seed, only]);
+
+/** A full capture of the page with the session's numbering as it stands. */
+async function fullCapture(page, numbering) {
+    const outcome = await native.captureOver(adapt(page).send, { activeLayerOnly: true, ...OPTIONS }, numbering, null, null);
+    assert.ok(!outcome.error, outcome.error && outcome.error.message);
+    return JSON.parse(outcome.snapshot);
+}
+
+/** The first difference between two snapshots' text and refs, or null. */
+function difference(a, b) {
+    if (a.text !== b.text) {
+        const x = a.text.split('\n');
+        const y = b.text.split('\n');
+        const i = x.findIndex((line, k) => line !== y[k]);
+        const at = i < 0 ? x.length : i;
+        return `text line ${at + 1}:\n  incremental: ${x[at]}\n  full:        ${y[at]}`;
+    }
+    const ra = Object.values(a.refs);
+    const rb = Object.values(b.refs);
+    for (let k = 0; k < Math.max(ra.length, rb.length); k += 1) {
+        if (JSON.stringify(ra[k]) !== JSON.stringify(rb[k])) return `ref ${k + 1}:\n  incremental: ${JSON.stringify(ra[k])}\n  full:        ${JSON.stringify(rb[k])}`;
+    }
+    return null;
+}
+
+/** Apply `seeds` one by one on a fresh page; the first step whose snapshots differ, or null. */
+async function run(path, seeds, onStep = () => {}) {
+    const { page, session, close } = await open(path);
+    try {
+        await session.snapshot();
+        const done = [];
+        for (let k = 0; k < seeds.length; k += 1) {
+            done.push(await mutate(page, seeds[k]));
+            const numbering = session._numbering();
+            const inc = await session.snapshot();
+            const full = await fullCapture(page, numbering);
+            onStep(inc);
+            const diff = difference(inc, full);
+            if (diff) return { step: k, done, diff, mode: inc.stats.captureMode };
+        }
+        return null;
+    } finally {
+        await close();
+    }
+}
+
+/** Fewer seeds that still fail (greedy, a bounded number of retries). */
+async function shorten(path, seeds) {
+    let best = seeds;
+    let failure = await run(path, best);
+    for (let i = best.length - 2, tries = 0; i >= 0 && tries < 12 && failure; i -= 1, tries += 1) {
+        const fewer = best.filter((_, k) => k !== i);
+        const f = await run(path, fewer);
+        if (f) {
+            best = fewer.slice(0, f.step + 1);
+            failure = f;
+            i = Math.min(i, best.length - 1);
+        }
+    }
+    return { seeds: best, failure };
+}
+
+test('a repeat snapshot reads only the subtrees that changed, and an unchanged page is one round trip', async () => {
+    const { page, session, close } = await open(join(pagesDir, 'forms.html'));
+    try {
+        const first = await session.snapshot();
+        assert.equal(first.stats.captureMode, 'full');
+        assert.equal(first.stats.subtreesReread, 0);
+
+        const same = await session.snapshot();
+        assert.equal(same.stats.captureMode, 'incremental');
+        assert.equal(same.stats.subtreesReread, 0);
+        assert.equal(same.fromCache, true, 'an unchanged page is answered with the last snapshot');
+        assert.equal(same.text, first.text);
+
+        await page.evaluate(() => { document.querySelector('h1').textContent = 'Your basket'; });
+        const changed = await session.snapshot();
+        assert.equal(changed.stats.captureMode, 'incremental');
+        assert.equal(changed.stats.subtreesReread, 1);
+        assert.match(changed.text, /heading "Your basket"/);
+        assert.equal(changed.revision, first.revision + 1);
+        assert.match(changed.delta.text, /Your basket/);
+
+        // Two separate changes are two subtrees; a change inside another's subtree is not a third.
+        await page.evaluate(() => {
+            document.querySelector('nav a').textContent = 'Start';
+            const li = document.querySelector('li');
+            li.textContent = 'Three mugs';
+            li.parentElement.setAttribute('aria-label', 'Basket items');
+        });
+        const two = await session.snapshot();
+        assert.equal(two.stats.subtreesReread, 2);
+        assert.match(two.text, /link "Start"/);
+        assert.match(two.text, /list "Basket items"/);
+
+        // A value typed by script (no event, no mutation) is found by the watcher's sweep.
+        await page.evaluate(() => { document.querySelector('input[type=email]').value = 'a@b.example'; });
+        const typed = await session.snapshot();
+        assert.equal(typed.stats.captureMode, 'incremental');
+        assert.match(typed.text, /a@b\.example/);
+
+        session.invalidate();
+        const again = await session.snapshot();
+        assert.equal(again.stats.captureMode, 'full', 'invalidate() drops the mirror');
+    } finally {
+        await close();
+    }
+});
+
+test('what cannot be bounded falls back to a full capture, and the notes say why', async () => {
+    const { page, session, close } = await open(join(pagesDir, 'forms.html'));
+    try {
+        await session.snapshot();
+        const cases = [
+            ['a style sheet', () => { const s = document.createElement('style'); s.textContent = 'nav { display: none }'; document.head.append(s); }, /style sheet/],
+            ['a frame', () => { const f = document.createElement('iframe'); f.srcdoc = '<button>In frame</button>'; document.body.append(f); }, /frame/],
+        ];
+        for (const [what, change, why] of cases) {
+            await page.evaluate(change);
+            // A new frame's document loads after it is attached.
+            await page.waitForTimeout(100);
+            const s = await session.snapshot();
+            assert.equal(s.stats.captureMode, 'full', what);
+            assert.ok(s.notes.some(n => /^a full capture, not an incremental one: /.test(n) && why.test(n)), `${what}: ${s.notes.join(' | ')}`);
+            const full = await fullCapture(page, session._numbering());
+            assert.equal(s.text, full.text, what);
+            // The next look is incremental again, over the new mirror.
+            await page.evaluate(() => { document.querySelector('h1').textContent = `Cart ${Math.random()}`; });
+            const next = await session.snapshot();
+            assert.equal(next.stats.captureMode, 'incremental', `after ${what}`);
+        }
+        // A new document: a full capture, and nothing to explain.
+        await page.reload();
+        const fresh = await session.snapshot();
+        assert.equal(fresh.stats.captureMode, 'full');
+        assert.ok(!fresh.notes.some(n => /not an incremental one/.test(n)), fresh.notes.join(' | '));
+    } finally {
+        await close();
+    }
+    // A change near the top of a large page reaches most of it: reading it all again is a full capture.
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-incremental-'));
+    const big = join(dir, 'big.html');
+    writeFileSync(big, generatePage(8000));
+    const large = await open(big);
+    try {
+        await large.session.snapshot();
+        await large.page.evaluate(() => { document.querySelector('main').className = 'dark'; });
+        const s = await large.session.snapshot();
+        assert.equal(s.stats.captureMode, 'full');
+        assert.ok(s.notes.some(n => /the changes reach \d+ of the page's \d+ elements/.test(n)), s.notes.join(' | '));
+        await large.page.evaluate(() => { document.querySelector('#card-3 h3').textContent = 'Item three'; });
+        const t = await large.session.snapshot();
+        assert.equal(t.stats.captureMode, 'incremental');
+        assert.equal(t.stats.subtreesReread, 1);
+    } finally {
+        await large.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+    const shadow = await open(join(pagesDir, 'shadow.html'));
+    try {
+        const s = await shadow.session.snapshot();
+        assert.ok(s.notes.some(n => /repeat snapshots of this page are full captures: the page has shadow roots/.test(n)), s.notes.join(' | '));
+        const t = await shadow.session.snapshot();
+        assert.equal(t.stats.captureMode, 'full');
+    } finally {
+        await shadow.close();
+    }
+});
+
+test('the ax engine and endpoint sessions capture in full, as before', async () => {
+    const { page, session, close } = await open(join(pagesDir, 'forms.html'));
+    try {
+        const s = await session.snapshot({ engine: 'ax' });
+        await page.evaluate(() => { document.querySelector('h1').textContent = 'Changed'; });
+        const t = await session.snapshot({ engine: 'ax' });
+        assert.equal(s.stats.captureMode, 'full');
+        assert.equal(t.stats.captureMode, 'full');
+        assert.match(t.text, /heading "Changed"/);
+    } finally {
+        await close();
+    }
+});
+
+test('after each of 500 random mutations, the incremental snapshot is the full capture', { timeout: 15 * 60 * 1000 }, async () => {
+    // Fixture pages (frames, forms, widgets, injection text, right-to-left and
+    // Unicode) and real pages whose changes the watcher can see in full.
+    const plan = [
+        ...['forms', 'widgets', 'chatgpt', 'frames', 'clickable', 'hidden', 'injection', 'unicode', 'gemini', 'grok', 'viewport']
+            .map(n => [join(pagesDir, `${n}.html`), 36]),
+        ...['wikipedia', 'mozilla-1', 'theverge', 'gitlab-blog'].map(n => [join(realPagesDir, `${n}.html`), 30]),
+    ];
+    let steps = 0;
+    const modes = { full: 0, incremental: 0 };
+    for (const [path, count] of plan) {
+        const base = 7919 * (steps + 1);
+        const seeds = Array.from({ length: count }, (_, k) => base + k);
+        const failure = await run(path, seeds, s => { modes[s.stats.captureMode] += 1; });
+        if (failure) {
+            const short = await shorten(path, seeds.slice(0, failure.step + 1));
+            const f = short.failure || failure;
+            assert.fail([
+                `${path}: after mutation ${f.step + 1} the ${f.mode} snapshot differs from a full capture.`,
+                `Reproduce: open the page, take a session snapshot (engine 'dom'), then for each seed run bench/mutations.js in the page and snapshot again.`,
+                `Seeds: ${JSON.stringify(short.failure ? short.seeds : seeds.slice(0, failure.step + 1))}`,
+                'Mutations:',
+                ...f.done.map((d, k) => `  ${k + 1}. ${d}`),
+                f.diff,
+            ].join('\n'));
+        }
+        steps += count;
+    }
+    assert.ok(steps >= 500, `${steps} mutations`);
+    // The proof is about incremental snapshots: most of them must have been.
+    assert.ok(modes.incremental >= 0.7 * steps, `incremental ${modes.incremental} of ${steps} (full ${modes.full})`);
+});
