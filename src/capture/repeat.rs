@@ -309,3 +309,92 @@ fn rebuild(
     snapshot.subtrees_reread = roots;
     Ok(snapshot)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::transport::{CdpCall, ReplyFuture};
+
+    /// Answers each call with `answer(method, params)`.
+    struct Answer<F>(F);
+
+    impl<F: Fn(&str, &Value) -> CdpReply + Send + Sync> CdpTransport for Answer<F> {
+        fn call<'a>(&'a self, call: CdpCall<'a>) -> ReplyFuture<'a> {
+            let reply = (self.0)(call.method, call.params);
+            Box::pin(async move { reply })
+        }
+    }
+
+    /// A mirror of a recorded page (real Chromium), with its last facts.
+    fn mirror() -> Mirror {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded/forms.json");
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let reply = v["replies"].as_array().unwrap().iter().find(|r| r["method"] == "DOMSnapshot.captureSnapshot").unwrap()["result"].to_string();
+        let mut m = crate::dom::snapshot_reader::with_snapshot(&reply, |s| Mirror::from_snapshot(s, 1)).unwrap();
+        m.facts = Some(PageFacts { url: Some("file:///forms.html".into()), title: Some("Checkout".into()), viewport: Some((1280.0, 900.0)), ..PageFacts::default() });
+        m.shape = crate::incremental::mirror::shape_of(&opts());
+        m
+    }
+
+    fn opts() -> SnapshotOptions {
+        SnapshotOptions { engine: crate::options::Engine::Dom, ..SnapshotOptions::default() }
+    }
+
+    fn summary(token: &str, reasons: &[&str], roots: u32) -> CdpReply {
+        let value = json!({ "token": token, "reasons": reasons, "roots": roots, "sizes": [], "total": 0, "frames": 1,
+            "url": "file:///forms.html", "title": "Checkout", "viewport": [1280, 900] });
+        CdpReply::Ok(json!({ "result": { "type": "object", "value": value } }).to_string())
+    }
+
+    async fn run(take: CdpReply, reuse: bool) -> Result<std::result::Result<Repeated, Fallback>> {
+        let world = World { frame_id: "F".into(), loader_id: "L".into(), context_id: 7 };
+        let inc = Incremental { slot: 1, token: "doc-1".into(), reuse };
+        let t = Answer(move |method: &str, _: &Value| match method {
+            "Runtime.evaluate" => take.clone(),
+            "Page.getFrameTree" => CdpReply::Ok(json!({ "frameTree": { "frame": { "id": "F", "loaderId": "L" } } }).to_string()),
+            _ => CdpReply::Err("not expected".into()),
+        });
+        let mut m = mirror();
+        m.documents = [("F".to_string(), "L".to_string())].into_iter().collect();
+        repeat(&t, &opts(), &inc, &world, &mut m, Instant::now()).await
+    }
+
+    fn fallback(r: Result<std::result::Result<Repeated, Fallback>>) -> String {
+        match r {
+            Ok(Err(Fallback(why))) => why,
+            Ok(Ok(_)) => panic!("expected a fallback, got a snapshot"),
+            Err(e) => panic!("expected a fallback, got {e:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn an_unchanged_page_is_unchanged_only_when_the_session_holds_its_snapshot() {
+        assert!(matches!(run(summary("doc-1", &[], 0), true).await, Ok(Ok(Repeated::Unchanged))));
+        // Without the session's last snapshot, the mirror is built again (with the recorded page's tree).
+        match run(summary("doc-1", &[], 0), false).await {
+            Ok(Ok(Repeated::Built(s, _))) => {
+                assert_eq!(s.capture_mode, CaptureMode::Incremental);
+                assert_eq!(s.subtrees_reread, 0);
+                assert!(s.text.contains("Your cart"), "{}", s.text);
+            }
+            _ => panic!("expected a snapshot"),
+        }
+    }
+
+    #[tokio::test]
+    async fn what_the_watcher_cannot_bound_is_a_fallback_with_its_reason() {
+        assert_eq!(fallback(run(summary("doc-2", &[], 0), true).await), "the page shows another document");
+        assert_eq!(fallback(run(summary("doc-1", &["a style sheet changed"], 0), true).await), "a style sheet changed");
+        let thrown = CdpReply::Ok(json!({ "exceptionDetails": { "text": "Uncaught", "exception": { "description": "TypeError: boom\n at x" } } }).to_string());
+        assert_eq!(fallback(run(thrown, true).await), "the watcher could not be asked: TypeError: boom");
+        assert!(fallback(run(CdpReply::Err("No such context".into()), true).await).contains("Runtime.evaluate failed"));
+    }
+
+    #[tokio::test]
+    async fn a_browser_out_of_time_is_a_timeout_error_not_a_fallback() {
+        match run(CdpReply::TimedOut, true).await {
+            Err(e) => assert_eq!(e.code, ErrorCode::Timeout),
+            _ => panic!("expected a timeout"),
+        }
+    }
+}
