@@ -201,7 +201,7 @@ test('what cannot be bounded falls back to a full capture, and the notes say why
     }
 });
 
-test('the ax engine and endpoint sessions capture in full, as before', async () => {
+test('a session with the ax engine captures in full, as before', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
     try {
         const s = await session.snapshot({ engine: 'ax' });

@@ -325,6 +325,9 @@ class PageSession {
         unwrapOutcome(outcome);
         if (outcome.unchanged) return { unchanged: true, captureMs: Math.round(outcome.processingMs * 1000) / 1000 };
         const snapshot = JSON.parse(outcome.snapshot);
+        // Every session snapshot says how it was read (the core says so when it kept a mirror).
+        snapshot.stats.captureMode ??= 'full';
+        snapshot.stats.subtreesReread ??= 0;
         const refs = Object.values(snapshot.refs);
         (outcome.refKeys || []).forEach((k, i) => {
             if (k === null || k === undefined || !refs[i]) return;

@@ -67,6 +67,12 @@ export interface PageSessionOptions {
     timeoutMs?: number;
     /** Follow the page's requests (Playwright events, or the Network domain of a `{ cdp }` with `on`). Default true. */
     trackRequests?: boolean;
+    /**
+     * With `engine: 'dom'` (Playwright pages and `{ cdp }`): a repeat snapshot reads only the
+     * subtrees that changed and patches a mirror of the page kept in Rust (`stats.captureMode`).
+     * Default true.
+     */
+    incremental?: boolean;
 }
 
 export interface SettleReport {
@@ -114,7 +120,7 @@ export declare class PageSession {
     snapshot(options?: SessionSnapshotOptions): Promise<SessionSnapshot>;
     waitForUiChange(options?: WaitForUiChangeOptions): Promise<UiChangeResult>;
     act(action: ActionName, args?: ActionArgs, options?: { timeoutMs?: number; settleMs?: number; snapshotOptions?: SessionSnapshotOptions }): Promise<SessionActionResult>;
-    /** The next snapshot captures, whatever the cache holds. */
+    /** The next snapshot captures the whole page, whatever the cache and the mirror hold. */
     invalidate(): void;
     close(): Promise<void>;
 }

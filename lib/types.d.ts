@@ -33,6 +33,10 @@ export interface SnapshotStats {
     /** The text's o200k token count; present when `maxTokens` was set. */
     tokens?: number;
     captureMs: number;
+    /** Page session snapshots only: `'incremental'` when a repeat snapshot read only what changed (engine `'dom'`). */
+    captureMode?: 'full' | 'incremental';
+    /** Page session snapshots only: how many changed subtrees were read again (0 for a full capture). */
+    subtreesReread?: number;
 }
 
 export interface WebAiSnapshot {

@@ -63,7 +63,11 @@ fn session_wants_mirror(session: &CaptureSession) -> bool {
 
 /// Capture a snapshot over any transport.
 pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -> Result<Captured> {
-    let mut session = CaptureSession::new(opts);
+    drive(transport, CaptureSession::new(opts)).await
+}
+
+/// Run a capture plan to its snapshot.
+pub(super) async fn drive(transport: &dyn CdpTransport, mut session: CaptureSession) -> Result<Captured> {
     let mut batch = session.start();
     let mut processing = Duration::ZERO;
     loop {

@@ -11,7 +11,7 @@ use futures_util::future::join_all;
 use serde_json::{json, Value};
 
 use super::calls::{Call, RepeatCall};
-use super::driver::{capture_with, Captured};
+use super::driver::{capture_with, drive, Captured};
 use super::session::{CaptureSession, CdpCommand};
 use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::error::{ErrorCode, Result, WebAiError};
@@ -164,7 +164,7 @@ async fn repeat(
     }
     let mut documents = rustc_hash::FxHashMap::default();
     crate::capture::frames::documents(&frame_tree, &mut documents);
-    if documents != mirror.documents {
+    if !mirror.same_documents(&documents) {
         return Ok(Err(Fallback("a frame shows another document".into())));
     }
     if mirror.document_count() > 1 && summary.get("frames").and_then(Value::as_u64).is_some_and(|seen| (seen as usize) < mirror.document_count()) {
@@ -191,12 +191,12 @@ async fn repeat(
     };
     if root_count == 0 {
         let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;
-        if same && inc.reuse && shape == mirror.shape {
+        if same && inc.reuse && shape == mirror.shape && !mirror.frames_elsewhere {
             return Ok(Ok(Repeated::Unchanged));
         }
         // Nothing in the DOM changed: the DOM hash stands; the rest is rebuilt with the new facts.
         let t = Instant::now();
-        let snapshot = rebuild(opts, started, mirror, facts, documents, &shape, 0)?;
+        let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, 0).await?;
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0)));
     }
 
@@ -224,7 +224,7 @@ async fn repeat(
     let page = helper.read_page_facts(&replies[2]);
     facts.dom_hash = page.dom_hash;
     facts.notes = page.notes;
-    let snapshot = rebuild(opts, started, mirror, facts, documents, &shape, roots)?;
+    let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots).await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0)))
 }
 
@@ -290,8 +290,12 @@ async fn read_roots(
     Ok(Ok((items.len() as u32, t)))
 }
 
-/// The snapshot of the (patched) mirror, built as a capture builds it, and remembered with it.
-fn rebuild(
+/// The snapshot of the (patched) mirror, built as a capture builds it, and
+/// remembered with it. Frames in other processes, which no watcher sees, are
+/// read again in full by a capture whose page snapshot is the mirror's.
+#[allow(clippy::too_many_arguments)]
+async fn rebuild(
+    transport: &dyn CdpTransport,
     opts: &SnapshotOptions,
     started: Instant,
     mirror: &mut Mirror,
@@ -304,8 +308,14 @@ fn rebuild(
     mirror.shape = shape.to_string();
     facts.documents = documents;
     let snap = mirror.to_snapshot();
-    let mut snapshot = CaptureSession::finish_from(opts.clone(), started, &snap, facts)?;
-    snapshot.capture_mode = CaptureMode::Incremental;
+    let mut snapshot = if mirror.frames_elsewhere {
+        let mut s = drive(transport, CaptureSession::with_page_snapshot(opts.clone(), &snap)).await?.snapshot;
+        s.capture_ms = started.elapsed().as_secs_f64() * 1000.0;
+        s
+    } else {
+        CaptureSession::finish_from(opts.clone(), started, &snap, facts)?
+    };
+    snapshot.capture_mode = Some(CaptureMode::Incremental);
     snapshot.subtrees_reread = roots;
     Ok(snapshot)
 }
@@ -373,7 +383,7 @@ mod tests {
         // Without the session's last snapshot, the mirror is built again (with the recorded page's tree).
         match run(summary("doc-1", &[], 0), false).await {
             Ok(Ok(Repeated::Built(s, _))) => {
-                assert_eq!(s.capture_mode, CaptureMode::Incremental);
+                assert_eq!(s.capture_mode, Some(CaptureMode::Incremental));
                 assert_eq!(s.subtrees_reread, 0);
                 assert!(s.text.contains("Your cart"), "{}", s.text);
             }

@@ -118,6 +118,8 @@ pub struct CaptureSession {
     pub world: Option<World>,
     /// With `opts.incremental`: the page's DOM snapshot kept for repeat captures.
     pub mirror: Option<crate::incremental::Mirror>,
+    /// The page's DOM snapshot was given (a repeat capture's patched mirror): it is not asked for.
+    prebuilt: bool,
 }
 
 /// What became of a previous capture's world.
@@ -179,6 +181,7 @@ impl CaptureSession {
             hinted_root: None,
             world: None,
             mirror: None,
+            prebuilt: false,
         }
     }
 
@@ -214,7 +217,7 @@ impl CaptureSession {
             self.hint = Hint::Unjudged;
             cmds.extend(self.scripts_in(Some(world.context_id), Call::HintedFacts, Call::HintedRoot));
         }
-        if self.opts.dom_pass || self.dom_engine() {
+        if (self.opts.dom_pass || self.dom_engine()) && !self.prebuilt {
             // The DOM pass rides along, after the tree: the renderer takes
             // the snapshot while the tree's reply travels and is read. Its
             // reply is the element tree too, unless the page has shadow
@@ -665,6 +668,7 @@ impl CaptureSession {
         };
         let mut facts = self.facts.take().unwrap_or_default();
         if let Some(m) = &mut self.mirror {
+            m.frames_elsewhere = self.frames.iter().any(|j| j.oopif_root);
             m.documents = self.documents.clone();
             m.facts = Some(PageFacts { notes: Vec::new(), documents: Default::default(), ..facts.clone() });
             m.shape = crate::incremental::mirror::shape_of(&self.opts);
@@ -721,7 +725,9 @@ impl CaptureSession {
                 });
                 match both {
                     Ok(((read, tree), mirror)) => {
-                        self.mirror = mirror;
+                        if mirror.is_some() {
+                            self.mirror = mirror;
+                        }
                         self.engine_tree(call, Ok(tree));
                         Ok(read)
                     }
@@ -811,6 +817,17 @@ impl CaptureSession {
         self.opts.incremental.is_some() && self.dom_engine()
     }
 
+    /// A capture whose page DOM snapshot is `snap` (a repeat capture's patched
+    /// mirror): the rest (page facts, frames in other processes) is read as usual.
+    pub(crate) fn with_page_snapshot(opts: SnapshotOptions, snap: &snapshot_reader::Snapshot<'_>) -> CaptureSession {
+        let mut s = CaptureSession::new(opts);
+        let (read, tree) = s.engine_read(snap);
+        s.ax_tree = Some(Ok(tree));
+        s.keep_dom_read(Call::DomSnapshot, Ok(read), &Ok(String::new()));
+        s.prebuilt = true;
+        s
+    }
+
     /// Why this capture's mirror cannot serve a repeat capture, if it cannot.
     pub fn mirror_unusable(&self) -> Option<String> {
         if self.opts.root_selector.is_some() {
@@ -819,11 +836,8 @@ impl CaptureSession {
         if self.opts.wants_boxes() || self.opts.mark_untrusted {
             return Some("layout boxes (viewportOnly, includeElements, maxTokens, untrustedContent: 'mark') move with any change".into());
         }
-        if !self.dom_documented.is_empty() {
+        if self.dom_documented.contains(&None) {
             return Some("the page has shadow roots, whose DOM snapshot is not its element tree".into());
-        }
-        if self.frames.iter().any(|j| j.oopif_root) || !self.frame_doms.is_empty() {
-            return Some("the page has out-of-process frames, whose changes cannot be watched".into());
         }
         None
     }

@@ -63,6 +63,8 @@ pub struct Mirror {
     /// The page facts of the last snapshot built from the mirror, and its options' shape.
     pub facts: Option<crate::text::snapshot::PageFacts>,
     pub shape: String,
+    /// The page has frames in other processes: their documents are read again by each repeat capture.
+    pub frames_elsewhere: bool,
 }
 
 /// Options as far as they shape a snapshot (not the session's numbering, world or deadline).
@@ -169,6 +171,11 @@ impl Mirror {
 
     pub fn document_count(&self) -> usize {
         self.docs.len()
+    }
+
+    /// Whether each frame whose document the mirror holds still shows that document.
+    pub fn same_documents(&self, now: &FxHashMap<String, String>) -> bool {
+        self.docs.iter().filter_map(|d| d.frame_id.as_deref()).all(|f| self.documents.get(f) == now.get(f))
     }
 
     pub fn node_of(&self, backend: i64) -> Option<&MNode> {

@@ -44,9 +44,11 @@ pub struct WebAiSnapshot {
     pub elements: Option<Elements>,
     /// With `untrustedContent: 'mark'`: the boundaries' nonce and the page's origin.
     pub untrusted: Option<(String, String)>,
-    /// How the page was read: all of it, or only what changed since a session's last capture.
-    pub capture_mode: CaptureMode,
-    /// With an incremental capture: how many changed subtrees were read again.
+    /// A page session's capture: whether it read the whole page or only what
+    /// changed since the session's last capture (None outside sessions, whose
+    /// stats keep the old modules' fields).
+    pub capture_mode: Option<CaptureMode>,
+    /// With a session's capture: how many changed subtrees were read again.
     pub subtrees_reread: u32,
 }
 
@@ -176,7 +178,7 @@ pub fn build_snapshot(
         next_ref,
         elements,
         untrusted,
-        capture_mode: CaptureMode::Full,
+        capture_mode: opts.incremental.as_ref().map(|_| CaptureMode::Full),
         subtrees_reread: 0,
     }
 }
@@ -288,8 +290,10 @@ struct StatsJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     tokens: Option<usize>,
     capture_ms: f64,
-    capture_mode: CaptureMode,
-    subtrees_reread: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capture_mode: Option<CaptureMode>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subtrees_reread: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -336,7 +340,7 @@ impl WebAiSnapshot {
             text: &self.text,
             refs: RefsJson(&self.refs),
             notes: &self.notes,
-            stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, tokens: self.tokens, capture_ms, capture_mode: self.capture_mode, subtrees_reread: self.subtrees_reread },
+            stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, tokens: self.tokens, capture_ms, capture_mode: self.capture_mode, subtrees_reread: self.capture_mode.map(|_| self.subtrees_reread) },
             elements: self.elements.as_ref().map(|e| e.list.as_slice()),
             focused: self.elements.as_ref().map(|e| e.focused.as_deref()),
             timestamp: self.elements.as_ref().map(|e| e.timestamp.as_str()),

@@ -1,0 +1,128 @@
+// Repeat snapshots at the cost of the change: a page session's incremental
+// snapshot (DOM engine) against full captures and Playwright, side by side
+// in one process on every benchmark page.
+//
+//   node bench/incremental.mjs [--runs N] [--only NAME] [--no-readme]
+//
+//   full ax, full dom — a full capture with each engine (DOM pass on);
+//   pw               — Playwright's page.ariaSnapshot({ mode: 'ai' }) (it has no incremental mode);
+//   unchanged        — the session's snapshot of an unchanged page;
+//   one change       — the session's snapshot after a script changed one
+//                      text node (a different one each run): the time of the
+//                      snapshot call alone, everything the session does
+//                      (its watcher, the capture, the delta) included.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import * as ax from '../lib/ax-snapshot.cjs';
+import { createPageSession } from '../lib/session.cjs';
+import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
+import { benchPages, median, root, round } from './pages.mjs';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, 'no-readme': { type: 'boolean' } } });
+const RUNS = Number(values.runs);
+const WARMUP = 1;
+
+/** Change the `k`-th visible text node of some length (a row's text, a price, a count). */
+function changeOneText(k) {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+        acceptNode: n => (n.data.trim().length > 3 && n.parentElement && n.parentElement.getClientRects().length
+            && !n.parentElement.closest('script,style,noscript') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP),
+    });
+    const texts = [];
+    for (let n = walker.nextNode(); n && texts.length < 400; n = walker.nextNode()) texts.push(n);
+    if (!texts.length) return false;
+    const t = texts[(k * 37) % texts.length];
+    t.data = `${t.data.trim()} (${k})`;
+    return true;
+}
+
+async function measure(browser, p) {
+    const page = await openFile(browser, p.path);
+    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
+    try {
+        const cdp = await ax.cdpSessionFor(page);
+        const send = (m, params) => cdp.send(m, params);
+        await session.snapshot();
+        const modes = [];
+        const notes = new Set();
+        let k = 0;
+        const methods = {
+            fullAx: () => ax.captureOverCdp(send, { timeoutMs: 60_000 }),
+            fullDom: () => ax.captureOverCdp(send, { engine: 'dom', timeoutMs: 60_000 }),
+            pw: () => page.ariaSnapshot({ mode: 'ai' }),
+            unchanged: async () => {
+                const s = await session.snapshot();
+                if (s.stats.captureMode !== 'incremental') modes.push(`unchanged:${s.stats.captureMode}`);
+            },
+            change: null,
+        };
+        const names = Object.keys(methods);
+        const times = Object.fromEntries(names.map(n => [n, []]));
+        for (let i = 0; i < WARMUP + RUNS; i += 1) {
+            for (let j = 0; j < names.length; j += 1) {
+                const name = names[(i + j) % names.length];
+                let t;
+                if (name === 'change') {
+                    // The session has seen the page as it is; the change comes, then the look.
+                    await session.snapshot();
+                    await page.evaluate(changeOneText, k++);
+                    t = performance.now();
+                    const s = await session.snapshot();
+                    if (i >= WARMUP) times.change.push(performance.now() - t);
+                    modes.push(s.stats.captureMode);
+                    for (const n of s.notes) if (/full capture/.test(n)) notes.add(n);
+                    continue;
+                }
+                t = performance.now();
+                await methods[name]();
+                if (i >= WARMUP) times[name].push(performance.now() - t);
+            }
+        }
+        const m = Object.fromEntries(names.map(n => [n, round(median(times[n]))]));
+        const incremental = modes.filter(x => x === 'incremental').length;
+        return {
+            page: p.name,
+            real: p.real,
+            ...Object.fromEntries(names.map(n => [`${n}Ms`, m[n]])),
+            changeVsFullDom: round(m.change / m.fullDom, 2),
+            changeVsFullAx: round(m.change / m.fullAx, 2),
+            incrementalShare: `${incremental}/${modes.length}`,
+            why: [...notes].map(n => n.replace(/^a full capture, not an incremental one: |^repeat snapshots of this page are full captures: /, '')).slice(0, 1).join(''),
+        };
+    } finally {
+        await session.close();
+        await page.close();
+    }
+}
+
+const { list, dir } = benchPages(values.only);
+const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_FLAGS });
+const results = [];
+let version = '';
+try {
+    version = browser.version();
+    for (const p of list) {
+        const r = await measure(browser, p);
+        results.push(r);
+        console.error(`${r.page}: one change ${r.changeMs} ms (${r.incrementalShare} incremental), unchanged ${r.unchangedMs}, full dom ${r.fullDomMs}, full ax ${r.fullAxMs}, pw ${r.pwMs} ${r.why}`);
+    }
+} finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+}
+
+const head = '| page | full, ax ms | full, dom ms | Playwright ai ms | unchanged ms | one change ms | change / full dom | change / full ax | incremental | why not |';
+const sep = '|' + ' --- |'.repeat(10);
+const rows = results.map(r => `| ${r.page} | ${r.fullAxMs} | ${r.fullDomMs} | ${r.pwMs} | ${r.unchangedMs} | ${r.changeMs} | ${r.changeVsFullDom} | ${r.changeVsFullAx} | ${r.incrementalShare} | ${r.why || ''} |`);
+const command = `npm run bench:incremental${values.only ? ` -- --only ${values.only}` : ''}`;
+const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine). "unchanged" and "one change" are a page session's \`snapshot()\` (engine \`'dom'\`), all of it: the watcher, the capture, the delta; "one change" follows a script changing one text node. "incremental" counts the changed-page snapshots that were incremental; "why not" is the reason the others were full.\n\n${[head, sep, ...rows].join('\n')}\n`;
+console.log(md);
+writeFileSync(join(root, 'bench', 'incremental.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
+if (!values['no-readme'] && !values.only) {
+    const readmePath = join(root, 'README.md');
+    const readme = readFileSync(readmePath, 'utf8');
+    const block = `<!-- incremental:start -->\n${md}<!-- incremental:end -->`;
+    writeFileSync(readmePath, readme.includes('<!-- incremental:start -->') ? readme.replace(/<!-- incremental:start -->[\s\S]*<!-- incremental:end -->/, block) : `${readme.trimEnd()}\n\n## Repeat snapshots\n\n${block}\n`);
+}
