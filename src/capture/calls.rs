@@ -43,6 +43,13 @@ pub enum RepeatCall {
     Facts(u32),
     /// Root `k`'s subtree's event listeners (clickable nodes).
     Listeners(u32),
+    /// A frame of another origin in this process (`k`: its index among them): our world there,
+    FrameWorld(u32),
+    /// its document as a remote object in that world,
+    FrameDocument(u32),
+    /// and what style, layout and listeners say of it.
+    FrameFacts(u32),
+    FrameListeners(u32),
     /// The remote objects of the roots, released.
     Release,
     DomDisable,
@@ -81,6 +88,10 @@ impl Call {
             Call::Repeat(RepeatCall::Facts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::Listeners(_)) => "DOMDebugger.getEventListeners",
             Call::Repeat(RepeatCall::Release) => "Runtime.releaseObjectGroup",
+            Call::Repeat(RepeatCall::FrameWorld(_)) => "Page.createIsolatedWorld",
+            Call::Repeat(RepeatCall::FrameDocument(_)) => "DOM.resolveNode",
+            Call::Repeat(RepeatCall::FrameFacts(_)) => "Runtime.callFunctionOn",
+            Call::Repeat(RepeatCall::FrameListeners(_)) => "DOMDebugger.getEventListeners",
         }
     }
 

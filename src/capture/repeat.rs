@@ -27,6 +27,8 @@ const OBJECT_GROUP: &str = "__web_ai_snapshot_repeat__";
 
 /// More separate changed subtrees than this and a full capture is simpler.
 const MAX_ROOTS: usize = 200;
+/// Frames of other origins (each read again whole) beyond which a full capture is simpler.
+const MAX_BLIND_FRAMES: usize = 50;
 
 /// Why a repeat capture became a full one.
 struct Fallback(String);
@@ -145,7 +147,7 @@ async fn repeat(
 
     // 1. What changed (and the page's URL and title), and which documents the frames show.
     let first = [
-        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {})", mirror.document_count() > 1), "contextId": world.context_id, "returnByValue": true })),
+        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES})"), "contextId": world.context_id, "returnByValue": true })),
         CdpCommand::new(Call::FrameTree, json!({})),
     ];
     let replies = batch(transport, &first, deadline).await;
@@ -167,15 +169,13 @@ async fn repeat(
     if !mirror.same_documents(&documents) {
         return Ok(Err(Fallback("a frame shows another document".into())));
     }
-    if mirror.document_count() > 1 && summary.get("frames").and_then(Value::as_u64).is_some_and(|seen| (seen as usize) < mirror.document_count()) {
-        return Ok(Err(Fallback("a frame in this process is one the watcher cannot see into".into())));
-    }
     let reach: u64 = summary.get("sizes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).sum();
     let total = summary.get("total").and_then(Value::as_u64).unwrap_or(0);
     if reach > 500 && reach * 3 > total {
         return Ok(Err(Fallback(format!("the changes reach {reach} of the page's {total} elements"))));
     }
     let root_count = summary.get("roots").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let blind = summary.get("blind").and_then(Value::as_u64).unwrap_or(0) as usize;
     let Some(last) = mirror.facts.clone() else { return Ok(Err(Fallback("the mirror has no page facts".into()))) };
     let viewport = match summary.get("viewport").and_then(Value::as_array).map(Vec::as_slice) {
         Some([w, h]) => w.as_f64().zip(h.as_f64()).filter(|(w, h)| *w > 0.0 && *h > 0.0),
@@ -189,7 +189,7 @@ async fn repeat(
         notes: Vec::new(),
         documents: Default::default(),
     };
-    if root_count == 0 {
+    if root_count == 0 && blind == 0 {
         let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;
         if same && inc.reuse && shape == mirror.shape && !mirror.frames_elsewhere {
             return Ok(Ok(Repeated::Unchanged));
@@ -214,7 +214,7 @@ async fn repeat(
     };
     let release = [command(RepeatCall::Release, json!({ "objectGroup": OBJECT_GROUP })), command(RepeatCall::DomDisable, json!({}))];
     let replies = batch(transport, &second, deadline).await;
-    let read = read_roots(transport, opts, &second, &replies, mirror, deadline).await;
+    let read = read_roots(transport, opts, &second, &replies, root_count, mirror, deadline).await;
     // The roots' remote objects and the DOM agent are released whatever happened.
     let _ = batch(transport, &release, Instant::now() + Duration::from_millis(500)).await;
     let (roots, t) = match read? {
@@ -228,12 +228,15 @@ async fn repeat(
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0)))
 }
 
-/// Read each root's subtree and patch it into the mirror: how many, and when reading ended.
+/// Read each root's subtree and patch it into the mirror (the first
+/// `root_count` items; the rest are frames of other origins, whose documents
+/// are read again whole): how many, and when reading ended.
 async fn read_roots(
     transport: &dyn CdpTransport,
     opts: &SnapshotOptions,
     second: &[CdpCommand],
     replies: &[CdpReply],
+    root_count: usize,
     mirror: &mut Mirror,
     deadline: Instant,
 ) -> Result<std::result::Result<(u32, Instant), Fallback>> {
@@ -260,7 +263,8 @@ async fn read_roots(
     // 3. Each root's subtree: its DOM, its styles and layout, its listeners.
     let styles = CaptureSession::new(opts.clone()).snapshot_style_names();
     let mut reads = Vec::with_capacity(items.len() * 3);
-    for (k, (_, id)) in items.iter().enumerate() {
+    let (roots, frames) = items.split_at(root_count.min(items.len()));
+    for (k, (_, id)) in roots.iter().enumerate() {
         let k = k as u32;
         reads.push(command(RepeatCall::Describe(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
         reads.push(command(
@@ -269,9 +273,15 @@ async fn read_roots(
         ));
         reads.push(command(RepeatCall::Listeners(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
     }
+    let owners: Vec<CdpCommand> = frames
+        .iter()
+        .enumerate()
+        .map(|(k, (_, id))| command(RepeatCall::Describe((roots.len() + k) as u32), json!({ "objectId": id, "depth": -1, "pierce": true })))
+        .collect();
+    reads.extend(owners.iter().cloned());
     let replies = batch(transport, &reads, deadline).await;
-    let t = Instant::now();
-    for k in 0..items.len() {
+    let mut t = Instant::now();
+    for k in 0..roots.len() {
         let described = json_of!(reads[k * 3], &replies[k * 3], opts);
         let facts = json_of!(reads[k * 3 + 1], &replies[k * 3 + 1], opts);
         let listeners = json_of!(reads[k * 3 + 2], &replies[k * 3 + 2], opts);
@@ -287,7 +297,85 @@ async fn read_roots(
             return Ok(Err(u.into()));
         }
     }
-    Ok(Ok((items.len() as u32, t)))
+    // The frames' documents (in this process; another process's frame has none here).
+    let mut docs = Vec::new();
+    for (j, cmd) in owners.iter().enumerate() {
+        let described = json_of!(cmd, &replies[roots.len() * 3 + j], opts);
+        let (Some(doc), Some(frame)) = (described.pointer("/node/contentDocument"), described.pointer("/node/frameId").and_then(Value::as_str)) else { continue };
+        let Some(backend) = doc.get("backendNodeId").and_then(Value::as_i64) else { continue };
+        if mirror.node_of(backend).is_none() {
+            return Ok(Err(Fallback("a frame shows another document".into())));
+        }
+        docs.push((doc.clone(), frame.to_string(), backend));
+    }
+    if !docs.is_empty() {
+        match read_frame_documents(transport, opts, &docs, mirror, deadline).await? {
+            Ok(()) => t = Instant::now(),
+            Err(f) => return Ok(Err(f)),
+        }
+    }
+    Ok(Ok(((roots.len() + docs.len()) as u32, t)))
+}
+
+/// Read frame documents of other origins again, whole, each through our world in its frame
+/// (the page's world cannot enter them): `(described document, frame id, its backend id)`.
+async fn read_frame_documents(
+    transport: &dyn CdpTransport,
+    opts: &SnapshotOptions,
+    docs: &[(Value, String, i64)],
+    mirror: &mut Mirror,
+    deadline: Instant,
+) -> Result<std::result::Result<(), Fallback>> {
+    let worlds: Vec<CdpCommand> = docs
+        .iter()
+        .enumerate()
+        .map(|(k, (_, frame, _))| command(RepeatCall::FrameWorld(k as u32), json!({ "frameId": frame, "worldName": super::WORLD_NAME })))
+        .collect();
+    let replies = batch(transport, &worlds, deadline).await;
+    let mut resolve = Vec::with_capacity(docs.len());
+    for (k, (_, _, backend)) in docs.iter().enumerate() {
+        let made = json_of!(worlds[k], &replies[k], opts);
+        let Some(context) = made.get("executionContextId").and_then(Value::as_i64) else {
+            return Ok(Err(Fallback("a frame gave no world to read it in".into())));
+        };
+        resolve.push(command(
+            RepeatCall::FrameDocument(k as u32),
+            json!({ "backendNodeId": backend, "executionContextId": context, "objectGroup": OBJECT_GROUP }),
+        ));
+    }
+    let replies = batch(transport, &resolve, deadline).await;
+    let styles = CaptureSession::new(opts.clone()).snapshot_style_names();
+    let mut reads = Vec::with_capacity(docs.len() * 2);
+    for (k, cmd) in resolve.iter().enumerate() {
+        let resolved = json_of!(cmd, &replies[k], opts);
+        let Some(id) = resolved.pointer("/object/objectId").and_then(Value::as_str) else {
+            return Ok(Err(Fallback("a frame's document could not be reached".into())));
+        };
+        let k = k as u32;
+        reads.push(command(
+            RepeatCall::FrameFacts(k),
+            json!({ "objectId": id, "functionDeclaration": FACTS_JS, "arguments": [{ "value": styles }], "returnByValue": true }),
+        ));
+        reads.push(command(RepeatCall::FrameListeners(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
+    }
+    let replies = batch(transport, &reads, deadline).await;
+    for (k, (doc, _, _)) in docs.iter().enumerate() {
+        let facts = json_of!(reads[k * 2], &replies[k * 2], opts);
+        let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], opts);
+        if let Some(f) = thrown(&facts, "a frame's document could not be read") {
+            return Ok(Err(f));
+        }
+        let facts = facts.pointer("/result/value").cloned().unwrap_or(Value::Null);
+        let described = json!({ "node": doc });
+        let fresh = match fresh::read(&described, &facts, Some(&listeners)) {
+            Ok(f) => f,
+            Err(u) => return Ok(Err(u.into())),
+        };
+        if let Err(u) = mirror.replace(fresh) {
+            return Ok(Err(u.into()));
+        }
+    }
+    Ok(Ok(()))
 }
 
 /// The snapshot of the (patched) mirror, built as a capture builds it, and

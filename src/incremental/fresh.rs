@@ -33,7 +33,10 @@ pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Resu
         let node_type = d.get("nodeType").and_then(Value::as_i64).ok_or_else(|| bad("a described node has no type"))?;
         let name = d.get("nodeName").and_then(Value::as_str).unwrap_or_default().to_string();
         let backend = d.get("backendNodeId").and_then(Value::as_i64).ok_or_else(|| bad("a described node has no backendNodeId"))?;
-        if d.get("contentDocument").is_some() || d.get("frameId").is_some() {
+        // A frame owner whose document is in this process (another of the mirror's documents).
+        // (`frameId` alone says little: a frame's root element carries it too, and the
+        // owner of a frame in another process has no document here.)
+        if d.get("contentDocument").is_some() {
             return Err(Unpatchable("a changed subtree holds a frame".into()));
         }
         if let Some(roots) = d.get("shadowRoots").and_then(Value::as_array) {
@@ -165,12 +168,18 @@ mod tests {
         assert!(nodes[3].styles.is_none(), "not laid out");
     }
 
+    fn facts_iframe() -> Value {
+        json!([[1, "IFRAME", ["inline"], null, null, null, null, null, false, false, false]])
+    }
+
     #[test]
     fn refuses_what_it_cannot_patch() {
         let shadow = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "DIV", "shadowRoots": [{ "shadowRootType": "open" }] } });
         let facts = json!([[1, "DIV", null, null, null, null, null, null, false, false]]);
         assert!(read(&shadow, &facts, None).unwrap_err().0.contains("shadow root"));
         let frame = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "IFRAME", "frameId": "F", "contentDocument": {} } });
+        let elsewhere = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "IFRAME", "localName": "iframe", "frameId": "F" } });
+        assert!(read(&elsewhere, &facts_iframe(), None).is_ok(), "a frame in another process is read by its own capture");
         assert!(read(&frame, &facts, None).unwrap_err().0.contains("frame"));
         let plain = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "DIV" } });
         assert!(read(&plain, &json!([]), None).is_err(), "fewer facts than nodes");

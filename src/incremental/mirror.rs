@@ -230,6 +230,10 @@ impl Mirror {
             node.alive = true;
             let at = if j == 0 {
                 node.parent = parent_of_root;
+                // A document's layout object is its view, which no script can ask about: it stays.
+                if node.node_type == 9 {
+                    node.styles = self.nodes[root as usize].styles.take();
+                }
                 self.nodes[root as usize] = node;
                 root
             } else {

@@ -1,17 +1,18 @@
 // A repeat capture's first question to the page session's watcher
 // (`lib/page/watch.js`, in our isolated world): what changed since the last
 // capture. Returns
-//   { token, reasons, roots, sizes, total, frames, url, title, viewport }
+//   { token, reasons, roots, blind, sizes, total, url, title, viewport }
 // where `token` names the watcher's document (null: no watcher here),
 // `reasons` say why only a full capture will do, `roots` counts the subtrees
-// to read again (none inside another; kept as the watcher's `pending` for the
-// capture to fetch), `sizes` their elements, `total` the document's, and
-// `frames` the documents the watcher sees (this one and the frames it can
-// enter; counted only with `countFrames`). Taking resets the record.
-function (maxRoots, countFrames) {
+// to read again (none inside another), `blind` the frames whose document the
+// watcher cannot enter (another origin: read again whole, or, in another
+// process, by their own capture), `sizes` the roots' elements and `total` the
+// document's. The roots, then the blind frames' elements, are kept as the
+// watcher's `pending` for the capture to fetch. Taking resets the record.
+function (maxRoots, maxFrames) {
     const w = globalThis.__webAiSnapshotWatch;
     if (!w || w.doc !== document || !w.tracking || typeof w.take !== 'function') {
-        return { token: null, reasons: ['the page session was not watching this document'], roots: 0, sizes: [], total: 0, frames: 0 };
+        return { token: null, reasons: ['the page session was not watching this document'], roots: 0, blind: 0, sizes: [], total: 0 };
     }
     const { dirty, reasons } = w.take();
     const set = new Set();
@@ -31,19 +32,31 @@ function (maxRoots, countFrames) {
     // Counting walks the page: only when there is something to weigh.
     const sizes = roots.map(r => 1 + r.getElementsByTagName('*').length);
     const total = roots.length ? document.getElementsByTagName('*').length : 0;
-    let frames = 0;
-    const docs = countFrames ? [document] : [];
-    while (docs.length && frames < 10000) {
+    // Frames the watcher cannot see into: the documents it does see, searched for frames.
+    const blind = [];
+    const docs = [document];
+    for (let seen = 0; docs.length && seen < 1000; seen += 1) {
         const d = docs.pop();
-        frames += 1;
         for (const f of d.querySelectorAll('iframe,frame')) {
             let inner = null;
             try {
                 inner = f.contentDocument;
             } catch (e) { /* another origin */ }
             if (inner) docs.push(inner);
+            else blind.push(f);
         }
     }
-    w.pending = reasons.length ? [] : roots;
-    return { token: w.token, reasons, roots: w.pending.length, sizes, total, frames, url: location.href, title: document.title, viewport: [innerWidth, innerHeight] };
+    if (blind.length > maxFrames) reasons.push(`${blind.length} frames of other origins`);
+    w.pending = reasons.length ? [] : [...roots, ...blind];
+    return {
+        token: w.token,
+        reasons,
+        roots: reasons.length ? 0 : roots.length,
+        blind: reasons.length ? 0 : blind.length,
+        sizes,
+        total,
+        url: location.href,
+        title: document.title,
+        viewport: [innerWidth, innerHeight],
+    };
 }
