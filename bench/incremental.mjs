@@ -10,7 +10,9 @@
 //   one change       — the session's snapshot after a script changed one
 //                      text node (a different one each run): the time of the
 //                      snapshot call alone, everything the session does
-//                      (its watcher, the capture, the delta) included.
+//                      (its watcher, the capture, the delta) included;
+//   session full     — the same look by a session with `incremental: false`
+//                      (a full capture, and everything else the session does).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,10 +43,12 @@ function changeOneText(k) {
 async function measure(browser, p) {
     const page = await openFile(browser, p.path);
     const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
+    const whole = createPageSession(page, { cacheTtlMs: 0, incremental: false, snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
     try {
         const cdp = await ax.cdpSessionFor(page);
         const send = (m, params) => cdp.send(m, params);
         await session.snapshot();
+        await whole.snapshot();
         const modes = [];
         const notes = new Set();
         let k = 0;
@@ -59,7 +63,7 @@ async function measure(browser, p) {
             change: null,
         };
         const names = Object.keys(methods);
-        const times = Object.fromEntries(names.map(n => [n, []]));
+        const times = Object.fromEntries([...names, 'sessionFull'].map(n => [n, []]));
         for (let i = 0; i < WARMUP + RUNS; i += 1) {
             for (let j = 0; j < names.length; j += 1) {
                 const name = names[(i + j) % names.length];
@@ -67,10 +71,18 @@ async function measure(browser, p) {
                 if (name === 'change') {
                     // The session has seen the page as it is; the change comes, then the look.
                     await session.snapshot();
+                    await whole.snapshot();
                     await page.evaluate(changeOneText, k++);
-                    t = performance.now();
-                    const s = await session.snapshot();
-                    if (i >= WARMUP) times.change.push(performance.now() - t);
+                    // Both sessions look at the same change, in turns first.
+                    const looks = [['change', session], ['sessionFull', whole]];
+                    if (i % 2) looks.reverse();
+                    let s = null;
+                    for (const [label, who] of looks) {
+                        t = performance.now();
+                        const got = await who.snapshot();
+                        if (i >= WARMUP) times[label].push(performance.now() - t);
+                        if (who === session) s = got;
+                    }
                     modes.push(s.stats.captureMode);
                     for (const n of s.notes) if (/full capture/.test(n)) notes.add(n);
                     continue;
@@ -80,12 +92,13 @@ async function measure(browser, p) {
                 if (i >= WARMUP) times[name].push(performance.now() - t);
             }
         }
-        const m = Object.fromEntries(names.map(n => [n, round(median(times[n]))]));
+        const m = Object.fromEntries([...names, 'sessionFull'].map(n => [n, round(median(times[n]))]));
         const incremental = modes.filter(x => x === 'incremental').length;
         return {
             page: p.name,
             real: p.real,
-            ...Object.fromEntries(names.map(n => [`${n}Ms`, m[n]])),
+            ...Object.fromEntries([...names, 'sessionFull'].map(n => [`${n}Ms`, m[n]])),
+            changeVsSessionFull: round(m.change / m.sessionFull, 2),
             changeVsFullDom: round(m.change / m.fullDom, 2),
             changeVsFullAx: round(m.change / m.fullAx, 2),
             incrementalShare: `${incremental}/${modes.length}`,
@@ -93,6 +106,7 @@ async function measure(browser, p) {
         };
     } finally {
         await session.close();
+        await whole.close();
         await page.close();
     }
 }
@@ -106,18 +120,18 @@ try {
     for (const p of list) {
         const r = await measure(browser, p);
         results.push(r);
-        console.error(`${r.page}: one change ${r.changeMs} ms (${r.incrementalShare} incremental), unchanged ${r.unchangedMs}, full dom ${r.fullDomMs}, full ax ${r.fullAxMs}, pw ${r.pwMs} ${r.why}`);
+        console.error(`${r.page}: one change ${r.changeMs} ms (${r.incrementalShare} incremental), session full ${r.sessionFullMs}, unchanged ${r.unchangedMs}, full dom ${r.fullDomMs}, full ax ${r.fullAxMs}, pw ${r.pwMs} ${r.why}`);
     }
 } finally {
     await browser.close();
     rmSync(dir, { recursive: true, force: true });
 }
 
-const head = '| page | full, ax ms | full, dom ms | Playwright ai ms | unchanged ms | one change ms | change / full dom | change / full ax | incremental | why not |';
-const sep = '|' + ' --- |'.repeat(10);
-const rows = results.map(r => `| ${r.page} | ${r.fullAxMs} | ${r.fullDomMs} | ${r.pwMs} | ${r.unchangedMs} | ${r.changeMs} | ${r.changeVsFullDom} | ${r.changeVsFullAx} | ${r.incrementalShare} | ${r.why || ''} |`);
+const head = '| page | full, ax ms | full, dom ms | Playwright ai ms | session, full ms | unchanged ms | one change ms | change / session full | change / full dom | change / full ax | incremental | why not |';
+const sep = '|' + ' --- |'.repeat(12);
+const rows = results.map(r => `| ${r.page} | ${r.fullAxMs} | ${r.fullDomMs} | ${r.pwMs} | ${r.sessionFullMs} | ${r.unchangedMs} | ${r.changeMs} | ${r.changeVsSessionFull} | ${r.changeVsFullDom} | ${r.changeVsFullAx} | ${r.incrementalShare} | ${r.why || ''} |`);
 const command = `npm run bench:incremental${values.only ? ` -- --only ${values.only}` : ''}`;
-const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine). "unchanged" and "one change" are a page session's \`snapshot()\` (engine \`'dom'\`), all of it: the watcher, the capture, the delta; "one change" follows a script changing one text node. "incremental" counts the changed-page snapshots that were incremental; "why not" is the reason the others were full.\n\n${[head, sep, ...rows].join('\n')}\n`;
+const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine). "unchanged" and "one change" are a page session's \`snapshot()\` (engine \`'dom'\`), all of it: the watcher, the capture, the delta; "one change" follows a script changing one text node, and "session, full" is the same look by a session with \`incremental: false\`. "full, ax" and "full, dom" are bare captures (\`captureOverCdp\`, no session). "incremental" counts the changed-page snapshots that were incremental; "why not" is the reason the others were full.\n\n${[head, sep, ...rows].join('\n')}\n`;
 console.log(md);
 writeFileSync(join(root, 'bench', 'incremental.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
 if (!values['no-readme'] && !values.only) {

@@ -33,10 +33,8 @@ pub enum RepeatCall {
     Take,
     /// `DOM.enable` with white space: `describeNode` then lists every text node, as DOMSnapshot does.
     DomEnable,
-    /// The roots the watcher kept, as one remote array.
-    Roots,
-    /// That array's items, one remote object each.
-    Props,
+    /// Root `k` the watcher kept (then the frames it cannot enter), as a remote object.
+    Root(u32),
     /// Root `k`'s subtree as the DOM has it.
     Describe(u32),
     /// Root `k`'s subtree as style and layout have it.
@@ -82,8 +80,7 @@ impl Call {
             Call::Cleanup(_) | Call::Repeat(RepeatCall::DomDisable) => "DOM.disable",
             Call::Repeat(RepeatCall::Take) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::DomEnable) => "DOM.enable",
-            Call::Repeat(RepeatCall::Roots) => "Runtime.evaluate",
-            Call::Repeat(RepeatCall::Props) => "Runtime.getProperties",
+            Call::Repeat(RepeatCall::Root(_)) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::Describe(_)) => "DOM.describeNode",
             Call::Repeat(RepeatCall::Facts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::Listeners(_)) => "DOMDebugger.getEventListeners",

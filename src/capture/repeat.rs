@@ -146,9 +146,12 @@ async fn repeat(
     let shape = crate::incremental::mirror::shape_of(opts);
 
     // 1. What changed (and the page's URL and title), and which documents the frames show.
+    // The last repeat's remote objects and DOM agent are let go here, in parallel, not after it.
     let first = [
         command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES})"), "contextId": world.context_id, "returnByValue": true })),
         CdpCommand::new(Call::FrameTree, json!({})),
+        command(RepeatCall::Release, json!({ "objectGroup": OBJECT_GROUP })),
+        command(RepeatCall::DomDisable, json!({})),
     ];
     let replies = batch(transport, &first, deadline).await;
     let taken = json_of!(first[0], &replies[0], opts);
@@ -200,28 +203,24 @@ async fn repeat(
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0)));
     }
 
-    // 2. The roots as remote objects, and the DOM hash of the changed page.
+    // 2. The roots as remote objects (one evaluation each: no round trip to list them), and the DOM hash of the changed page.
     let second = {
-        let mut cmds = vec![
-            command(RepeatCall::DomEnable, json!({ "includeWhitespace": "all" })),
-            command(
-                RepeatCall::Roots,
-                json!({ "expression": "globalThis.__webAiSnapshotWatch.pending", "contextId": world.context_id, "objectGroup": OBJECT_GROUP, "returnByValue": false }),
-            ),
-        ];
+        let mut cmds = vec![command(RepeatCall::DomEnable, json!({ "includeWhitespace": "all" }))];
         cmds.extend(helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot));
+        for k in 0..root_count + blind {
+            cmds.push(command(
+                RepeatCall::Root(k as u32),
+                json!({ "expression": format!("globalThis.__webAiSnapshotWatch.pending[{k}]"), "contextId": world.context_id, "objectGroup": OBJECT_GROUP, "returnByValue": false }),
+            ));
+        }
         cmds
     };
-    let release = [command(RepeatCall::Release, json!({ "objectGroup": OBJECT_GROUP })), command(RepeatCall::DomDisable, json!({}))];
     let replies = batch(transport, &second, deadline).await;
-    let read = read_roots(transport, opts, &second, &replies, root_count, mirror, deadline).await;
-    // The roots' remote objects and the DOM agent are released whatever happened.
-    let _ = batch(transport, &release, Instant::now() + Duration::from_millis(500)).await;
-    let (roots, t) = match read? {
+    let (roots, t) = match read_roots(transport, opts, &second, &replies, root_count, mirror, deadline).await? {
         Ok(r) => r,
         Err(f) => return Ok(Err(f)),
     };
-    let page = helper.read_page_facts(&replies[2]);
+    let page = helper.read_page_facts(&replies[1]);
     facts.dom_hash = page.dom_hash;
     facts.notes = page.notes;
     let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots).await?;
@@ -229,8 +228,8 @@ async fn repeat(
 }
 
 /// Read each root's subtree and patch it into the mirror (the first
-/// `root_count` items; the rest are frames of other origins, whose documents
-/// are read again whole): how many, and when reading ended.
+/// `root_count` of `second`'s remote objects; the rest are frames of other
+/// origins, whose documents are read again whole): how many, and when reading ended.
 async fn read_roots(
     transport: &dyn CdpTransport,
     opts: &SnapshotOptions,
@@ -241,24 +240,18 @@ async fn read_roots(
     deadline: Instant,
 ) -> Result<std::result::Result<(u32, Instant), Fallback>> {
     json_of!(second[0], &replies[0], opts);
-    let pending = json_of!(second[1], &replies[1], opts);
-    if let Some(f) = thrown(&pending, "the changed nodes could not be fetched") {
-        return Ok(Err(f));
+    // After DOM.enable and the page facts: one remote object per root, then per frame.
+    let mut items: Vec<(usize, String)> = Vec::new();
+    for (k, (cmd, reply)) in second.iter().zip(replies).enumerate().filter(|(_, (c, _))| matches!(c.call, Call::Repeat(RepeatCall::Root(_)))) {
+        let v = json_of!(cmd, reply, opts);
+        if let Some(f) = thrown(&v, "a changed node could not be fetched") {
+            return Ok(Err(f));
+        }
+        let Some(id) = v.pointer("/result/objectId").and_then(Value::as_str) else {
+            return Ok(Err(Fallback("the watcher kept fewer changed nodes than it counted".into())));
+        };
+        items.push((k, id.to_string()));
     }
-    let Some(array) = pending.pointer("/result/objectId").and_then(Value::as_str) else {
-        return Ok(Err(Fallback("the watcher kept no changed nodes".into())));
-    };
-    let props = [command(RepeatCall::Props, json!({ "objectId": array, "ownProperties": true }))];
-    let replies = batch(transport, &props, deadline).await;
-    let props = json_of!(props[0], &replies[0], opts);
-    let mut items: Vec<(usize, &str)> = props
-        .get("result")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|p| Some((p.get("name")?.as_str()?.parse::<usize>().ok()?, p.pointer("/value/objectId")?.as_str()?)))
-        .collect();
-    items.sort_by_key(|(i, _)| *i);
 
     // 3. Each root's subtree: its DOM, its styles and layout, its listeners.
     let styles = CaptureSession::new(opts.clone()).snapshot_style_names();
