@@ -519,7 +519,7 @@ pub async fn capture_over(
             world: Some(world.into()),
             unchanged: true,
         },
-        Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome(Ok(c), numbered),
+        Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome(Ok(*c), numbered),
         Err(e) => capture_outcome(Err(e), numbered),
     }
 }

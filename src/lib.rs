@@ -69,6 +69,19 @@ pub mod readers {
         crate::engine::tree_from_snapshot(text, style_at)
     }
 
+    /// Keep a DOMSnapshot reply as a session's mirror and write it back out:
+    /// the engine's tree of the reply and of the mirror, as text.
+    pub fn mirror_round_trip(text: &str) -> Result<(String, String), String> {
+        let reading = |snap: &crate::dom::snapshot_reader::Snapshot<'_>| {
+            let page = crate::engine::page::from_snapshot(snap, 1);
+            format!("{:?}", crate::engine::build::build(&page).nodes)
+        };
+        crate::dom::snapshot_reader::with_snapshot(text, |s| {
+            let mirror = crate::incremental::Mirror::from_snapshot(s, 1);
+            (reading(s), reading(&mirror.to_snapshot()))
+        })
+    }
+
     /// Read a `DOM.getDocument` reply and build the selector of every node
     /// in it, as the serializer does for refs: how many were located.
     pub fn locate_all_in_document(text: &str) -> Result<usize, String> {

@@ -333,6 +333,10 @@ fn fuzz_dom_snapshot_reader() {
                 let _ = build_snapshot(&tree, None, PageFacts::default(), &SnapshotOptions::default(), 0.0, &[]).to_json();
             }
         }
+        // A session keeps the reply as its mirror and writes it back out, whatever the page sent.
+        // (Equality is for Chrome's replies, `incremental::mirror`'s tests: a malformed one's
+        // detached nodes are not kept.)
+        let _ = readers::mirror_round_trip(input);
     });
 }
 

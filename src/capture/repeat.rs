@@ -48,7 +48,7 @@ enum Repeated {
 
 /// A page session's capture.
 pub enum SessionCapture {
-    Snapshot(Captured),
+    Snapshot(Box<Captured>),
     /// The page is as the session's last snapshot with these options showed it.
     Unchanged { capture_ms: f64, world: World },
 }
@@ -57,7 +57,7 @@ pub enum SessionCapture {
 /// incremental when the slot holds this document's mirror, else full (and
 /// the mirror is kept for the next one).
 pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOptions) -> Result<SessionCapture> {
-    let Some(inc) = opts.incremental.clone() else { return capture_with(transport, opts).await.map(SessionCapture::Snapshot) };
+    let Some(inc) = opts.incremental.clone() else { return capture_with(transport, opts).await.map(|c| SessionCapture::Snapshot(Box::new(c))) };
     let started = Instant::now();
     let mirror = store::take(inc.slot, &inc.token);
     let why = match (mirror, opts.world.clone()) {
@@ -67,7 +67,7 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
                 return Ok(match done {
                     Repeated::Unchanged => SessionCapture::Unchanged { capture_ms: started.elapsed().as_secs_f64() * 1000.0, world },
                     Repeated::Built(s, processing_ms) => {
-                        SessionCapture::Snapshot(Captured { snapshot: *s, processing_ms, world: Some(world), mirror: None })
+                        SessionCapture::Snapshot(Box::new(Captured { snapshot: *s, processing_ms, world: Some(world), mirror: None }))
                     }
                 });
             }
@@ -88,7 +88,7 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
     if let Some(mirror) = captured.mirror.take() {
         store::put(inc.slot, &inc.token, mirror);
     }
-    Ok(SessionCapture::Snapshot(captured))
+    Ok(SessionCapture::Snapshot(Box::new(captured)))
 }
 
 /// The error of a call that must answer, or the fallback its refusal means.
