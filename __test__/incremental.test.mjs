@@ -201,6 +201,26 @@ test('what cannot be bounded falls back to a full capture, and the notes say why
     }
 });
 
+test('a { cdp } session is incremental too, and equal to a full capture', async () => {
+    const page = await openFile(await browser(), join(pagesDir, 'widgets.html'));
+    const cdp = await page.context().newCDPSession(page);
+    const session = createPageSession({ cdp }, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    try {
+        await session.snapshot();
+        for (const seed of [11, 12, 13, 14, 15]) {
+            await mutate(page, seed);
+            const numbering = session._numbering();
+            const s = await session.snapshot();
+            assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
+            assert.equal(difference(s, await fullCapture(page, numbering)), null);
+        }
+    } finally {
+        await session.close();
+        await cdp.detach().catch(() => {});
+        await page.close();
+    }
+});
+
 test('a session with the ax engine captures in full, as before', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
     try {

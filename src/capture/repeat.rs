@@ -72,11 +72,9 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
                 });
             }
             Ok(Err(Fallback(why))) => Some(why),
-            // The mirror is still the page's as it was: keep it for the next try.
-            Err(e) => {
-                store::put(inc.slot, &inc.token, mirror);
-                return Err(e);
-            }
+            // The watcher's record was taken and the mirror may be half patched:
+            // it goes, and the next capture reads the whole page.
+            Err(e) => return Err(e),
         },
         // The session's first capture of this document: nothing to patch yet, nothing to say.
         _ => None,
@@ -278,16 +276,8 @@ async fn read_roots(
         let described = json_of!(reads[k * 3], &replies[k * 3], opts);
         let facts = json_of!(reads[k * 3 + 1], &replies[k * 3 + 1], opts);
         let listeners = json_of!(reads[k * 3 + 2], &replies[k * 3 + 2], opts);
-        if let Some(f) = thrown(&facts, "a changed subtree could not be read") {
+        if let Err(f) = patch(mirror, &described, &facts, &listeners, "a changed subtree could not be read") {
             return Ok(Err(f));
-        }
-        let facts = facts.pointer("/result/value").cloned().unwrap_or(Value::Null);
-        let fresh = match fresh::read(&described, &facts, Some(&listeners)) {
-            Ok(f) => f,
-            Err(u) => return Ok(Err(u.into())),
-        };
-        if let Err(u) = mirror.replace(fresh) {
-            return Ok(Err(u.into()));
         }
     }
     // The frames' documents (in this process; another process's frame has none here).
@@ -355,20 +345,23 @@ async fn read_frame_documents(
     for (k, (doc, _, _)) in docs.iter().enumerate() {
         let facts = json_of!(reads[k * 2], &replies[k * 2], opts);
         let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], opts);
-        if let Some(f) = thrown(&facts, "a frame's document could not be read") {
+        if let Err(f) = patch(mirror, &json!({ "node": doc }), &facts, &listeners, "a frame's document could not be read") {
             return Ok(Err(f));
-        }
-        let facts = facts.pointer("/result/value").cloned().unwrap_or(Value::Null);
-        let described = json!({ "node": doc });
-        let fresh = match fresh::read(&described, &facts, Some(&listeners)) {
-            Ok(f) => f,
-            Err(u) => return Ok(Err(u.into())),
-        };
-        if let Err(u) = mirror.replace(fresh) {
-            return Ok(Err(u.into()));
         }
     }
     Ok(Ok(()))
+}
+
+/// Join one subtree's replies (`describeNode`, the facts script's evaluation,
+/// the listeners) and swap it into the mirror.
+fn patch(mirror: &mut Mirror, described: &Value, facts: &Value, listeners: &Value, what: &str) -> std::result::Result<(), Fallback> {
+    if let Some(f) = thrown(facts, what) {
+        return Err(f);
+    }
+    let facts = facts.pointer("/result/value").cloned().unwrap_or(Value::Null);
+    let fresh = fresh::read(described, &facts, Some(listeners))?;
+    mirror.replace(fresh)?;
+    Ok(())
 }
 
 /// The snapshot of the (patched) mirror, built as a capture builds it, and
