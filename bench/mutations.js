@@ -2,7 +2,8 @@
 // world by the incremental capture's randomized test and its benchmark).
 // Kinds: text, set or remove an attribute, insert new markup or a copy,
 // remove, move, hide, show, relabel (aria-labelledby, label for), aria-*
-// states, a form field's value set by script, and content inside open
+// states and references (aria-owns, aria-describedby, aria-controls), a form
+// field's value set by script, and content inside open
 // shadow roots and same-origin frames. Returns what it did, as a line a
 // person can replay by hand.
 function (seed, only) {
@@ -156,6 +157,14 @@ function (seed, only) {
             return `${where} aria-labelledby=${other.id} (${path(other)})`;
         }
         case 'aria': {
+            if (rand() < 0.2) {
+                // A reference to another element: it moves under this one in the tree, or describes it.
+                const other = pick(els);
+                if (!other.id) other.id = `o${Math.floor(rand() * 100000)}`;
+                const name = pick(['aria-owns', 'aria-describedby', 'aria-controls']);
+                el.setAttribute(name, other.id);
+                return `${where}.setAttribute(${JSON.stringify(name)}, ${JSON.stringify(other.id)}) (${path(other)})`;
+            }
             const [name, value] = pick([
                 ['aria-expanded', pick(['true', 'false'])],
                 ['aria-checked', pick(['true', 'false', 'mixed'])],
