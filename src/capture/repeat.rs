@@ -170,9 +170,9 @@ async fn repeat(
     if !mirror.same_documents(&documents) {
         return Ok(Err(Fallback("a frame shows another document".into())));
     }
-    let reach: u64 = summary.get("sizes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).sum();
+    let reach = summary.get("sizes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).fold(0u64, u64::saturating_add);
     let total = summary.get("total").and_then(Value::as_u64).unwrap_or(0);
-    if reach > 500 && reach * 3 > total {
+    if reach > 500 && reach.saturating_mul(3) > total {
         return Ok(Err(Fallback(format!("the changes reach {reach} of the page's {total} elements"))));
     }
     let root_count = summary.get("roots").and_then(Value::as_u64).unwrap_or(0) as usize;

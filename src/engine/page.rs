@@ -353,7 +353,8 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
 }
 
 fn page_index(base: usize, i: usize, count: usize) -> Option<usize> {
-    (i < count).then_some(base + i)
+    // `then`, not `then_some`: the sum is only taken for an index in range (a reply may send any).
+    (i < count).then(|| base + i)
 }
 
 /// Each node's id scope: its document. (The flat tree has lost shadow root

@@ -112,7 +112,8 @@ impl Mirror {
                     ..MNode::default()
                 });
             }
-            let at = |i: usize| (i < count).then_some(base as usize + i);
+            // The sum only for an index in range: a reply may send any index.
+            let at = |i: usize| (i < count).then(|| base as usize + i);
             let strings = |r: &Option<Rare>, f: &mut dyn FnMut(&mut MNode, Option<String>), nodes: &mut Vec<MNode>| {
                 if let Some(r) = r {
                     for (i, v) in r.pairs() {
