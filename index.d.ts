@@ -171,6 +171,9 @@ export interface FreshnessFields {
   currentAxHash?: string
 }
 
+/** How the note on a page session's repeat snapshot that had to read the whole page begins. */
+export declare const FULL_CAPTURE_NOTE: string
+
 export declare function goneMessage(role: string, name: string, refId: string): string
 
 export declare function hashAccessibilitySnapshot(text: string): string

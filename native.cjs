@@ -858,6 +858,7 @@ module.exports.errorPayload = nativeBinding.errorPayload
 module.exports.errorTable = nativeBinding.errorTable
 module.exports.estimateSnapshotTokens = nativeBinding.estimateSnapshotTokens
 module.exports.evaluateNative = nativeBinding.evaluateNative
+module.exports.FULL_CAPTURE_NOTE = nativeBinding.FULL_CAPTURE_NOTE
 module.exports.goneMessage = nativeBinding.goneMessage
 module.exports.hashAccessibilitySnapshot = nativeBinding.hashAccessibilitySnapshot
 module.exports.hashDoctorField = nativeBinding.hashDoctorField

@@ -8,13 +8,12 @@
 //   dom floor  — a bare DOMSnapshot.captureSnapshot with the styles the engine asks for;
 //   pw         — Playwright's page.ariaSnapshot({ mode: 'ai' });
 //   ax, dom    — buildWebAiSnapshot over the same session with each engine (DOM pass on).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
 import * as ax from '../lib/ax-snapshot.cjs';
-import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
-import { benchPages, median, root, round } from './pages.mjs';
+import { openFile } from '../lib/chromium.mjs';
+import { measurePages, median, root, round, writeReadmeBlock } from './pages.mjs';
 import { compareEngines } from './agreement.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, 'no-readme': { type: 'boolean' } } });
@@ -66,21 +65,7 @@ async function measure(browser, p) {
     }
 }
 
-const { list, dir } = benchPages(values.only);
-const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_FLAGS });
-const results = [];
-let version = '';
-try {
-    version = browser.version();
-    for (const p of list) {
-        const r = await measure(browser, p);
-        results.push(r);
-        console.error(`${r.page}: dom ${r.domMs} ms, ax ${r.axMs}, floor ${r.floorMs}, dom floor ${r.domFloorMs}, pw ${r.pwMs}; agreement ${r.agreement}%`);
-    }
-} finally {
-    await browser.close();
-    rmSync(dir, { recursive: true, force: true });
-}
+const { results, version } = await measurePages(values.only, measure, r => `${r.page}: dom ${r.domMs} ms, ax ${r.axMs}, floor ${r.floorMs}, dom floor ${r.domFloorMs}, pw ${r.pwMs}; agreement ${r.agreement}%`);
 
 const head = '| page | AX nodes | floor ms | DOMSnapshot ms | Playwright ai ms | ours, ax ms | ours, dom ms | dom / floor | dom / Playwright | dom / ax | agreement with Chrome |';
 const sep = '|' + ' --- |'.repeat(11);
@@ -90,9 +75,4 @@ const command = `npm run bench:engine${values.only ? ` -- --only ${values.only}`
 const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\`; "DOMSnapshot" a bare \`DOMSnapshot.captureSnapshot\` with the styles the DOM engine asks for; both engines' captures include the DOM pass (selectors, clickable refs). "Agreement" is the share of ref'd elements (either engine's, matched by \`backendNodeId\`) that both engines ref with the same role, name, states, value and level (\`node bench/agreement.mjs --verbose\` prints each disagreement). Over all pages: ${all.agreed}/${all.compared} (${round((all.agreed / Math.max(all.compared, 1)) * 100, 2)}%).\n\n${[head, sep, ...rows].join('\n')}\n`;
 console.log(md);
 writeFileSync(join(root, 'bench', 'engine.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
-if (!values['no-readme'] && !values.only) {
-    const readmePath = join(root, 'README.md');
-    const readme = readFileSync(readmePath, 'utf8');
-    const block = `<!-- engine:start -->\n${md}<!-- engine:end -->`;
-    writeFileSync(readmePath, readme.includes('<!-- engine:start -->') ? readme.replace(/<!-- engine:start -->[\s\S]*<!-- engine:end -->/, block) : `${readme.trimEnd()}\n\n## The DOM engine\n\n${block}\n`);
-}
+if (!values['no-readme'] && !values.only) writeReadmeBlock('engine', 'The DOM engine', md);

@@ -13,14 +13,13 @@
 //                      (its watcher, the capture, the delta) included;
 //   session full     — the same look by a session with `incremental: false`
 //                      (a full capture, and everything else the session does).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
 import * as ax from '../lib/ax-snapshot.cjs';
 import { createPageSession } from '../lib/session.cjs';
-import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
-import { benchPages, median, root, round } from './pages.mjs';
+import { openFile } from '../lib/chromium.mjs';
+import { measurePages, median, root, round, writeReadmeBlock } from './pages.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, 'no-readme': { type: 'boolean' } } });
 const RUNS = Number(values.runs);
@@ -111,21 +110,7 @@ async function measure(browser, p) {
     }
 }
 
-const { list, dir } = benchPages(values.only);
-const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_FLAGS });
-const results = [];
-let version = '';
-try {
-    version = browser.version();
-    for (const p of list) {
-        const r = await measure(browser, p);
-        results.push(r);
-        console.error(`${r.page}: one change ${r.changeMs} ms (${r.incrementalShare} incremental), session full ${r.sessionFullMs}, unchanged ${r.unchangedMs}, full dom ${r.fullDomMs}, full ax ${r.fullAxMs}, pw ${r.pwMs} ${r.why}`);
-    }
-} finally {
-    await browser.close();
-    rmSync(dir, { recursive: true, force: true });
-}
+const { results, version } = await measurePages(values.only, measure, r => `${r.page}: one change ${r.changeMs} ms (${r.incrementalShare} incremental), session full ${r.sessionFullMs}, unchanged ${r.unchangedMs}, full dom ${r.fullDomMs}, full ax ${r.fullAxMs}, pw ${r.pwMs} ${r.why}`);
 
 const head = '| page | full, ax ms | full, dom ms | Playwright ai ms | session, full ms | unchanged ms | one change ms | change / session full | change / full dom | change / full ax | incremental | why not |';
 const sep = '|' + ' --- |'.repeat(12);
@@ -134,9 +119,4 @@ const command = `npm run bench:incremental${values.only ? ` -- --only ${values.o
 const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine). "unchanged" and "one change" are a page session's \`snapshot()\` (engine \`'dom'\`), all of it: the watcher, the capture, the delta; "one change" follows a script changing one text node, and "session, full" is the same look by a session with \`incremental: false\`. "full, ax" and "full, dom" are bare captures (\`captureOverCdp\`, no session). "incremental" counts the changed-page snapshots that were incremental; "why not" is the reason the others were full.\n\n${[head, sep, ...rows].join('\n')}\n`;
 console.log(md);
 writeFileSync(join(root, 'bench', 'incremental.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
-if (!values['no-readme'] && !values.only) {
-    const readmePath = join(root, 'README.md');
-    const readme = readFileSync(readmePath, 'utf8');
-    const block = `<!-- incremental:start -->\n${md}<!-- incremental:end -->`;
-    writeFileSync(readmePath, readme.includes('<!-- incremental:start -->') ? readme.replace(/<!-- incremental:start -->[\s\S]*<!-- incremental:end -->/, block) : `${readme.trimEnd()}\n\n## Repeat snapshots\n\n${block}\n`);
-}
+if (!values['no-readme'] && !values.only) writeReadmeBlock('incremental', 'Repeat snapshots', md);

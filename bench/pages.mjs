@@ -2,7 +2,9 @@
 // pages of ../shared/pages (the bundled copies in fixtures/real-pages when
 // that is absent) and generated pages of ~1k, 10k and 40k accessibility
 // nodes, written to a temporary folder the caller removes.
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, findChromium } from '../lib/chromium.mjs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,4 +29,35 @@ export function benchPages(only = '') {
         list.push({ name, path, real: false });
     }
     return { list: list.filter(p => p.name.includes(only)), dir };
+}
+
+/**
+ * Measure each page whose name contains `only` with `measure(browser, page)`
+ * in one Chromium, printing `line(result)` as each finishes: the results and
+ * the browser's version.
+ */
+export async function measurePages(only, measure, line) {
+    const { list, dir } = benchPages(only);
+    const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_FLAGS });
+    const results = [];
+    try {
+        for (const p of list) {
+            const r = await measure(browser, p);
+            results.push(r);
+            console.error(line(r));
+        }
+        return { results, version: browser.version() };
+    } finally {
+        await browser.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+}
+
+/** Put `md` between the README's `<!-- name:start -->` and `<!-- name:end -->`, or add it at the end under `heading`. */
+export function writeReadmeBlock(name, heading, md) {
+    const readmePath = join(root, 'README.md');
+    const readme = readFileSync(readmePath, 'utf8');
+    const block = `<!-- ${name}:start -->\n${md}<!-- ${name}:end -->`;
+    const between = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`);
+    writeFileSync(readmePath, between.test(readme) ? readme.replace(between, () => block) : `${readme.trimEnd()}\n\n## ${heading}\n\n${block}\n`);
 }

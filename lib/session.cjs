@@ -35,8 +35,6 @@ const POLL_MS = 50;
 const SETTLE_POLL_MS = 25;
 /** `delta: true` answers with the delta when it is under this share of the full text. */
 const DELTA_SHARE = 0.7;
-/** How the core's note on a repeat snapshot that had to read the whole page begins. */
-const FULL_CAPTURE_NOTE = 'a full capture, not an incremental one: ';
 /** Request types that never finish and say nothing about the page settling. */
 const ENDLESS = new Set(['websocket', 'eventsource', 'WebSocket', 'EventSource']);
 
@@ -270,7 +268,7 @@ class PageSession {
             this._dirty = false;
             const stats = { ...prev.snapshot.stats, captureMode: 'incremental', subtreesReread: 0, captureMs: snapshot.captureMs };
             // The notes that explained how the last one was read do not explain this one.
-            const notes = prev.snapshot.notes.filter(n => !n.startsWith(FULL_CAPTURE_NOTE));
+            const notes = prev.snapshot.notes.filter(n => !n.startsWith(native.FULL_CAPTURE_NOTE));
             return { ...prev.snapshot, stats, notes, fromCache: true };
         }
         const from = prev ? prev.snapshot.revision : this._revision;

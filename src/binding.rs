@@ -577,6 +577,10 @@ pub async fn capture_native(endpoint: EndpointInput, options: Value, numbering: 
     capture_outcome(native::capture_endpoint(&endpoint, opts).await, numbered)
 }
 
+/// How the note on a page session's repeat snapshot that had to read the whole page begins.
+#[napi]
+pub const FULL_CAPTURE_NOTE: &str = crate::capture::FULL_CAPTURE_NOTE;
+
 /// The name of the isolated world the package's page scripts run in.
 #[napi]
 pub const WORLD_NAME: &str = crate::capture::WORLD_NAME;

@@ -56,11 +56,6 @@ async fn send_all(
     }
 }
 
-/// A page session's capture asking for a mirror with the DOM engine.
-fn session_wants_mirror(session: &CaptureSession) -> bool {
-    session.wants_mirror()
-}
-
 /// Capture a snapshot over any transport.
 pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -> Result<Captured> {
     drive(transport, CaptureSession::new(opts)).await
@@ -105,8 +100,8 @@ pub(super) async fn drive(transport: &dyn CdpTransport, mut session: CaptureSess
                 let mut snapshot = *snapshot;
                 let mirror = match (session.mirror.take(), session.mirror_unusable()) {
                     (Some(m), None) => Some(m),
-                    (_, Some(why)) if session_wants_mirror(&session) => {
-                        snapshot.notes.push(format!("repeat snapshots of this page are full captures: {why}"));
+                    (_, Some(why)) if session.wants_mirror() => {
+                        snapshot.notes.push(format!("{}{why}", super::repeat::NOT_MIRRORED_NOTE));
                         None
                     }
                     _ => None,

@@ -30,6 +30,12 @@ const MAX_ROOTS: usize = 200;
 /// Frames of other origins (each read again whole) beyond which a full capture is simpler.
 const MAX_BLIND_FRAMES: usize = 50;
 
+/// How the note on a repeat capture that had to read the whole page begins
+/// (the session leaves it out when it answers an unchanged page with that snapshot).
+pub const FULL_CAPTURE_NOTE: &str = "a full capture, not an incremental one: ";
+/// How the note on a capture whose page cannot be mirrored begins.
+pub const NOT_MIRRORED_NOTE: &str = "repeat snapshots of this page are full captures: ";
+
 /// Why a repeat capture became a full one.
 struct Fallback(String);
 
@@ -81,7 +87,7 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
     };
     let mut captured = capture_with(transport, opts).await?;
     if let Some(why) = why {
-        captured.snapshot.notes.push(format!("a full capture, not an incremental one: {why}"));
+        captured.snapshot.notes.push(format!("{FULL_CAPTURE_NOTE}{why}"));
     }
     if let Some(mirror) = captured.mirror.take() {
         store::put(inc.slot, &inc.token, mirror);
@@ -214,7 +220,8 @@ async fn repeat(
         cmds
     };
     let replies = batch(transport, &second, deadline).await;
-    let (roots, t) = match read_roots(transport, opts, &second, &replies, root_count, mirror, deadline).await? {
+    let styles = helper.snapshot_style_names();
+    let (roots, t) = match read_roots(transport, opts, &second, &replies, root_count, &styles, mirror, deadline).await? {
         Ok(r) => r,
         Err(f) => return Ok(Err(f)),
     };
@@ -234,6 +241,7 @@ async fn read_roots(
     second: &[CdpCommand],
     replies: &[CdpReply],
     root_count: usize,
+    styles: &[String],
     mirror: &mut Mirror,
     deadline: Instant,
 ) -> Result<std::result::Result<(u32, Instant), Fallback>> {
@@ -252,7 +260,6 @@ async fn read_roots(
     }
 
     // 3. Each root's subtree: its DOM, its styles and layout, its listeners.
-    let styles = CaptureSession::new(opts.clone()).snapshot_style_names();
     let mut reads = Vec::with_capacity(items.len() * 3);
     let (roots, frames) = items.split_at(root_count.min(items.len()));
     for (k, (_, id)) in roots.iter().enumerate() {
@@ -292,7 +299,7 @@ async fn read_roots(
         docs.push((doc.clone(), frame.to_string(), backend));
     }
     if !docs.is_empty() {
-        match read_frame_documents(transport, opts, &docs, mirror, deadline).await? {
+        match read_frame_documents(transport, opts, &docs, styles, mirror, deadline).await? {
             Ok(()) => t = Instant::now(),
             Err(f) => return Ok(Err(f)),
         }
@@ -306,6 +313,7 @@ async fn read_frame_documents(
     transport: &dyn CdpTransport,
     opts: &SnapshotOptions,
     docs: &[(Value, String, i64)],
+    styles: &[String],
     mirror: &mut Mirror,
     deadline: Instant,
 ) -> Result<std::result::Result<(), Fallback>> {
@@ -327,7 +335,6 @@ async fn read_frame_documents(
         ));
     }
     let replies = batch(transport, &resolve, deadline).await;
-    let styles = CaptureSession::new(opts.clone()).snapshot_style_names();
     let mut reads = Vec::with_capacity(docs.len() * 2);
     for (k, cmd) in resolve.iter().enumerate() {
         let resolved = json_of!(cmd, &replies[k], opts);

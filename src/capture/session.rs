@@ -720,7 +720,7 @@ impl CaptureSession {
         let read = match &text {
             Ok(t) if self.dom_engine() => {
                 let both = snapshot_reader::with_snapshot(t, |snap| {
-                    let mirror = keep.then(|| crate::incremental::Mirror::from_snapshot(snap, self.snapshot_style_count()));
+                    let mirror = keep.then(|| crate::incremental::Mirror::from_snapshot(snap, self.snapshot_style_names().len()));
                     (self.engine_read(snap), mirror)
                 });
                 match both {
@@ -807,10 +807,6 @@ impl CaptureSession {
         names
     }
 
-    /// How many computed styles each layout node of this capture's DOM snapshot carries.
-    fn snapshot_style_count(&self) -> usize {
-        self.engine_style_at() + if self.dom_engine() { crate::engine::page::STYLES.len() } else { 0 }
-    }
 
     /// A page session's capture with the DOM engine: it would keep a mirror.
     pub fn wants_mirror(&self) -> bool {
@@ -850,14 +846,11 @@ impl CaptureSession {
         snap: &snapshot_reader::Snapshot<'_>,
         mut facts: PageFacts,
     ) -> Result<WebAiSnapshot> {
-        let mut s = CaptureSession::new(opts);
+        let mut s = CaptureSession::with_page_snapshot(opts, snap);
         s.started = started;
         s.documents = std::mem::take(&mut facts.documents);
         s.stage = Stage::First;
-        let (read, tree) = s.engine_read(snap);
-        s.ax_tree = Some(Ok(tree));
         s.facts = Some(facts);
-        s.keep_dom_read(Call::DomSnapshot, Ok(read), &Ok(String::new()));
         if !s.dom_pending.is_empty() {
             return Err(WebAiError::new(ErrorCode::CaptureFailed, "the mirror's DOM is not the element tree (shadow roots)"));
         }

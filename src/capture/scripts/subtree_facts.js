@@ -34,10 +34,21 @@ function (names) {
     };
     const PRESERVES = new Set(['pre', 'pre-wrap', 'break-spaces', 'pre-line']);
     const NO_WHITESPACE = /^(table|table-row|table-row-group|table-header-group|table-footer-group|table-column|table-column-group|flex|inline-flex|grid|inline-grid)$/;
-    const inFlowInline = el => {
-        const cs = getComputedStyle(el);
+    // Whether an element with a layout object flows inline (null: out of flow, it does not count).
+    const inFlowInline = (el, cs) => {
         if (cs.float !== 'none' || cs.position === 'absolute' || cs.position === 'fixed') return null;
         return cs.display.startsWith('inline') && el.localName !== 'br';
+    };
+    // Per parent, what its last laid-out, in-flow child says of a white space after it
+    // (kept as the walk goes, which visits siblings in order: no walk back over them).
+    const keepsSpaceAfter = new Map();
+    const flowed = (node, cs) => {
+        const parent = node.parentNode;
+        if (node.nodeType === 3) keepsSpaceAfter.set(parent, !/[ \t\n\r\f]$/.test(node.data));
+        else {
+            const inline = inFlowInline(node, cs);
+            if (inline !== null) keepsSpaceAfter.set(parent, inline);
+        }
     };
     // Whitespace-only text has a layout object only where it can separate
     // inline content (Blink's Text::TextLayoutObjectIsNeeded): where white
@@ -54,16 +65,8 @@ function (names) {
         const ps = getComputedStyle(parent);
         if (NO_WHITESPACE.test(ps.display)) return false;
         if (PRESERVES.has(ps.whiteSpace)) return true;
-        for (let p = text.previousSibling; p; p = p.previousSibling) {
-            if (p.nodeType === 3) {
-                if (laid.get(p) !== true) continue;
-                return !/[ \t\n\r\f]$/.test(p.data);
-            }
-            if (p.nodeType !== 1 || laid.get(p) !== true) continue;
-            const inline = inFlowInline(p);
-            if (inline === null) continue;
-            return inline;
-        }
+        const after = keepsSpaceAfter.get(parent);
+        if (after !== undefined) return after;
         // First in its parent: only an inline box (not an inline-block) keeps it.
         return ps.display === 'inline';
     };
@@ -99,6 +102,7 @@ function (names) {
             const on = elementLaidOut(node);
             laid.set(node, on);
             const cs = on ? getComputedStyle(node) : null;
+            if (on) flowed(node, cs);
             const tag = node.localName;
             const isInput = tag === 'input' && node instanceof HTMLInputElement;
             const checkable = isInput && (node.type === 'checkbox' || node.type === 'radio');
@@ -122,6 +126,7 @@ function (names) {
             let on = range.getClientRects().length > 0;
             if (!on && node.data.length > 0 && node.data.trim() === '') on = whitespaceLaidOut(node);
             laid.set(node, on);
+            if (on) flowed(node, null);
             out.push([3, on && node.parentElement ? styleOf(getComputedStyle(node.parentElement)) : null]);
         } else {
             out.push([node.nodeType, node.nodeName]);
