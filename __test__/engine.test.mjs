@@ -8,7 +8,7 @@ import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { buildWebAiSnapshot, createBrowserTools, createPageSession, WebAiError } from '../lib/index.mjs';
-import { compareEngines, defaultPages } from '../bench/agreement.mjs';
+import { compareEngines, defaultPages, settle } from '../bench/agreement.mjs';
 import { browser as sharedBrowser, closeBrowser, launchWithEndpoint, openFile, openFixture, root } from './helpers.mjs';
 
 after(closeBrowser);
@@ -35,6 +35,7 @@ test('with the agent tools\' options, the DOM engine gives the same elements on 
     for (const file of defaultPages().filter(p => p.includes('/fixtures/pages/'))) {
         const page = await openFile(await sharedBrowser(), file);
         try {
+            await settle(page);
             const ax = await buildWebAiSnapshot(page, opts);
             const dom = await buildWebAiSnapshot(page, { ...opts, engine: 'dom' });
             assert.deepEqual(dom.elements, ax.elements, basename(file));

@@ -24,6 +24,8 @@ pub enum Call {
     Cleanup(u32),
     Frame(u32, FrameCall),
     Repeat(RepeatCall),
+    /// The DOM engine's `k`th node whose content only Chrome's tree shows (media controls).
+    ChromeSubtree(u32),
 }
 
 /// The calls of a repeat capture over a mirror (`super::repeat`).
@@ -89,6 +91,7 @@ impl Call {
             Call::Repeat(RepeatCall::FrameDocument(_)) => "DOM.resolveNode",
             Call::Repeat(RepeatCall::FrameFacts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::FrameListeners(_)) => "DOMDebugger.getEventListeners",
+            Call::ChromeSubtree(_) => "Accessibility.queryAXTree",
         }
     }
 

@@ -63,7 +63,12 @@ pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -
 
 /// Run a capture plan to its snapshot.
 pub(super) async fn drive(transport: &dyn CdpTransport, mut session: CaptureSession) -> Result<Captured> {
-    let mut batch = session.start();
+    let batch = session.start();
+    drive_from(transport, session, batch).await
+}
+
+/// Run a capture plan from the batch it asked for.
+pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: CaptureSession, mut batch: Vec<CdpCommand>) -> Result<Captured> {
     let mut processing = Duration::ZERO;
     loop {
         let remaining = session.remaining_ms();

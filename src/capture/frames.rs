@@ -145,9 +145,9 @@ mod tests {
 
     #[test]
     fn stitches_nested_frames_under_their_iframes() {
-        let mut main = AxTree { nodes: vec![node("RootWebArea", "Top", 1, vec![1]), node("Iframe", "f", 5, vec![])], root: Some(0), notes: vec![] };
-        let child = AxTree { nodes: vec![node("RootWebArea", "", 1, vec![1]), node("Iframe", "g", 7, vec![])], root: Some(0), notes: vec![] };
-        let grandchild = AxTree { nodes: vec![node("RootWebArea", "Deep", 1, vec![1]), node("button", "b", 2, vec![])], root: Some(0), notes: vec![] };
+        let mut main = AxTree { nodes: vec![node("RootWebArea", "Top", 1, vec![1]), node("Iframe", "f", 5, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] };
+        let child = AxTree { nodes: vec![node("RootWebArea", "", 1, vec![1]), node("Iframe", "g", 7, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] };
+        let grandchild = AxTree { nodes: vec![node("RootWebArea", "Deep", 1, vec![1]), node("button", "b", 2, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] };
         let info = |id: &str, parent: &str| FrameInfo { id: id.into(), parent_id: Some(parent.into()), url: format!("https://{id}/") };
         let mut notes = vec![];
         stitch(
@@ -156,7 +156,7 @@ mod tests {
             vec![
                 FrameCapture { info: info("B", "A"), tree: child, owner_backend_id: Some(5) },
                 FrameCapture { info: info("C", "B"), tree: grandchild, owner_backend_id: Some(7) },
-                FrameCapture { info: info("X", "A"), tree: AxTree { nodes: vec![node("RootWebArea", "", 1, vec![])], root: Some(0), notes: vec![] }, owner_backend_id: Some(99) },
+                FrameCapture { info: info("X", "A"), tree: AxTree { nodes: vec![node("RootWebArea", "", 1, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] }, owner_backend_id: Some(99) },
             ],
             &mut notes,
         );

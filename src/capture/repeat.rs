@@ -11,8 +11,8 @@ use futures_util::future::join_all;
 use serde_json::{json, Value};
 
 use super::calls::{Call, RepeatCall};
-use super::driver::{capture_with, drive, Captured};
-use super::session::{CaptureSession, CdpCommand};
+use super::driver::{capture_with, drive, drive_from, Captured};
+use super::session::{CaptureSession, CdpCommand, Step};
 use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::incremental::{fresh, store, Mirror};
@@ -394,7 +394,10 @@ async fn rebuild(
         s.capture_ms = started.elapsed().as_secs_f64() * 1000.0;
         s
     } else {
-        CaptureSession::finish_from(opts.clone(), started, &snap, facts)?
+        match CaptureSession::finish_from(opts.clone(), started, &snap, facts)? {
+            (_, Step::Done(s)) => *s,
+            (session, Step::Send(batch)) => drive_from(transport, session, batch).await?.snapshot,
+        }
     };
     snapshot.capture_mode = Some(CaptureMode::Incremental);
     snapshot.subtrees_reread = roots;

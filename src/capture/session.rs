@@ -120,6 +120,17 @@ pub struct CaptureSession {
     pub mirror: Option<crate::incremental::Mirror>,
     /// The page's DOM snapshot was given (a repeat capture's patched mirror): it is not asked for.
     prebuilt: bool,
+    /// The DOM engine's nodes whose subtrees Chrome gives (`AxTree::chrome_subtrees`), as asked.
+    chrome_jobs: Vec<ChromeJob>,
+}
+
+/// One `Accessibility.queryAXTree` for a node of the DOM engine's tree whose
+/// content is in a user-agent shadow root.
+struct ChromeJob {
+    /// The frame job whose tree holds the node (None: the page's).
+    frame: Option<usize>,
+    node: u32,
+    reply: Option<Result<AxTree>>,
 }
 
 /// What became of a previous capture's world.
@@ -151,6 +162,8 @@ enum Stage {
     Frames,
     /// The `DOM.getDocument` calls nothing else was left to carry.
     DomDocuments,
+    /// The DOM engine's user-agent subtrees of a tree given, not captured.
+    ChromeSubtrees,
     Finished,
 }
 
@@ -182,6 +195,7 @@ impl CaptureSession {
             world: None,
             mirror: None,
             prebuilt: false,
+            chrome_jobs: Vec::new(),
         }
     }
 
@@ -294,7 +308,26 @@ impl CaptureSession {
                 *slot = Some(reply);
                 self.replies.insert(call, CdpReply::Ok(String::new()));
             }
-            c if c.is_dom() => self.receive_dom(call, reply),
+            c if c.is_dom() => {
+                let snapshot = !c.is_document();
+                self.receive_dom(call, reply);
+                if snapshot {
+                    // Asked at once, they join the batch in flight.
+                    let more = self.ask_chrome_subtrees();
+                    self.waiting.extend(more.iter().map(|c| c.call));
+                    return follow.into_iter().chain(more).collect();
+                }
+            }
+            Call::ChromeSubtree(j) => {
+                if let Some(job) = self.chrome_jobs.get_mut(j as usize) {
+                    job.reply = Some(match &reply {
+                        CdpReply::Ok(text) => parse_full_ax_tree(text),
+                        CdpReply::Err(msg) => Err(WebAiError::new(ErrorCode::CaptureFailed, msg.clone())),
+                        CdpReply::TimedOut | CdpReply::Broken(_) => Err(WebAiError::new(ErrorCode::Timeout, NO_ANSWER)),
+                    });
+                }
+                self.replies.insert(call, CdpReply::Ok(String::new()));
+            }
             Call::Frame(k, FrameCall::AxTree) => {
                 if let Some(slot) = self.frame_trees.get_mut(k as usize) {
                     *slot = Some(match &reply {
@@ -573,7 +606,7 @@ impl CaptureSession {
             }
             Stage::First => self.frames_or_finish(),
             Stage::Frames => self.nested_frames_or_finish(),
-            Stage::DomDocuments => self.finish(),
+            Stage::DomDocuments | Stage::ChromeSubtrees => self.finish(),
             Stage::Finished => Err(WebAiError::new(ErrorCode::CaptureFailed, "the capture already finished")),
         }
     }
@@ -657,6 +690,12 @@ impl CaptureSession {
             self.stage = Stage::DomDocuments;
             return Ok(self.send(Vec::new()));
         }
+        let asked = self.ask_chrome_subtrees();
+        if !asked.is_empty() {
+            self.stage = Stage::ChromeSubtrees;
+            return Ok(self.send(asked));
+        }
+        self.graft_chrome_subtrees();
         self.stage = Stage::Finished;
         if !self.dom_engine() {
             self.ok_text(Call::AxTree)?;
@@ -839,13 +878,15 @@ impl CaptureSession {
     }
 
     /// The snapshot of a DOM snapshot reply rebuilt from a mirror (`crate::incremental`):
-    /// the same steps as a capture's last, over the page's reply alone.
+    /// the same steps as a capture's last, over the page's reply alone. The
+    /// step is the snapshot, or what Chrome must still be asked (the
+    /// engine's user-agent subtrees) before it: run it with `drive_from`.
     pub(crate) fn finish_from(
         opts: SnapshotOptions,
         started: Instant,
         snap: &snapshot_reader::Snapshot<'_>,
         mut facts: PageFacts,
-    ) -> Result<WebAiSnapshot> {
+    ) -> Result<(CaptureSession, Step)> {
         let mut s = CaptureSession::with_page_snapshot(opts, snap);
         s.started = started;
         s.documents = std::mem::take(&mut facts.documents);
@@ -854,10 +895,8 @@ impl CaptureSession {
         if !s.dom_pending.is_empty() {
             return Err(WebAiError::new(ErrorCode::CaptureFailed, "the mirror's DOM is not the element tree (shadow roots)"));
         }
-        match s.finish()? {
-            Step::Done(snapshot) => Ok(*snapshot),
-            Step::Send(_) => Err(WebAiError::new(ErrorCode::CaptureFailed, "the rebuilt capture asked the browser for more")),
-        }
+        let step = s.finish()?;
+        Ok((s, step))
     }
 
     /// The DOM parts a DOM call fills: the page's, or its frame job's.
@@ -886,6 +925,56 @@ impl CaptureSession {
             }
         }
         CdpCommand { session, project: Some(project), ..CdpCommand::new(call, params) }
+    }
+
+    /// `Accessibility.queryAXTree` for each node of the engine's trees whose
+    /// content Chrome must give and that was not asked for yet.
+    fn ask_chrome_subtrees(&mut self) -> Vec<CdpCommand> {
+        let mut cmds = Vec::new();
+        let trees = std::iter::once((None, &self.ax_tree)).chain(self.frame_trees.iter().enumerate().map(|(k, t)| (Some(k), t)));
+        let mut found = Vec::new();
+        for (frame, tree) in trees {
+            let Some(Ok(tree)) = tree else { continue };
+            for &node in &tree.chrome_subtrees {
+                if self.chrome_jobs.iter().any(|j| j.frame == frame && j.node == node) {
+                    continue;
+                }
+                if let Some(backend) = tree.node(node).and_then(|n| n.backend_node_id) {
+                    found.push((frame, node, backend));
+                }
+            }
+        }
+        for (frame, node, backend) in found {
+            let session = frame.and_then(|k| self.frames.get(k)).and_then(|j| j.session.clone());
+            let call = Call::ChromeSubtree(self.chrome_jobs.len() as u32);
+            self.chrome_jobs.push(ChromeJob { frame, node, reply: None });
+            cmds.push(CdpCommand { session, ..CdpCommand::new(call, json!({ "backendNodeId": backend })) });
+        }
+        cmds
+    }
+
+    /// Chrome's subtrees in place of the engine's nodes. One that could not
+    /// be read leaves the engine's node, childless, and a note.
+    fn graft_chrome_subtrees(&mut self) {
+        let mut failed = Vec::new();
+        for job in std::mem::take(&mut self.chrome_jobs) {
+            let tree = match job.frame {
+                None => self.ax_tree.as_mut(),
+                Some(k) => self.frame_trees.get_mut(k).and_then(Option::as_mut),
+            };
+            let Some(Ok(tree)) = tree else { continue };
+            match job.reply {
+                Some(Ok(sub)) => tree.graft(job.node, sub),
+                Some(Err(e)) => failed.push(e.message),
+                None => failed.push(NO_ANSWER.to_string()),
+            }
+        }
+        if let Some(first) = failed.first() {
+            self.frame_notes.push(format!(
+                "the controls of {} media element(s) were not read (Accessibility.queryAXTree: {first})",
+                failed.len()
+            ));
+        }
     }
 
     /// Keep the DOM engine's tree of a DOM snapshot reply: the page's, or frame `k`'s.

@@ -139,6 +139,10 @@ pub fn build(page: &Page) -> AxTree {
             None => {}
         }
         let role = roles[i as usize];
+        if n.is_element() && shows_user_agent_content(n) {
+            tree.chrome_subtrees.push(idx);
+            continue;
+        }
         // A text field's own text is its value, not children; a select's options sit in a popup.
         if n.is_element() && (matches!(n.tag.as_str(), "textarea" | "input") || role == "none" && n.tag == "img") {
             continue;
@@ -162,6 +166,25 @@ pub fn build(page: &Page) -> AxTree {
     }
     apply_owns(page, &mut tree, &ax_of, &ex.gone);
     tree
+}
+
+/// Elements whose accessible content is in a user-agent shadow root, which
+/// DOMSnapshot leaves out, and depends on state no attribute shows, so
+/// Chrome gives their subtrees: media elements (their controls, HTML
+/// #attr-media-controls, are buttons and sliders Chrome names and disables
+/// by the media's state, as it names the element itself, controls or not:
+/// "Unable to play media."), the date and time
+/// fields' spin buttons and picker button (their values and names are
+/// Chrome's, by locale), and a file input's value (the chosen files,
+/// "No file chosen").
+fn shows_user_agent_content(n: &crate::engine::page::Node) -> bool {
+    match n.tag.as_str() {
+        "video" | "audio" => true,
+        "input" => n.attr("type").is_some_and(|t| {
+            ["date", "time", "datetime-local", "month", "week", "file"].iter().any(|k| t.eq_ignore_ascii_case(k))
+        }),
+        _ => false,
+    }
 }
 
 fn has_author_name(page: &Page, i: u32) -> bool {
@@ -287,6 +310,8 @@ fn value_of(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> Option<String
             }
             n.value.clone().filter(|v| !v.is_empty())
         }
+        // The sanitized value, a lower-case `#rrggbb` (HTML #color-state-(type=color)).
+        "ColorWell" if n.is("input") => n.value.clone().filter(|v| !v.is_empty()),
         "combobox" if n.is("select") => namer.selected_option(i).map(|o| {
             let on = page.node(o);
             on.attr("label").map(str::to_string).unwrap_or_else(|| {
@@ -614,5 +639,62 @@ mod tests {
         assert_eq!(crate::engine::name::generated_text(r#""Go " "now""#), "Go now");
         assert_eq!(crate::engine::name::generated_text("counter(x) \"\\\"q\\\"\""), "\"q\"");
         assert_eq!(crate::engine::page::Transform::Capitalize.apply("hello big world"), "Hello Big World");
+    }
+
+    #[test]
+    fn media_controls_and_date_fields_are_left_to_chrome() {
+        let t = tree_of(
+            &[
+                (-1, 9, "#document", None, &[], false, "", ""),
+                (0, 1, "HTML", None, &[], true, B, V),
+                (1, 1, "BODY", None, &[], true, B, V),
+                (2, 1, "VIDEO", None, &[("controls", "")], true, "inline", V), // 4
+                (3, 3, "#text", Some("Your browser cannot play this"), &[], false, "", ""),
+                (2, 1, "VIDEO", None, &[], true, "inline", V), // 6: no controls, still named by its state
+                (2, 1, "INPUT", None, &[("type", "Date")], true, "inline-block", V), // 7
+                (2, 1, "INPUT", None, &[("type", "text")], true, "inline-block", V),
+                (2, 1, "DIV", None, &[("hidden", "")], false, "", ""),
+                (8, 1, "AUDIO", None, &[("controls", "")], false, "", ""), // 10: not rendered
+            ],
+            json!({}),
+        );
+        let asked: Vec<i64> = t.chrome_subtrees.iter().filter_map(|&i| t.node(i).and_then(|n| n.backend_node_id)).collect();
+        assert_eq!(asked, [4, 6, 7]);
+        assert!(find(&t, 4).is_some_and(|n| n.children.is_empty()), "the fallback content is not the element's subtree");
+    }
+
+    #[test]
+    fn chrome_subtree_grafts_in_place_of_the_engine_node() {
+        let mut t = tree_of(
+            &[
+                (-1, 9, "#document", None, &[], false, "", ""),
+                (0, 1, "HTML", None, &[], true, B, V),
+                (1, 1, "BODY", None, &[], true, B, V),
+                (2, 1, "VIDEO", None, &[("controls", "")], true, "inline", V), // 4
+                (2, 1, "BUTTON", None, &[], true, "inline-block", V), // 5
+                (4, 3, "#text", Some("After"), &[], true, "inline-block", V),
+            ],
+            json!({}),
+        );
+        let at = t.chrome_subtrees[0];
+        let before = t.nodes.len();
+        // As Accessibility.queryAXTree answers: the node first, its descendants after, in any order.
+        let reply = json!({ "nodes": [
+            { "nodeId": "4", "role": { "value": "Video" }, "name": { "value": "Unable to play media." }, "backendDOMNodeId": 4,
+              "properties": [{ "name": "disabled", "value": { "value": true } }], "childIds": ["20"] },
+            { "nodeId": "21", "role": { "value": "button" }, "name": { "value": "play" }, "backendDOMNodeId": 21, "childIds": [] },
+            { "nodeId": "20", "ignored": true, "role": { "value": "generic" }, "backendDOMNodeId": 20, "childIds": ["21", "99"] },
+        ] });
+        let sub = crate::tree::cdp_reader::parse_full_ax_tree(&reply.to_string()).unwrap();
+        t.graft(at, sub);
+        let video = t.node(at).unwrap();
+        assert_eq!((video.role.as_ref(), video.name.as_str(), video.states.disabled), ("Video", "Unable to play media.", true));
+        assert_eq!(t.nodes.len(), before + 2);
+        let generic = t.node(video.children[0]).unwrap();
+        assert!(generic.ignored);
+        let play = t.node(generic.children[0]).unwrap();
+        assert_eq!((play.role.as_ref(), play.name.as_str(), play.backend_node_id), ("button", "play", Some(21)));
+        let body = t.nodes.iter().find(|n| n.children.contains(&at)).unwrap();
+        assert!(body.children.iter().any(|&c| t.node(c).is_some_and(|n| n.name == "After")), "the siblings stay");
     }
 }

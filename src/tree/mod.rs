@@ -129,6 +129,10 @@ pub struct AxTree {
     pub root: Option<u32>,
     /// Problems found while reading the input that did not stop the snapshot.
     pub notes: Vec<String>,
+    /// Nodes whose content is in a user-agent shadow root, which the DOM
+    /// snapshot does not show (a `<video controls>`'s buttons): the DOM
+    /// engine's capture asks Chrome for their subtrees and grafts them in.
+    pub chrome_subtrees: Vec<u32>,
 }
 
 impl AxTree {
@@ -177,6 +181,30 @@ impl AxTree {
             cur = p;
         }
         out
+    }
+
+    /// Put `sub` (rooted at the same element) in place of node `at` and its
+    /// children. The old children stay in the arena, unreachable. Indices
+    /// are shifted, not walked, so no depth of `sub` can recurse.
+    pub fn graft(&mut self, at: u32, sub: AxTree) {
+        let (Some(root), Some(_)) = (sub.root, self.nodes.get(at as usize)) else { return };
+        let offset = self.nodes.len() as u32;
+        // Sub's nodes after its root move down one place: the root lands on `at`.
+        let place = |i: u32| match i.cmp(&root) {
+            std::cmp::Ordering::Equal => at,
+            std::cmp::Ordering::Less => offset + i,
+            std::cmp::Ordering::Greater => offset + i - 1,
+        };
+        let frame_id = self.nodes[at as usize].frame_id.clone();
+        for (i, mut n) in sub.nodes.into_iter().enumerate() {
+            n.children = n.children.iter().filter(|&&c| c != root).map(|&c| place(c)).collect();
+            if i as u32 == root {
+                n.frame_id = n.frame_id.or_else(|| frame_id.clone());
+                self.nodes[at as usize] = n;
+            } else {
+                self.nodes.push(n);
+            }
+        }
     }
 
     /// The title of the page: the root document's name.
