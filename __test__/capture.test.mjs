@@ -1,4 +1,5 @@
 // Capture sources (SPEC §3) against live Chromium and recordings of it.
+import { settle } from '../bench/agreement.mjs';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -35,6 +36,8 @@ test('every fixture captured live equals its recording', async () => {
         const rec = recording(name);
         const page = await openFixture(rec.page);
         try {
+            // As recorded: once Chrome's own tree has settled (media controls join it late).
+            await settle(page);
             const s = await buildWebAiSnapshot(page, rec.options);
             assert.equal(s.text, rec.expected.text, `${name} differs from its recording (re-record with npm run record-fixtures?)`);
         } finally {

@@ -43,7 +43,8 @@ test('a frame removed mid-capture gives a note, not a failed snapshot', async ()
             }
             return result;
         };
-        const s = await buildWebAiSnapshot({ cdp: { send } });
+        // Chrome's tree, read frame by frame (the DOM engine reads same-process frames in the page's one DOM snapshot).
+        const s = await buildWebAiSnapshot({ cdp: { send } }, { engine: 'ax' });
         assert.ok(s.text.includes('button "Top button"') && s.text.includes('button "After frames"'));
         assert.ok(!s.text.includes('Deepest button'));
         assert.ok(s.notes.some(n => /frame .* (could not be read|could not be placed|did not answer|has no accessible content)/.test(n)), s.notes.join(' | '));
@@ -57,11 +58,15 @@ test('a frame that never answers is a note once timeoutMs runs out; the page its
     try {
         const session = await page.context().newCDPSession(page);
         const send = (method, params) => (params && params.frameId ? new Promise(() => {}) : session.send(method, params));
-        const s = await buildWebAiSnapshot({ cdp: { send } }, { timeoutMs: 1500 });
+        const s = await buildWebAiSnapshot({ cdp: { send } }, { timeoutMs: 1500, engine: 'ax' });
         assert.ok(s.text.includes('button "Top button"'));
         assert.ok(s.notes.some(n => n.includes('could not be read') || n.includes('did not answer')), s.notes.join(' | '));
         const stuck = (method, params) => (method === 'Accessibility.getFullAXTree' && !params.frameId ? new Promise(() => {}) : session.send(method, params));
-        await assert.rejects(buildWebAiSnapshot({ cdp: { send: stuck } }, { timeoutMs: 300 }), err => err instanceof WebAiError && err.errorCode === 'snapshot.timeout');
+        await assert.rejects(buildWebAiSnapshot({ cdp: { send: stuck } }, { timeoutMs: 300, engine: 'ax' }), err => err instanceof WebAiError && err.errorCode === 'snapshot.timeout');
+        // The DOM engine's tree is the page's DOM snapshot: stuck, it is the capture's timeout.
+        const stuckSnapshot = (method, params) => (method === 'DOMSnapshot.captureSnapshot' ? new Promise(() => {}) : session.send(method, params));
+        await assert.rejects(buildWebAiSnapshot({ cdp: { send: stuckSnapshot } }, { timeoutMs: 300 }),
+            err => err instanceof WebAiError && err.errorCode === 'snapshot.timeout' && /DOMSnapshot\.captureSnapshot/.test(err.message));
     } finally {
         await page.close();
     }

@@ -199,7 +199,8 @@ for (const kind of SOURCES) {
     });
 
     test(`${kind}: a repeat snapshot is a cache hit until the page changes, an action runs or invalidate() is called; allRefs bypasses the cache`, async () => {
-        const t = await open('todo.html', kind);
+        // The time-bound cache of a session that captures in full (an incremental one asks the page each time).
+        const t = await open('todo.html', kind, { incremental: false });
         try {
             const first = await t.session.snapshot();
             const hit = await t.session.snapshot();
@@ -229,7 +230,7 @@ for (const kind of SOURCES) {
             assert.equal(acted.snapshot.fromCache, false, 'an action invalidates the cache');
             assert.equal(acted.settle.settled, true);
             // Expired: a short lifetime captures again.
-            const short = await open('todo.html', kind, { cacheTtlMs: 50 });
+            const short = await open('todo.html', kind, { cacheTtlMs: 50, incremental: false });
             try {
                 await short.session.snapshot();
                 await sleep(120);

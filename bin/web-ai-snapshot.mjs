@@ -51,8 +51,8 @@ Options:
   --max-tokens <n>                at most n o200k tokens of text; the rest is counted
                                   on "- more:" lines (its refs stay resolvable)
   --urls                          print link targets (url="…")
-  --engine <ax|dom>               where the tree comes from: Chrome's accessibility
-                                  tree (ax, default) or computed from the DOM (dom, faster)
+  --engine <ax|dom>               where the tree comes from: computed from the DOM
+                                  (dom, default, faster) or Chrome's accessibility tree (ax)
   --timeout <ms>                  deadline of the page load and of the capture (default: 10000)
   --cdp <endpoint>                snapshot a tab of a running browser instead
                                   (http(s)://host:port or ws(s)://…; the browser is left as it was)

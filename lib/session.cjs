@@ -245,7 +245,8 @@ class PageSession {
         const key = shapeKey(o);
         const prev = this._latest.get(key) || null;
         const bypass = o.allRefs === true;
-        const incremental = this._incremental && o.engine === 'dom';
+        // allRefs looks past the session's snapshots: a full capture that leaves the mirror as it was.
+        const incremental = this._incremental && o.engine !== 'ax' && !bypass;
         // An incremental session's capture is itself the check: one round trip when nothing changed.
         if (!incremental && !bypass && prev && !this._dirty && Date.now() - prev.snapshot.capturedAtMs < this._cacheTtlMs) {
             const state = await this._watch(false);
@@ -269,7 +270,13 @@ class PageSession {
             const stats = { ...prev.snapshot.stats, captureMode: 'incremental', subtreesReread: 0, captureMs: snapshot.captureMs };
             // The notes that explained how the last one was read do not explain this one.
             const notes = prev.snapshot.notes.filter(n => !n.startsWith(native.FULL_CAPTURE_NOTE));
-            return { ...prev.snapshot, stats, notes, fromCache: true };
+            const same = { ...prev.snapshot, stats, notes, fromCache: true };
+            // The page's own loading signals are in its DOM, which did not change; requests in flight may have.
+            const kept = prev.snapshot.loadingState && prev.snapshot.loadingState.source !== 'network' ? prev.snapshot.loadingState : null;
+            const loading = kept || this._loadingState(prev.snapshot, null);
+            if (loading) same.loadingState = loading;
+            else delete same.loadingState;
+            return same;
         }
         const from = prev ? prev.snapshot.revision : this._revision;
         let comparison = null;

@@ -83,10 +83,11 @@ export interface SnapshotOptions {
     /** Read the DOM beside the tree (selectors, framePath, shadowPath, clickable refs). Default true. */
     domPass?: boolean;
     /**
-     * Where the tree comes from. `'ax'` (default): Chrome's accessibility tree.
-     * `'dom'`: roles, names and states computed in Rust from the DOM snapshot
-     * (HTML-AAM, WAI-ARIA 1.2, accname 1.2), several times faster on large pages;
-     * its agreement with Chrome per page is in the README.
+     * Where the tree comes from. `'dom'` (default): roles, names and states
+     * computed in Rust from the DOM snapshot (HTML-AAM, WAI-ARIA 1.2, accname
+     * 1.2), several times faster on large pages; its agreement with Chrome per
+     * page is in the README. `'ax'`: Chrome's accessibility tree. Not given, a
+     * browser that cannot take a DOM snapshot gets `'ax'` and a note.
      */
     engine?: 'ax' | 'dom';
     /**

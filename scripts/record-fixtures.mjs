@@ -10,12 +10,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, openFile } from '../lib/chromium.mjs';
 import ax from '../lib/ax-snapshot.cjs';
+import { settle } from '../bench/agreement.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pagesDir = join(root, 'fixtures', 'pages');
 const outDir = join(root, 'fixtures', 'recorded');
 
-/** Extra option sets recorded beside the defaults. */
+/**
+ * Extra option sets recorded beside the defaults. Every recording names its
+ * engine: the plain ones are Chrome's tree (`engine: 'ax'`, whose reply is
+ * the largest a capture reads); the `-dom` ones the DOM engine's.
+ */
 const VARIANTS = {
     'chatgpt.html': [{ name: 'chatgpt-root-form', options: { rootSelector: 'form' } }],
     'forms.html': [
@@ -26,6 +31,7 @@ const VARIANTS = {
     'widgets.html': [{ name: 'widgets-root-grid', options: { rootSelector: '[role=grid]' } }],
     'viewport.html': [{ name: 'viewport-only', options: { viewportOnly: true } }],
 };
+const DOM_ENGINE = ['forms.html', 'widgets.html', 'frames.html', 'shadow.html', 'media.html', 'clickable.html'];
 
 const filter = process.argv[2] || '';
 mkdirSync(outDir, { recursive: true });
@@ -34,10 +40,16 @@ const version = browser.version();
 let count = 0;
 try {
     for (const file of readdirSync(pagesDir).filter(f => f.endsWith('.html')).sort()) {
-        const variants = [{ name: file.replace(/\.html$/, ''), options: {} }, ...(VARIANTS[file] || [])];
+        const base = file.replace(/\.html$/, '');
+        const variants = [
+            ...[{ name: base, options: {} }, ...(VARIANTS[file] || [])].map(v => ({ ...v, options: { engine: 'ax', ...v.options } })),
+            ...(DOM_ENGINE.includes(file) ? [{ name: `${base}-dom`, options: { engine: 'dom' } }] : []),
+        ];
         for (const { name, options } of variants) {
             if (filter && !name.includes(filter)) continue;
             const page = await openFile(browser, join(pagesDir, file));
+            // Chrome's own tree settled first (its first tree may lack media controls), as the live test does.
+            await settle(page);
             const session = await page.context().newCDPSession(page);
             const replies = [];
             const send = async (method, params) => {

@@ -92,10 +92,36 @@ async fn every_recording_replays_to_its_recorded_snapshot() {
 #[tokio::test]
 async fn a_failed_tree_call_is_capture_failed_with_evidence() {
     let failing = Answer(|_: &CdpCall<'_>| CdpReply::Err("Target closed".into()));
+    // The engine not chosen, the DOM snapshot's failure sends the capture to Chrome's tree, which fails too.
     let err = capture(&failing, SnapshotOptions::default()).await.unwrap_err();
     assert_eq!(err.code.code(), "snapshot.capture-failed");
     assert_eq!(err.evidence["method"], "Accessibility.getFullAXTree");
     assert_eq!(err.evidence["message"], "Target closed");
+    // Chosen, the DOM engine's failure is its own.
+    let dom = SnapshotOptions::from_value(&serde_json::json!({ "engine": "dom" })).unwrap();
+    let err = capture(&failing, dom).await.unwrap_err();
+    assert_eq!(err.code.code(), "snapshot.capture-failed");
+    assert_eq!(err.evidence["method"], "DOMSnapshot.captureSnapshot");
+}
+
+#[tokio::test]
+async fn a_browser_without_dom_snapshots_gets_chromes_tree_unless_the_engine_was_chosen() {
+    // Chrome's tree and page facts recorded; the DOM engine's snapshot (its styles differ) is not.
+    let rec = recordings().into_iter().find(|(n, _)| n == "forms.json").expect("forms recording").1;
+    let replies: Vec<(String, Value, Value)> = rec["replies"]
+        .as_array()
+        .expect("replies")
+        .iter()
+        .filter(|r| r["method"] != "DOMSnapshot.captureSnapshot")
+        .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
+        .collect();
+    let snap = capture(&Replay { replies: replies.clone() }, SnapshotOptions::default()).await.expect("Chrome's tree");
+    assert!(snap.notes.iter().any(|n| n.contains("so this snapshot is Chrome's accessibility tree")), "{:?}", snap.notes);
+    let names: Vec<&str> = snap.refs.iter().map(|r| r.name.as_str()).collect();
+    let recorded: Vec<&str> = rec["expected"]["refs"].as_array().unwrap().iter().filter_map(|r| r[2].as_str()).collect();
+    assert_eq!(names, recorded);
+    let dom = SnapshotOptions::from_value(&serde_json::json!({ "engine": "dom" })).unwrap();
+    assert!(capture(&Replay { replies }, dom).await.is_err());
 }
 
 #[tokio::test]
@@ -137,7 +163,9 @@ async fn a_snapshot_out_of_time_is_a_note_and_no_dom_get_document_follows() {
         .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
         .collect();
     let late = Late { inner: Replay { replies }, methods: Default::default() };
-    let snap = capture(&late, SnapshotOptions::default()).await.expect("a snapshot, not a failure");
+    // Chrome's tree: the DOM snapshot is only the DOM pass (the DOM engine's tree would be out of time).
+    let ax = SnapshotOptions::from_value(&serde_json::json!({ "engine": "ax" })).unwrap();
+    let snap = capture(&late, ax).await.expect("a snapshot, not a failure");
     let methods = late.methods.lock().unwrap_or_else(|p| p.into_inner()).clone();
     assert!(!methods.iter().any(|m| m == "DOM.getDocument"), "{methods:?}");
     assert!(snap.notes.iter().any(|n| n.contains("the DOM was not read") && n.contains("no answer within timeoutMs")), "{:?}", snap.notes);

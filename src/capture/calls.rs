@@ -26,6 +26,26 @@ pub enum Call {
     Repeat(RepeatCall),
     /// The DOM engine's `k`th node whose content only Chrome's tree shows (media controls).
     ChromeSubtree(u32),
+    /// An element the DOM snapshot cannot mark (the DOM engine): found by script, then described.
+    Mark(Mark, MarkCall),
+}
+
+/// What the DOM engine learns by script (`scripts/marked_element.js`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mark {
+    Focused,
+    /// A `<dialog>` shown with `showModal()`: the rest of the page is inert.
+    Modal,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MarkCall {
+    /// The element as a remote object,
+    Find,
+    /// its `backendNodeId`,
+    Describe,
+    /// and the object released.
+    Release,
 }
 
 /// The calls of a repeat capture over a mirror (`super::repeat`).
@@ -92,6 +112,9 @@ impl Call {
             Call::Repeat(RepeatCall::FrameFacts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::FrameListeners(_)) => "DOMDebugger.getEventListeners",
             Call::ChromeSubtree(_) => "Accessibility.queryAXTree",
+            Call::Mark(_, MarkCall::Find) => "Runtime.evaluate",
+            Call::Mark(_, MarkCall::Describe) => "DOM.describeNode",
+            Call::Mark(_, MarkCall::Release) => "Runtime.releaseObject",
         }
     }
 

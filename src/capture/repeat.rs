@@ -195,6 +195,9 @@ async fn repeat(
         dom_hash: last.dom_hash.clone(),
         notes: Vec::new(),
         documents: Default::default(),
+        // Focus shows only in elements (layout boxes: never mirrored); a modal dialog is a fallback.
+        focused: None,
+        modal: None,
     };
     if root_count == 0 && blind == 0 {
         let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;

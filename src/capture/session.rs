@@ -18,6 +18,7 @@ use crate::dom::DomTree;
 use crate::dom::snapshot_reader::{self, read_snapshot, SnapshotRead};
 use crate::dom::viewport::{Boxes, Placement};
 use crate::capture::frames::{child_frames, stitch, FrameCapture, FrameInfo};
+use crate::capture::calls::{Mark, MarkCall};
 use crate::tree::AxTree;
 use crate::error::{ErrorCode, Result, WebAiError};
 use super::calls::{Call, FrameCall};
@@ -62,6 +63,9 @@ fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32)
     let sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into());
     format!("({PAGE_FACTS_JS})({sels}, {include_html}, {max_chars})")
 }
+
+/// The focused element or the modal dialog, as a remote object (the DOM engine).
+const MARKED_ELEMENT_JS: &str = include_str!("scripts/marked_element.js");
 
 /// What a call that ran out of time becomes when it is only a note.
 const NO_ANSWER: &str = "no answer within timeoutMs";
@@ -122,6 +126,11 @@ pub struct CaptureSession {
     prebuilt: bool,
     /// The DOM engine's nodes whose subtrees Chrome gives (`AxTree::chrome_subtrees`), as asked.
     chrome_jobs: Vec<ChromeJob>,
+    /// The DOM engine's marks were asked for (once, in the world the page scripts count in).
+    marks_sent: bool,
+    /// What they found: the focused element's and the modal dialog's `backendNodeId`.
+    focused: Option<i64>,
+    modal: Option<i64>,
 }
 
 /// One `Accessibility.queryAXTree` for a node of the DOM engine's tree whose
@@ -196,6 +205,9 @@ impl CaptureSession {
             mirror: None,
             prebuilt: false,
             chrome_jobs: Vec::new(),
+            marks_sent: false,
+            focused: None,
+            modal: None,
         }
     }
 
@@ -269,7 +281,7 @@ impl CaptureSession {
                 match main {
                     _ if same => {
                         self.world = self.opts.world.clone();
-                        Vec::new()
+                        self.mark_scripts(self.world.as_ref().map(|w| w.context_id))
                     }
                     Some((frame_id, _)) => vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))],
                     None => self.page_scripts(None, Some("the frame tree named no main frame")),
@@ -295,6 +307,28 @@ impl CaptureSession {
                 let why = format!("Page.createIsolatedWorld failed: {m}");
                 self.page_scripts(None, Some(&why))
             }
+            (Call::Mark(mark, MarkCall::Find), CdpReply::Ok(text)) => {
+                let object = crate::compat::json_text::from_str_lossy::<Value>(text)
+                    .ok()
+                    .and_then(|v| v.pointer("/result/objectId").and_then(Value::as_str).map(str::to_string));
+                match object {
+                    Some(id) => vec![
+                        CdpCommand::new(Call::Mark(mark, MarkCall::Describe), json!({ "objectId": id })),
+                        CdpCommand::new(Call::Mark(mark, MarkCall::Release), json!({ "objectId": id })),
+                    ],
+                    None => Vec::new(),
+                }
+            }
+            (Call::Mark(mark, MarkCall::Describe), CdpReply::Ok(text)) => {
+                let backend = crate::compat::json_text::from_str_lossy::<Value>(text)
+                    .ok()
+                    .and_then(|v| v.pointer("/node/backendNodeId").and_then(Value::as_i64));
+                match mark {
+                    Mark::Focused => self.focused = backend,
+                    Mark::Modal => self.modal = backend,
+                }
+                Vec::new()
+            }
             _ => Vec::new(),
         };
         self.waiting.extend(follow.iter().map(|c| c.call));
@@ -310,13 +344,13 @@ impl CaptureSession {
             }
             c if c.is_dom() => {
                 let snapshot = !c.is_document();
-                self.receive_dom(call, reply);
+                let mut more = self.receive_dom(call, reply);
                 if snapshot {
                     // Asked at once, they join the batch in flight.
-                    let more = self.ask_chrome_subtrees();
-                    self.waiting.extend(more.iter().map(|c| c.call));
-                    return follow.into_iter().chain(more).collect();
+                    more.extend(self.ask_chrome_subtrees());
                 }
+                self.waiting.extend(more.iter().map(|c| c.call));
+                return follow.into_iter().chain(more).collect();
             }
             Call::ChromeSubtree(j) => {
                 if let Some(job) = self.chrome_jobs.get_mut(j as usize) {
@@ -360,7 +394,9 @@ impl CaptureSession {
         if let Some(why) = no_world {
             self.frame_notes.push(format!("page scripts ran in the page's own world ({why}), so the page could change what they read"));
         }
-        self.scripts_in(context, Call::PageFacts, Call::FindRoot)
+        let mut cmds = self.scripts_in(context, Call::PageFacts, Call::FindRoot);
+        cmds.extend(self.mark_scripts(context));
+        cmds
     }
 
     /// The page facts and `rootSelector` lookup commands, in `context` (None: the page's own world).
@@ -385,6 +421,25 @@ impl CaptureSession {
             cmds.push(evaluate(root, format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()), false));
         }
         cmds
+    }
+
+    /// The DOM engine's marks by script (the focused element, the modal
+    /// dialog), once, in `context`: what the DOM snapshot cannot show.
+    fn mark_scripts(&mut self, context: Option<i64>) -> Vec<CdpCommand> {
+        if !self.dom_engine() || self.marks_sent {
+            return Vec::new();
+        }
+        self.marks_sent = true;
+        [(Mark::Focused, "focus"), (Mark::Modal, "modal")]
+            .into_iter()
+            .map(|(mark, kind)| {
+                let mut params = json!({ "expression": format!("({MARKED_ELEMENT_JS})({kind:?})"), "returnByValue": false });
+                if let Some(id) = context {
+                    params["contextId"] = json!(id);
+                }
+                CdpCommand::new(Call::Mark(mark, MarkCall::Find), params)
+            })
+            .collect()
     }
 
     /// The main frame's id and loaderId, from the frame tree read.
@@ -696,6 +751,11 @@ impl CaptureSession {
             return Ok(self.send(asked));
         }
         self.graft_chrome_subtrees();
+        if self.dom_engine() {
+            if let Some(Ok(tree)) = self.ax_tree.as_mut() {
+                crate::engine::build::apply_marks(tree, self.focused, self.modal);
+            }
+        }
         self.stage = Stage::Finished;
         if !self.dom_engine() {
             self.ok_text(Call::AxTree)?;
@@ -706,6 +766,8 @@ impl CaptureSession {
             None => return Err(Self::failed(Call::AxTree.method(), "no reply")),
         };
         let mut facts = self.facts.take().unwrap_or_default();
+        facts.focused = self.focused;
+        facts.modal = self.modal;
         if let Some(m) = &mut self.mirror {
             m.frames_elsewhere = self.frames.iter().any(|j| j.oopif_root);
             m.documents = self.documents.clone();
@@ -739,7 +801,8 @@ impl CaptureSession {
         Ok(Step::Done(Box::new(build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom))))
     }
 
-    fn receive_dom(&mut self, call: Call, reply: CdpReply) {
+    /// Read a DOM pass reply; what it returns joins the batch in flight.
+    fn receive_dom(&mut self, call: Call, reply: CdpReply) -> Vec<CdpCommand> {
         let text = match reply {
             CdpReply::Ok(text) => Ok(text),
             CdpReply::Err(msg) => Err(msg),
@@ -750,7 +813,19 @@ impl CaptureSession {
             if let Some(parts) = self.dom_parts(call) {
                 parts.tree = Some(text.and_then(|t| DomTree::from_get_document(&t, None)));
             }
-            return;
+            return Vec::new();
+        }
+        let mut more = Vec::new();
+        if let Err(m) = &text {
+            // A browser that takes no DOM snapshot (not one that is only
+            // slow) still has its own tree, unless the caller chose the engine.
+            if call == Call::DomSnapshot && self.dom_engine() && !self.opts.engine_given && m != NO_ANSWER {
+                self.opts.engine = Engine::Ax;
+                self.frame_notes.push(format!(
+                    "DOMSnapshot.captureSnapshot failed ({m}), so this snapshot is Chrome's accessibility tree (engine 'ax') rather than the DOM engine's"
+                ));
+                more.push(CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) });
+            }
         }
         let want_concealed = self.opts.mark_untrusted;
         let want_boxes = self.opts.wants_boxes() || want_concealed;
@@ -779,17 +854,14 @@ impl CaptureSession {
             Ok(t) => read_snapshot(t, want_boxes, want_concealed),
             Err(m) => {
                 if self.dom_engine() {
-                    let e = if m == NO_ANSWER {
-                        WebAiError::new(ErrorCode::Timeout, NO_ANSWER)
-                    } else {
-                        WebAiError::new(ErrorCode::CaptureFailed, format!("DOMSnapshot.captureSnapshot failed: {m}"))
-                    };
+                    let e = if m == NO_ANSWER { self.timeout_error(call.method()) } else { Self::failed(call.method(), m) };
                     self.engine_tree(call, Err(e));
                 }
                 Err(m.clone())
             }
         };
         self.keep_dom_read(call, read, &text);
+        more
     }
 
     /// The DOM pass's part of a DOM snapshot reply (or, without one, the `DOM.getDocument` to ask for).
@@ -873,6 +945,9 @@ impl CaptureSession {
         }
         if self.dom_documented.contains(&None) {
             return Some("the page has shadow roots, whose DOM snapshot is not its element tree".into());
+        }
+        if self.modal.is_some() {
+            return Some("a modal dialog is open (the rest of the page is inert)".into());
         }
         None
     }

@@ -168,6 +168,36 @@ pub fn build(page: &Page) -> AxTree {
     tree
 }
 
+/// What script found and a DOM snapshot cannot show: the focused element
+/// (its `focused` state), and a `<dialog>` shown with `showModal()`, which
+/// makes everything but itself and its ancestors inert (HTML #blocked-by-a-modal-dialog),
+/// so, as in Chrome's tree, left out; the dialog is modal.
+pub fn apply_marks(tree: &mut AxTree, focused: Option<i64>, modal: Option<i64>) {
+    let find = |tree: &AxTree, backend: i64| tree.nodes.iter().position(|n| n.backend_node_id == Some(backend) && !n.ignored);
+    if let Some(i) = focused.and_then(|b| find(tree, b)) {
+        tree.nodes[i].states.focused = true;
+    }
+    let Some(dialog) = modal.and_then(|b| find(tree, b)) else { return };
+    tree.nodes[dialog].states.modal = true;
+    let mut keep = vec![false; tree.nodes.len()];
+    let mut stack = vec![dialog as u32];
+    while let Some(i) = stack.pop() {
+        if let Some(slot) = keep.get_mut(i as usize) {
+            if !std::mem::replace(slot, true) {
+                stack.extend(tree.nodes[i as usize].children.iter().copied());
+            }
+        }
+    }
+    for a in tree.ancestors(dialog as u32) {
+        keep[a as usize] = true;
+    }
+    for (n, kept) in tree.nodes.iter_mut().zip(keep) {
+        if !kept {
+            n.ignored = true;
+        }
+    }
+}
+
 /// Elements whose accessible content is in a user-agent shadow root, which
 /// DOMSnapshot leaves out, and depends on state no attribute shows, so
 /// Chrome gives their subtrees: media elements (their controls, HTML
@@ -696,5 +726,31 @@ mod tests {
         assert_eq!((play.role.as_ref(), play.name.as_str(), play.backend_node_id), ("button", "play", Some(21)));
         let body = t.nodes.iter().find(|n| n.children.contains(&at)).unwrap();
         assert!(body.children.iter().any(|&c| t.node(c).is_some_and(|n| n.name == "After")), "the siblings stay");
+    }
+
+    #[test]
+    fn a_modal_dialog_leaves_the_rest_of_the_page_out_and_focus_is_marked() {
+        let mut t = tree_of(
+            &[
+                (-1, 9, "#document", None, &[], false, "", ""),
+                (0, 1, "HTML", None, &[], true, B, V),
+                (1, 1, "BODY", None, &[], true, B, V),
+                (2, 1, "MAIN", None, &[], true, B, V), // 4
+                (3, 1, "BUTTON", None, &[], true, "inline-block", V), // 5
+                (4, 3, "#text", Some("Buy"), &[], true, "inline-block", V),
+                (2, 1, "DIALOG", None, &[("open", "")], true, B, V), // 7
+                (6, 1, "BUTTON", None, &[], true, "inline-block", V), // 8
+                (7, 3, "#text", Some("Close"), &[], true, "inline-block", V),
+            ],
+            json!({}),
+        );
+        apply_marks(&mut t, Some(8), Some(7));
+        assert!(find(&t, 7).is_some_and(|n| n.states.modal && !n.ignored));
+        assert!(find(&t, 8).is_some_and(|n| n.states.focused && !n.ignored));
+        assert!(find(&t, 5).is_some_and(|n| n.ignored), "behind the dialog: inert");
+        assert!(find(&t, 1).is_some_and(|n| !n.ignored), "the dialog's ancestors hold it");
+        let mut plain = t.clone();
+        apply_marks(&mut plain, None, None);
+        assert_eq!(plain.nodes.iter().filter(|n| n.ignored).count(), t.nodes.iter().filter(|n| n.ignored).count());
     }
 }

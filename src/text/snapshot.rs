@@ -19,6 +19,10 @@ pub struct PageFacts {
     pub notes: Vec<String>,
     /// Each frame's current document: frame id → `loaderId` (keys stable refs).
     pub documents: rustc_hash::FxHashMap<String, String>,
+    /// The DOM engine's marks by script (`backendNodeId`s): the focused element,
+    /// and the `<dialog>` shown with `showModal()`.
+    pub focused: Option<i64>,
+    pub modal: Option<i64>,
 }
 
 #[derive(Debug, Clone)]

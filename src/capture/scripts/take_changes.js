@@ -47,6 +47,10 @@ function (maxRoots, maxFrames) {
         }
     }
     if (blind.length > maxFrames) reasons.push(`${blind.length} frames of other origins`);
+    // A modal dialog makes the rest of the page inert: no subtree bounds that.
+    try {
+        if (document.querySelector('dialog:modal')) reasons.push('a modal dialog is open (the rest of the page is inert)');
+    } catch (e) { /* a browser without :modal */ }
     w.pending = reasons.length ? [] : [...roots, ...blind];
     return {
         token: w.token,
