@@ -255,3 +255,39 @@ test('a repeat capture of the same document reuses its isolated world; a new doc
         await page.close();
     }
 });
+
+test('inline scripts\' and styles\' text does not travel to the addon; every other string does', async () => {
+    const { createRequire } = await import('node:module');
+    const { blankText } = createRequire(import.meta.url)('../lib/transport.cjs');
+    const long = c => c.repeat(300);
+    // #document > SCRIPT > text(long a); DIV[title=long b] > text(long b); STYLE > text(long b); SCRIPT > text("x=1")
+    const strings = ['#document', 'SCRIPT', long('a'), 'DIV', 'title', long('b'), 'STYLE', '#text', 'x=1'];
+    const result = { strings, documents: [{ documentURL: 0, nodes: {
+        parentIndex: [-1, 0, 1, 0, 3, 0, 5, 0, 7],
+        nodeType: [9, 1, 3, 1, 3, 1, 3, 1, 3],
+        nodeName: [0, 1, 7, 3, 7, 6, 7, 1, 7],
+        nodeValue: [-1, -1, 2, -1, 5, -1, 5, -1, 8],
+        attributes: [[], [], [], [4, 5], [], [], [], [], []],
+    }, layout: { nodeIndex: [], styles: [] } }] };
+    const out = blankText(result, { under: ['SCRIPT', 'STYLE'], minChars: 256 });
+    assert.equal(out[2], '', 'a long script text only a script uses');
+    assert.equal(out[5], long('b'), 'a style text that an attribute also uses is kept');
+    assert.equal(out[8], 'x=1', 'short texts are kept');
+    assert.equal(strings[2], long('a'), 'the reply itself is not changed');
+    assert.equal(blankText({ strings: 3 }, { under: [], minChars: 1 }), 3);
+
+    // Live: a page whose inline script and style dwarf it, and a long text that is content.
+    const page = await (await browser()).newPage();
+    try {
+        const content = 'Readable paragraph. '.repeat(40).trim();
+        await page.setContent(`<style>${'.c{color:red}'.repeat(20000)}</style><script>${'var x=1;'.repeat(40000)}</script>
+            <main><p>${content}</p><textarea aria-label="Notes">${'note '.repeat(100).trim()}</textarea><button>Send</button></main>`);
+        const s = await buildWebAiSnapshot(page, { interactiveOnly: false, maxNameChars: 100000 });
+        assert.ok(s.text.includes(content), s.text.slice(0, 300));
+        assert.match(s.text, /textbox "Notes" \[ref=@e1 value="note note/);
+        assert.match(s.text, /button "Send"/);
+        assert.ok(!s.text.includes('var x=1'));
+    } finally {
+        await page.close();
+    }
+});

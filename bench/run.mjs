@@ -41,20 +41,20 @@ async function measurePage(browser, endpoint, p) {
         const tab = { cdpEndpoint: endpoint, targetId: targetInfo.targetId };
         const methods = {
             nativeFloor: async () => native.nativeBareTree(tab, 60000),
-            native: async () => ax.buildWebAiSnapshot(tab, { timeoutMs: 60000 }),
+            native: async () => ax.buildWebAiSnapshot(tab, { timeoutMs: 60000, engine: 'ax' }),
             floor: async () => { await session.send('Accessibility.getFullAXTree', {}); },
             pw: async () => page.ariaSnapshot({ mode: 'ai' }),
             ours: async () => {
                 const timings = {};
-                const s = await ax.captureOverCdp((m, params) => session.send(m, params), {}, timings);
+                const s = await ax.captureOverCdp((m, params) => session.send(m, params), { engine: 'ax' }, timings);
                 return { s, own: (timings.project || 0) + (timings.rust || 0) };
             },
             // The same capture without the DOM pass (selectors, clickable refs): what that pass costs.
-            oursNoDom: async () => ax.captureOverCdp((m, params) => session.send(m, params), { domPass: false }),
+            oursNoDom: async () => ax.captureOverCdp((m, params) => session.send(m, params), { domPass: false, engine: 'ax' }),
             // With a 2,000-token budget: what filling it (and reading the boxes it ranks by) adds to our processing.
             oursBudget: async () => {
                 const timings = {};
-                const s = await ax.captureOverCdp((m, params) => session.send(m, params), { maxTokens: 2000 }, timings);
+                const s = await ax.captureOverCdp((m, params) => session.send(m, params), { maxTokens: 2000, engine: 'ax' }, timings);
                 return { s, own: (timings.project || 0) + (timings.rust || 0) };
             },
         };
@@ -151,7 +151,7 @@ async function measureActions(browser) {
         ];
         for (const [action, argsOf] of cases) {
             const ms = [];
-            let snapshot = await ax.buildWebAiSnapshot(page);
+            let snapshot = await ax.buildWebAiSnapshot(page, { engine: 'ax' });
             for (let i = 0; i < WARMUP + RUNS; i += 1) {
                 const r = await actions.runAction(page, snapshot, action, argsOf(snapshot));
                 if (!r.success) throw new Error(`${action} failed in the benchmark: ${r.error} ${r.message}`);
@@ -183,7 +183,7 @@ async function measureConcurrent(browser, endpoint, p) {
             await s.detach();
             return targetInfo.targetId;
         }));
-        const capture = targetId => ax.buildWebAiSnapshot({ cdpEndpoint: endpoint, targetId }, { timeoutMs: 60000 });
+        const capture = targetId => ax.buildWebAiSnapshot({ cdpEndpoint: endpoint, targetId }, { timeoutMs: 60000, engine: 'ax' });
         const one = [];
         const all = [];
         for (let i = 0; i < WARMUP + RUNS; i += 1) {
@@ -243,7 +243,7 @@ const concurrentTable = concurrent
 const actionTable = actionResults.length
     ? `\nActions on \`fixtures/pages/actions.html\` (\`runAction\`, the action itself with its checks, hit test and deadline; the fresh snapshot excluded):\n\n| action | median ms | max ms |\n| --- | --- | --- |\n${actionResults.map(a => `| ${a.action} | ${a.medianMs} | ${a.maxMs} |`).join('\n')}\n`
     : '';
-const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package apart from waiting for the browser (replies turned into text in JS, Rust parse and serialization). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed. "without DOM pass" is the same capture with \`domPass: false\` (no selectors, no clickable refs); "DOM pass adds" is the median, over the runs, of ours over it run back to back. "maxTokens 2000" is the same capture with a 2,000-token budget (which also reads layout boxes to rank by the viewport); "budget adds" is the median, over the runs, of its processing over ours, run back to back; "budgeted tokens" is its text's o200k count.\n\n${table(results)}\n${actionTable}${concurrentTable}`;
+const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). Every capture here is Chrome's tree (\`engine: 'ax'\`; the DOM engine, the default, is measured in [The DOM engine](#the-dom-engine)). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package apart from waiting for the browser (replies turned into text in JS, Rust parse and serialization). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed. "without DOM pass" is the same capture with \`domPass: false\` (no selectors, no clickable refs); "DOM pass adds" is the median, over the runs, of ours over it run back to back. "maxTokens 2000" is the same capture with a 2,000-token budget (which also reads layout boxes to rank by the viewport); "budget adds" is the median, over the runs, of its processing over ours, run back to back; "budgeted tokens" is its text's o200k count.\n\n${table(results)}\n${actionTable}${concurrentTable}`;
 console.log(md);
 if (!args.includes('--no-readme') && !ONLY) {
     const readmePath = join(root, 'README.md');

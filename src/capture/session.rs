@@ -234,6 +234,10 @@ impl CaptureSession {
         let mut cmds = vec![CdpCommand::new(Call::FrameTree, json!({}))];
         if !self.dom_engine() {
             cmds.push(CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) });
+        } else if !self.prebuilt {
+            // The DOM engine's tree: ahead of the page scripts, which the
+            // renderer then runs while the snapshot's reply travels and is read.
+            cmds.push(self.dom_snapshot_command(Call::DomSnapshot, None));
         }
         // Out-of-process (cross-site) frames are not in the page's frame tree.
         cmds.push(CdpCommand::new(Call::Targets, json!({})));
@@ -243,7 +247,7 @@ impl CaptureSession {
             self.hint = Hint::Unjudged;
             cmds.extend(self.scripts_in(Some(world.context_id), Call::HintedFacts, Call::HintedRoot));
         }
-        if (self.opts.dom_pass || self.dom_engine()) && !self.prebuilt {
+        if self.opts.dom_pass && !self.dom_engine() && !self.prebuilt {
             // The DOM pass rides along, after the tree: the renderer takes
             // the snapshot while the tree's reply travels and is read. Its
             // reply is the element tree too, unless the page has shadow
@@ -860,7 +864,11 @@ impl CaptureSession {
                 Err(m.clone())
             }
         };
-        self.keep_dom_read(call, read, &text);
+        // The DOM engine reads the snapshot for its tree either way; `domPass: false` still means
+        // no selectors, no clickable marks and no layout, as with Chrome's tree.
+        if self.opts.dom_pass {
+            self.keep_dom_read(call, read, &text);
+        }
         more
     }
 
@@ -930,7 +938,9 @@ impl CaptureSession {
         let mut s = CaptureSession::new(opts);
         let (read, tree) = s.engine_read(snap);
         s.ax_tree = Some(Ok(tree));
-        s.keep_dom_read(Call::DomSnapshot, Ok(read), &Ok(String::new()));
+        if s.opts.dom_pass {
+            s.keep_dom_read(Call::DomSnapshot, Ok(read), &Ok(String::new()));
+        }
         s.prebuilt = true;
         s
     }

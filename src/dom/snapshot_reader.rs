@@ -121,7 +121,9 @@ pub fn projection_spec(boxes: bool) -> serde_json::Value {
             },
             "layout": { "nodeIndex": true, "styles": true },
         },
-    } });
+    },
+    // Inline scripts' and styles' text, read by no rule, need not travel (lib/transport.cjs).
+    "blankText": { "under": ["SCRIPT", "STYLE", "script", "style"], "minChars": 256 } });
     if boxes {
         let docs = &mut spec["pick"]["documents"];
         docs["scrollOffsetX"] = true.into();
