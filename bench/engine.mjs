@@ -31,7 +31,7 @@ async function measure(browser, p) {
             floor: () => session.send('Accessibility.getFullAXTree', {}),
             domFloor: () => session.send('DOMSnapshot.captureSnapshot', DOM_FLOOR_PARAMS),
             pw: () => page.ariaSnapshot({ mode: 'ai' }),
-            ax: () => ax.captureOverCdp(send, { timeoutMs: 60_000 }),
+            ax: () => ax.captureOverCdp(send, { engine: 'ax', timeoutMs: 60_000 }),
             dom: () => ax.captureOverCdp(send, { engine: 'dom', timeoutMs: 60_000 }),
         };
         const names = Object.keys(methods);

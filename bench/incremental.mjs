@@ -52,7 +52,7 @@ async function measure(browser, p) {
         const notes = new Set();
         let k = 0;
         const methods = {
-            fullAx: () => ax.captureOverCdp(send, { timeoutMs: 60_000 }),
+            fullAx: () => ax.captureOverCdp(send, { engine: 'ax', timeoutMs: 60_000 }),
             fullDom: () => ax.captureOverCdp(send, { engine: 'dom', timeoutMs: 60_000 }),
             pw: () => page.ariaSnapshot({ mode: 'ai' }),
             unchanged: async () => {
