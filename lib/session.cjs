@@ -278,6 +278,8 @@ class PageSession {
             else delete same.loadingState;
             return same;
         }
+        // The page's loading signals after the capture, asked now: the page answers while the texts are compared.
+        const after = incremental && state ? this._watch(true) : null;
         const from = prev ? prev.snapshot.revision : this._revision;
         let comparison = null;
         if (prev) {
@@ -295,9 +297,9 @@ class PageSession {
             snapshot.delta = { fromRevision: from, toRevision: this._revision, unchanged: d.unchanged, added: d.added, removed: d.removed, changed: d.changed, text: d.text };
             snapshot.observedChange = changed ? comparison.observedChange : null;
         }
-        if (incremental && state) {
-            const after = await this._watch(true);
-            state.loading = after ? after.loading : null;
+        if (after) {
+            const watched = await after;
+            state.loading = watched ? watched.loading : null;
         }
         const loading = this._loadingState(snapshot, state);
         if (loading) snapshot.loadingState = loading;
