@@ -291,3 +291,21 @@ test('inline scripts\' and styles\' text does not travel to the addon; every oth
         await page.close();
     }
 });
+
+test('a browser that takes no DOM snapshot gets Chrome\'s tree and a note, unless the engine was chosen', async () => {
+    const page = await openFixture('forms.html');
+    try {
+        const session = await page.context().newCDPSession(page);
+        const send = (method, params) => method === 'DOMSnapshot.captureSnapshot'
+            ? Promise.reject(new Error("'DOMSnapshot.captureSnapshot' wasn't found"))
+            : session.send(method, params);
+        const s = await buildWebAiSnapshot({ cdp: { send } });
+        const ax = await buildWebAiSnapshot({ cdp: { send } }, { engine: 'ax' });
+        assert.equal(s.text, ax.text);
+        assert.ok(s.notes.some(n => /so this snapshot is Chrome's accessibility tree \(engine 'ax'\)/.test(n)), s.notes.join(' | '));
+        await rejectsWith(buildWebAiSnapshot({ cdp: { send } }, { engine: 'dom' }), 'snapshot.capture-failed');
+        await session.detach();
+    } finally {
+        await page.close();
+    }
+});

@@ -473,9 +473,11 @@ impl CaptureSession {
             }
             return None;
         }
-        // The document is the same but the world did not answer: make a new one.
+        // The document is the same but the world did not answer: make a new one
+        // (the marks asked there went unanswered too: they are asked again in it).
         self.hint = Hint::Rejected;
         self.world = None;
+        self.marks_sent = false;
         let frame_id = self.opts.world.as_ref().map(|w| w.frame_id.clone()).unwrap_or_default();
         Some(self.send(vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))]))
     }
