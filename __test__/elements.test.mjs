@@ -36,6 +36,11 @@ test('elements: one per ref, with boxes that match the browser, seed 001 states,
         const byName = name => s.elements.find(e => e.name === name);
         assert.deepEqual(byName('Save card').state, ['visible', 'enabled', 'checked', 'focused']);
         assert.equal(s.focused, byName('Save card').ref);
+        // Again, with the isolated world the first capture made (its marks ride the first batch), and after focus moves.
+        await page.focus('textarea');
+        const again = await buildWebAiSnapshot(page, { includeElements: true });
+        assert.equal(again.focused, again.elements.find(e => e.name === 'Notes').ref);
+        assert.ok(!again.elements.find(e => e.name === 'Save card').state.includes('focused'));
         assert.ok(byName('Pay now').state.includes('disabled'));
         assert.ok(byName('Gift wrap').state.includes('checked'));
         const heading = s.elements.find(e => e.role === 'heading');

@@ -246,6 +246,8 @@ impl CaptureSession {
             // and the frame tree, read alongside, says whether they count.
             self.hint = Hint::Unjudged;
             cmds.extend(self.scripts_in(Some(world.context_id), Call::HintedFacts, Call::HintedRoot));
+            // The marks too: asked there again if the world turns out not to be this document's.
+            cmds.extend(self.mark_scripts(Some(world.context_id)));
         }
         if self.opts.dom_pass && !self.dom_engine() && !self.prebuilt {
             // The DOM pass rides along, after the tree: the renderer takes
@@ -281,6 +283,9 @@ impl CaptureSession {
                 };
                 if self.hint == Hint::Unjudged {
                     self.hint = if same { Hint::Confirmed } else { Hint::Rejected };
+                    if !same {
+                        self.forget_marks();
+                    }
                 }
                 match main {
                     _ if same => {
@@ -294,6 +299,7 @@ impl CaptureSession {
             (Call::FrameTree, _) if self.stage == Stage::First => {
                 if self.hint == Hint::Unjudged {
                     self.hint = Hint::Rejected;
+                    self.forget_marks();
                 }
                 self.page_scripts(None, Some("the frame tree could not be read"))
             }
@@ -446,6 +452,14 @@ impl CaptureSession {
             .collect()
     }
 
+    /// The marks asked in a world that was not this document's: asked again
+    /// with the page scripts (what they found, if anything, is not kept).
+    fn forget_marks(&mut self) {
+        self.marks_sent = false;
+        self.focused = None;
+        self.modal = None;
+    }
+
     /// The main frame's id and loaderId, from the frame tree read.
     fn main_frame(&self) -> Option<(String, Option<String>)> {
         let frame = self.frame_tree.as_ref()?.pointer("/frameTree/frame")?;
@@ -477,7 +491,7 @@ impl CaptureSession {
         // (the marks asked there went unanswered too: they are asked again in it).
         self.hint = Hint::Rejected;
         self.world = None;
-        self.marks_sent = false;
+        self.forget_marks();
         let frame_id = self.opts.world.as_ref().map(|w| w.frame_id.clone()).unwrap_or_default();
         Some(self.send(vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))]))
     }
