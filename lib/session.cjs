@@ -247,7 +247,7 @@ class PageSession {
         const bypass = o.allRefs === true;
         // allRefs looks past the session's snapshots: a full capture that leaves the mirror as it was.
         const incremental = this._incremental && o.engine !== 'ax' && !bypass;
-        // An incremental session's capture is itself the check: one round trip when nothing changed.
+        // An incremental session's capture is itself the check: a short round trip when nothing changed.
         if (!incremental && !bypass && prev && !this._dirty && Date.now() - prev.snapshot.capturedAtMs < this._cacheTtlMs) {
             const state = await this._watch(false);
             if (sameState(state, prev.state)) {
@@ -527,12 +527,12 @@ function deltaView(snapshot) {
  * A page session over a Playwright page (Chromium), `{ cdp: { send } }` or
  * `{ cdpEndpoint, targetId?, urlIncludes? }`.
  *   options.snapshotOptions  defaults for every snapshot of the session
- *   options.cacheTtlMs       a repeat snapshot within this and with no mutation reuses the last (5000)
+ *   options.cacheTtlMs       a session that captures in full reuses the last snapshot within this when nothing changed (5000)
  *   options.settleMs         how long an action waits for the page to settle at most (1500)
  *   options.quietMs          how long the DOM must be quiet to be settled (100)
  *   options.timeoutMs        each action's deadline (2000)
  *   options.trackRequests    follow the page's requests to settle (true)
- *   options.incremental      with the DOM engine, a repeat snapshot reads only what changed (true)
+ *   options.incremental      with the DOM engine (the default), a repeat snapshot reads only what changed (true)
  */
 function createPageSession(source, options = {}) {
     if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {

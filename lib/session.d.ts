@@ -57,7 +57,7 @@ export interface SessionSnapshotOptions extends SnapshotOptions {
 export interface PageSessionOptions {
     /** Defaults for every snapshot of the session. */
     snapshotOptions?: SnapshotOptions;
-    /** A repeat snapshot within this many ms, with no action and no reported mutation, is the cached one. Default 5000. */
+    /** In a session that captures in full, a repeat snapshot within this many ms, with no action and no reported mutation, is the cached one. Default 5000. */
     cacheTtlMs?: number;
     /** The longest an action waits for the page to settle. Default 1500. */
     settleMs?: number;
@@ -68,9 +68,10 @@ export interface PageSessionOptions {
     /** Follow the page's requests (Playwright events, or the Network domain of a `{ cdp }` with `on`). Default true. */
     trackRequests?: boolean;
     /**
-     * With `engine: 'dom'` (Playwright pages and `{ cdp }`): a repeat snapshot reads only the
-     * subtrees that changed and patches a mirror of the page kept in Rust (`stats.captureMode`).
-     * Default true.
+     * With the DOM engine (the default; Playwright pages and `{ cdp }`): a repeat snapshot
+     * reads only the subtrees that changed and patches a mirror of the page kept in Rust
+     * (`stats.captureMode`). Default true. A session that captures in full (this false,
+     * `engine: 'ax'`, or a `{ cdpEndpoint }`) uses `cacheTtlMs` instead.
      */
     incremental?: boolean;
 }
