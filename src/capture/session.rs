@@ -288,9 +288,10 @@ impl CaptureSession {
                     }
                 }
                 match main {
+                    // The marks went out with the hinted scripts in the first batch.
                     _ if same => {
                         self.world = self.opts.world.clone();
-                        self.mark_scripts(self.world.as_ref().map(|w| w.context_id))
+                        Vec::new()
                     }
                     Some((frame_id, _)) => vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))],
                     None => self.page_scripts(None, Some("the frame tree named no main frame")),
