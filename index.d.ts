@@ -9,6 +9,26 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * A capture over a CDP session held by JS, driven from JS's own thread
+ * (see `capture::pump` for why): `poll()` hands out the requests to send,
+ * `deliver(id, text, error)` takes each reply (neither: no answer in time),
+ * and the poll after the last one gives the outcome. `world`: the one the
+ * previous capture over this session returned, reused if the page shows
+ * the same document. `incremental`: a page session's mirror slot; the
+ * capture then patches the mirror kept there (DOM engine) or keeps one for
+ * next time.
+ */
+export declare class CapturePump {
+  constructor(options: any, numbering?: RefNumbering | undefined | null, world?: WorldInput | undefined | null, incremental?: IncrementalInput | undefined | null)
+  poll(): PumpPoll
+  /**
+   * The reply to request `id`: its result as JSON text, or the browser's
+   * error message, or (neither) no answer in time.
+   */
+  deliver(id: number, text?: string | undefined | null, error?: string | undefined | null): void
+}
+
 /** Seed 001's action error codes, in its order. */
 export declare function actionErrorCodes(): Array<string>
 
@@ -62,14 +82,6 @@ export interface CaptureOutcome {
   /** A page session's repeat capture found the page as its last snapshot showed it (no `snapshot`). */
   unchanged: boolean
 }
-
-/**
- * Capture over a CDP session held by JS. `world`: the one the previous
- * capture over this session returned, reused if the page shows the same
- * document. `incremental`: a page session's mirror slot; the capture then
- * patches the mirror kept there (DOM engine) or keeps one for next time.
- */
-export declare function captureOver(send: JsSend, options: any, numbering?: RefNumbering | undefined | null, world?: WorldInput | undefined | null, incremental?: IncrementalInput | undefined | null): Promise<CaptureOutcome>
 
 /** One CDP command for the JS driver to send. */
 export interface CdpRequest {
@@ -224,6 +236,23 @@ export interface PatternInput {
   source?: string
   flags?: string
   substring?: string
+}
+
+/** What a poll found: requests to send, or (once) the outcome. */
+export interface PumpPoll {
+  requests: Array<PumpRequest>
+  outcome?: CaptureOutcome
+}
+
+/** One command for JS to send (see `CapturePump`). */
+export interface PumpRequest {
+  id: number
+  method: string
+  params: any
+  session?: string
+  project?: any
+  /** How long to wait before delivering it as unanswered. */
+  timeoutMs: number
 }
 
 export interface RankCandidate {

@@ -835,11 +835,11 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.CapturePump = nativeBinding.CapturePump
 module.exports.actionErrorCodes = nativeBinding.actionErrorCodes
 module.exports.actNative = nativeBinding.actNative
 module.exports.actOver = nativeBinding.actOver
 module.exports.captureNative = nativeBinding.captureNative
-module.exports.captureOver = nativeBinding.captureOver
 module.exports.compareSnapshots = nativeBinding.compareSnapshots
 module.exports.contractData = nativeBinding.contractData
 module.exports.DEFAULT_ACTION_TIMEOUT_MS = nativeBinding.DEFAULT_ACTION_TIMEOUT_MS

@@ -1,6 +1,5 @@
 'use strict';
-const native = require('./native.cjs');
-const { callNative } = require('./raise.cjs');
+const { pumpCapture } = require('./pump.cjs');
 
 // Each page's (or CDP session's) isolated world from its last capture: the
 // next capture sends its page scripts there in its first batch, and keeps
@@ -9,13 +8,13 @@ const { callNative } = require('./raise.cjs');
 const worlds = new WeakMap();
 
 /**
- * `native.captureOver` with the world `key`'s last capture made, remembering
+ * A capture (`pumpCapture`) with the world `key`'s last capture made, remembering
  * the one this one used. `incremental`: a page session's mirror slot and
  * document token (`{ slot, token }`), for repeat captures of what changed.
  */
 async function captureOverWith(key, send, opts, numbering = null, incremental = null) {
     const keyed = key !== null && (typeof key === 'object' || typeof key === 'function');
-    const outcome = await callNative(native.captureOver, send, opts, numbering, keyed ? worlds.get(key) || null : null, incremental);
+    const outcome = await pumpCapture(send, opts, numbering, keyed ? worlds.get(key) || null : null, incremental);
     if (keyed && outcome) {
         if (outcome.world) worlds.set(key, outcome.world);
         else worlds.delete(key);

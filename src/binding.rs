@@ -16,6 +16,7 @@ use serde_json::Value;
 use crate::action::{self, ActionRequest, RefTarget};
 use crate::agent::targets::{self, Pattern, PatternSpec, RefView, Target};
 use crate::agent::{contracts, registry, staleness};
+use crate::capture::pump::{Pump, PumpStep};
 use crate::capture::{CdpCall, CdpReply, CdpTransport, Captured, ReplyFuture};
 use crate::compat::{dom_hash, hash};
 use crate::error::{ErrorCode, WebAiError};
@@ -490,37 +491,98 @@ pub struct IncrementalInput {
     pub reuse: Option<bool>,
 }
 
-/// Capture over a CDP session held by JS. `world`: the one the previous
-/// capture over this session returned, reused if the page shows the same
-/// document. `incremental`: a page session's mirror slot; the capture then
-/// patches the mirror kept there (DOM engine) or keeps one for next time.
+/// A capture over a CDP session held by JS, driven from JS's own thread
+/// (see `capture::pump` for why): `poll()` hands out the requests to send,
+/// `deliver(id, text, error)` takes each reply (neither: no answer in time),
+/// and the poll after the last one gives the outcome. `world`: the one the
+/// previous capture over this session returned, reused if the page shows
+/// the same document. `incremental`: a page session's mirror slot; the
+/// capture then patches the mirror kept there (DOM engine) or keeps one for
+/// next time.
 #[napi]
-pub async fn capture_over(
-    send: JsSend,
-    options: Value,
-    numbering: Option<RefNumbering>,
-    world: Option<WorldInput>,
-    incremental: Option<IncrementalInput>,
-) -> CaptureOutcome {
-    let numbered = numbering.is_some();
-    let mut opts = match capture_options(&options, numbering) {
-        Ok(o) => o,
-        Err(e) => return capture_outcome(Err(e), numbered),
-    };
-    opts.world = world_of(world);
-    opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, reuse: i.reuse.unwrap_or(false) });
-    match crate::capture::capture_incremental(&JsTransport { send }, opts).await {
-        Ok(crate::capture::SessionCapture::Unchanged { capture_ms, world }) => CaptureOutcome {
-            snapshot: None,
-            processing_ms: capture_ms,
-            error: None,
-            next_ref: None,
-            ref_keys: None,
-            world: Some(world.into()),
-            unchanged: true,
-        },
-        Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome(Ok(*c), numbered),
-        Err(e) => capture_outcome(Err(e), numbered),
+pub struct CapturePump {
+    pump: Pump<CaptureOutcome>,
+}
+
+/// One command for JS to send (see `CapturePump`).
+#[napi(object)]
+pub struct PumpRequest {
+    pub id: u32,
+    pub method: String,
+    pub params: Value,
+    pub session: Option<String>,
+    pub project: Option<Value>,
+    /// How long to wait before delivering it as unanswered.
+    pub timeout_ms: f64,
+}
+
+/// What a poll found: requests to send, or (once) the outcome.
+#[napi(object)]
+pub struct PumpPoll {
+    pub requests: Vec<PumpRequest>,
+    pub outcome: Option<CaptureOutcome>,
+}
+
+#[napi]
+impl CapturePump {
+    #[napi(constructor)]
+    pub fn new(options: Value, numbering: Option<RefNumbering>, world: Option<WorldInput>, incremental: Option<IncrementalInput>) -> CapturePump {
+        let numbered = numbering.is_some();
+        let opts = capture_options(&options, numbering).map(|mut opts| {
+            opts.world = world_of(world);
+            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, reuse: i.reuse.unwrap_or(false) });
+            opts
+        });
+        let pump = Pump::new(move |transport| async move {
+            let opts = match opts {
+                Ok(o) => o,
+                Err(e) => return capture_outcome(Err(e), numbered),
+            };
+            match crate::capture::capture_incremental(&transport, opts).await {
+                Ok(crate::capture::SessionCapture::Unchanged { capture_ms, world }) => CaptureOutcome {
+                    snapshot: None,
+                    processing_ms: capture_ms,
+                    error: None,
+                    next_ref: None,
+                    ref_keys: None,
+                    world: Some(world.into()),
+                    unchanged: true,
+                },
+                Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome(Ok(*c), numbered),
+                Err(e) => capture_outcome(Err(e), numbered),
+            }
+        });
+        CapturePump { pump }
+    }
+
+    #[napi]
+    pub fn poll(&mut self) -> PumpPoll {
+        match self.pump.poll() {
+            PumpStep::Send(requests) => PumpPoll {
+                requests: requests
+                    .into_iter()
+                    .map(|r| PumpRequest { id: r.id, method: r.method, params: r.params, session: r.session, project: r.project, timeout_ms: r.timeout_ms as f64 })
+                    .collect(),
+                outcome: None,
+            },
+            PumpStep::Done(outcome) => PumpPoll { requests: Vec::new(), outcome: Some(outcome) },
+            PumpStep::Finished => PumpPoll {
+                requests: Vec::new(),
+                outcome: Some(capture_outcome(Err(WebAiError::new(ErrorCode::CaptureFailed, "the capture already finished")), false)),
+            },
+        }
+    }
+
+    /// The reply to request `id`: its result as JSON text, or the browser's
+    /// error message, or (neither) no answer in time.
+    #[napi]
+    pub fn deliver(&self, id: u32, text: Option<String>, error: Option<String>) {
+        let reply = match (text, error) {
+            (Some(t), _) => CdpReply::Ok(t),
+            (None, Some(m)) => crate::capture::js_rejection(&m),
+            (None, None) => CdpReply::TimedOut,
+        };
+        self.pump.deliver(id, reply);
     }
 }
 

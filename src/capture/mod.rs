@@ -3,6 +3,7 @@
 
 mod calls;
 mod driver;
+pub mod pump;
 mod repeat;
 pub mod frames;
 mod session;

@@ -82,14 +82,22 @@ pub trait CdpTransport: Send + Sync {
     /// Send one command and wait for its reply. Implementations need not
     /// bound the wait: callers go through [`call_before`].
     fn call<'a>(&'a self, call: CdpCall<'a>) -> ReplyFuture<'a>;
+
+    /// [`CdpTransport::call`], given up at `deadline` (on tokio's timer). A
+    /// transport whose caller keeps the deadlines (the pump) passes it on.
+    fn call_until<'a>(&'a self, call: CdpCall<'a>, deadline: Instant) -> ReplyFuture<'a> {
+        Box::pin(async move {
+            match tokio::time::timeout_at(deadline.into(), self.call(call)).await {
+                Ok(reply) => reply,
+                Err(_) => CdpReply::TimedOut,
+            }
+        })
+    }
 }
 
 /// One call, given up at `deadline`.
 pub async fn call_before(transport: &dyn CdpTransport, call: CdpCall<'_>, deadline: Instant) -> CdpReply {
-    match tokio::time::timeout_at(deadline.into(), transport.call(call)).await {
-        Ok(reply) => reply,
-        Err(_) => CdpReply::TimedOut,
-    }
+    transport.call_until(call, deadline).await
 }
 
 #[cfg(test)]

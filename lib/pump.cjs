@@ -1,0 +1,73 @@
+'use strict';
+// Drives the addon's capture plan (`native.CapturePump`) on this thread:
+// poll for requests, send each, hand every reply back as it arrives and
+// poll again, until the plan gives its outcome. Each request carries how
+// long it may take; one unanswered by then is delivered as timed out.
+const native = require('./native.cjs');
+const { callNative, fromNative } = require('./raise.cjs');
+
+/** setTimeout's largest delay; longer ones fire at once. */
+const MAX_DELAY = 2 ** 31 - 1;
+
+function messageOf(err) {
+    return err && err.message !== undefined ? String(err.message) : String(err);
+}
+
+/**
+ * The outcome of a capture over `send(request) => Promise<string>` (a
+ * request is `{ method, params, session, project }`). Resolves with the
+ * addon's outcome, errors included; rejects only if the addon itself throws.
+ */
+function pumpCapture(send, opts, numbering = null, world = null, incremental = null) {
+    let pump;
+    try {
+        pump = callNative(() => new native.CapturePump(opts, numbering, world, incremental));
+    } catch (err) {
+        return Promise.reject(err);
+    }
+    return new Promise((resolve, reject) => {
+        let done = false;
+        const step = () => {
+            if (done) return;
+            let polled;
+            try {
+                polled = pump.poll();
+            } catch (err) {
+                done = true;
+                reject(fromNative(err));
+                return;
+            }
+            if (polled.outcome) {
+                done = true;
+                resolve(polled.outcome);
+                return;
+            }
+            for (const request of polled.requests) dispatch(request);
+        };
+        const dispatch = request => {
+            let answered = false;
+            const answer = (text, error) => {
+                if (answered) return;
+                answered = true;
+                clearTimeout(timer);
+                pump.deliver(request.id, text, error);
+                step();
+            };
+            const timer = setTimeout(() => answer(null, null), Math.min(Math.max(1, request.timeoutMs), MAX_DELAY));
+            let sent;
+            try {
+                sent = send(request);
+            } catch (err) {
+                answer(null, messageOf(err));
+                return;
+            }
+            Promise.resolve(sent).then(
+                text => answer(typeof text === 'string' ? text : JSON.stringify(text === undefined ? {} : text), null),
+                err => answer(null, messageOf(err)),
+            );
+        };
+        step();
+    });
+}
+
+module.exports = { pumpCapture };
