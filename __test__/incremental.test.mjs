@@ -17,7 +17,7 @@ import { browser, closeBrowser, openFile, pagesDir, realPagesDir, root } from '.
 
 const require = createRequire(import.meta.url);
 const { createPageSession } = require('../lib/session.cjs');
-const native = require('../lib/native.cjs');
+const { pumpCapture } = require('../lib/pump.cjs');
 const { adapt } = require('../lib/transport.cjs');
 
 after(closeBrowser);
@@ -35,7 +35,7 @@ const mutate = (page, seed, only = null) => page.evaluate(([src, s, k]) => (0, e
 
 /** A full capture of the page with the session's numbering as it stands. */
 async function fullCapture(page, numbering) {
-    const outcome = await native.captureOver(adapt(page).send, { activeLayerOnly: true, ...OPTIONS }, numbering, null, null);
+    const outcome = await pumpCapture(adapt(page).send, { activeLayerOnly: true, ...OPTIONS }, numbering, null, null);
     assert.ok(!outcome.error, outcome.error && outcome.error.message);
     return JSON.parse(outcome.snapshot);
 }
