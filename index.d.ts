@@ -362,4 +362,5 @@ export interface WorldInput {
   frameId: string
   loaderId: string
   contextId: number
+  token?: string
 }

@@ -245,6 +245,13 @@ test('a repeat capture of the same document reuses its isolated world; a new doc
         assert.equal(moved.title, 'Gemini');
         assert.match(moved.url, /gemini\.html$/);
         assert.deepEqual(moved.notes, []);
+        // The same document again: its page facts name it, and it shows no frame of another
+        // process, so the DOM snapshot and the page facts are all the capture sends.
+        methods.length = 0;
+        const lean = await buildWebAiSnapshot(source);
+        assert.deepEqual(methods.sort(), ['DOMSnapshot.captureSnapshot', 'Runtime.evaluate']);
+        assert.equal(lean.text, moved.text);
+        assert.equal(lean.domHash, moved.domHash);
         // A world the page destroyed with its document (a reload keeps the frame and changes the loader).
         await page.reload();
         methods.length = 0;

@@ -18,6 +18,7 @@ const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
 const { optionsOf } = require('./input.cjs');
 const { runActionWith } = require('./action-run.cjs');
 const { captureOverWith } = require('./worlds.cjs');
+const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 
 const WATCH_SOURCE = fs.readFileSync(path.join(__dirname, 'page', 'watch.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '').trim();
 
@@ -142,27 +143,34 @@ function pageAccess(source) {
         const made = await raw('Page.createIsolatedWorld', { frameId, worldName: native.WORLD_NAME });
         return made.executionContextId;
     }
+    async function watch(args) {
+        const json = JSON.stringify(JSON.stringify(args));
+        // The watcher is compiled once per document (a global of our world);
+        // each poll after that sends one short call.
+        const call = `globalThis.${WATCH_GLOBAL}.apply(null, JSON.parse(${json}))`;
+        const install = `(globalThis.${WATCH_GLOBAL} = (${WATCH_SOURCE})).apply(null, JSON.parse(${json}))`;
+        // The world goes with its document: after a navigation ask for it again.
+        for (let attempt = 0; attempt < 3; attempt += 1) {
+            if (context === null || attempt === 2) context = await world();
+            try {
+                const r = await raw('Runtime.evaluate', { expression: attempt === 0 ? call : install, contextId: context, returnByValue: true });
+                if (r && r.exceptionDetails) throw new Error(`the watcher threw: ${r.exceptionDetails.text}`);
+                return r.result.value;
+            } catch (err) {
+                if (attempt === 2) throw err;
+            }
+        }
+        return null;
+    }
     return {
         kind: t.kind,
         capture: (opts, numbering, incremental = null) => captureOverWith(t.kind === 'playwright' ? source : source.cdp, t.send, opts, numbering, incremental),
-        evaluate: async args => {
-            const json = JSON.stringify(JSON.stringify(args));
-            // The watcher is compiled once per document (a global of our world);
-            // each poll after that sends one short call.
-            const call = `globalThis.${WATCH_GLOBAL}.apply(null, JSON.parse(${json}))`;
-            const install = `(globalThis.${WATCH_GLOBAL} = (${WATCH_SOURCE})).apply(null, JSON.parse(${json}))`;
-            // The world goes with its document: after a navigation ask for it again.
-            for (let attempt = 0; attempt < 3; attempt += 1) {
-                if (context === null || attempt === 2) context = await world();
-                try {
-                    const r = await raw('Runtime.evaluate', { expression: attempt === 0 ? call : install, contextId: context, returnByValue: true });
-                    if (r && r.exceptionDetails) throw new Error(`the watcher threw: ${r.exceptionDetails.text}`);
-                    return r.result.value;
-                } catch (err) {
-                    if (attempt === 2) throw err;
-                }
-            }
-            return null;
+        // Bounded like every browser call: a renderer that stops answering must not hold the session.
+        evaluate: async (args, timeoutMs) => {
+            const ms = Math.max(1, Math.round(timeoutMs || native.DEFAULT_TIMEOUT_MS));
+            const r = await withDeadline(watch(args), ms);
+            if (r === TIMED_OUT) throw new Error(`the page's watcher did not answer within ${ms} ms`);
+            return r;
         },
     };
 }

@@ -429,11 +429,12 @@ pub struct WorldInput {
     pub frame_id: String,
     pub loader_id: String,
     pub context_id: f64,
+    pub token: Option<String>,
 }
 
 impl From<crate::options::World> for WorldInput {
     fn from(w: crate::options::World) -> WorldInput {
-        WorldInput { frame_id: w.frame_id, loader_id: w.loader_id, context_id: w.context_id as f64 }
+        WorldInput { frame_id: w.frame_id, loader_id: w.loader_id, context_id: w.context_id as f64, token: w.token }
     }
 }
 
@@ -442,7 +443,7 @@ fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
     let w = w?;
     let id = w.context_id;
     (id.is_finite() && id.fract() == 0.0 && id.abs() < 9.0e15 && !w.frame_id.is_empty() && !w.loader_id.is_empty())
-        .then(|| crate::options::World { frame_id: w.frame_id, loader_id: w.loader_id, context_id: id as i64 })
+        .then(|| crate::options::World { frame_id: w.frame_id, loader_id: w.loader_id, context_id: id as i64, token: w.token })
 }
 
 fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool) -> CaptureOutcome {

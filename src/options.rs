@@ -32,6 +32,8 @@ pub struct World {
     pub frame_id: String,
     pub loader_id: String,
     pub context_id: i64,
+    /// The page facts' name for the world's document (see `page_facts.js`), once they ran there.
+    pub token: Option<String>,
 }
 
 /// Where the tree comes from (`engine`).

@@ -59,13 +59,21 @@ pub const WORLD_NAME: &str = "__web_ai_snapshot__";
 /// The page's URL, title, viewport and DOM-hash input (see the script).
 const PAGE_FACTS_JS: &str = include_str!("scripts/page_facts.js");
 
-fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32) -> String {
+fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32, marks: bool) -> String {
     let sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into());
-    format!("({PAGE_FACTS_JS})({sels}, {include_html}, {max_chars})")
+    format!("({PAGE_FACTS_JS})({sels}, {include_html}, {max_chars}, {marks})")
 }
 
-/// The focused element or the modal dialog, as a remote object (the DOM engine).
+/// The focused element or the modal dialog, as a remote object (the DOM
+/// engine), asked only when the page facts say there is one.
 const MARKED_ELEMENT_JS: &str = include_str!("scripts/marked_element.js");
+
+/// The page facts script's answer, if the reply has one.
+fn facts_value(reply: &CdpReply) -> Option<serde_json::Map<String, Value>> {
+    let CdpReply::Ok(text) = reply else { return None };
+    let value = crate::compat::json_text::from_str_lossy::<Value>(text).ok()?;
+    value.pointer("/result/value").and_then(Value::as_object).cloned()
+}
 
 /// What a call that ran out of time becomes when it is only a note.
 const NO_ANSWER: &str = "no answer within timeoutMs";
@@ -126,11 +134,17 @@ pub struct CaptureSession {
     prebuilt: bool,
     /// The DOM engine's nodes whose subtrees Chrome gives (`AxTree::chrome_subtrees`), as asked.
     chrome_jobs: Vec<ChromeJob>,
-    /// The DOM engine's marks were asked for (once, in the world the page scripts count in).
-    marks_sent: bool,
-    /// What they found: the focused element's and the modal dialog's `backendNodeId`.
+    /// The world (None: the page's own) the page scripts were sent to.
+    script_context: Option<i64>,
+    /// What the DOM engine's marks found: the focused element's and the modal dialog's `backendNodeId`.
     focused: Option<i64>,
     modal: Option<i64>,
+    /// `Page.getFrameTree` and `Target.getTargets` were asked.
+    frame_tree_asked: bool,
+    targets_asked: bool,
+    /// The page's DOM snapshot has frame owners hosting no document in it
+    /// (frames in other processes): the DOM engine then asks for the targets.
+    unhosted_frames: bool,
 }
 
 /// One `Accessibility.queryAXTree` for a node of the DOM engine's tree whose
@@ -205,9 +219,12 @@ impl CaptureSession {
             mirror: None,
             prebuilt: false,
             chrome_jobs: Vec::new(),
-            marks_sent: false,
+            script_context: None,
             focused: None,
             modal: None,
+            frame_tree_asked: false,
+            targets_asked: false,
+            unhosted_frames: false,
         }
     }
 
@@ -228,10 +245,24 @@ impl CaptureSession {
     pub fn start(&mut self) -> Vec<CdpCommand> {
         self.started = Instant::now();
         self.stage = Stage::First;
-        // The frame tree first: it names the main frame, whose isolated
-        // world the page scripts then run in (see `receive`), while the
-        // renderer builds the tree.
-        let mut cmds = vec![CdpCommand::new(Call::FrameTree, json!({}))];
+        // On a JS session every message costs (a Playwright page: 0.2-0.3 ms
+        // of JS each), and on a small page that is most of a capture. So the
+        // DOM engine, given a world and no ref keys to keep, judges the world
+        // by the document the page facts name (`judge_hint`), not by the
+        // frame tree, and asks for targets only when its DOM snapshot shows a
+        // frame in another process (`frames_or_finish`).
+        let lean = self.dom_engine()
+            && self.opts.world.as_ref().is_some_and(|w| w.token.is_some())
+            && self.opts.numbering.is_none()
+            && self.opts.incremental.is_none();
+        let mut cmds = Vec::new();
+        if !lean {
+            // The frame tree first: it names the main frame, whose isolated
+            // world the page scripts then run in (see `receive`), while the
+            // renderer builds the tree.
+            cmds.push(CdpCommand::new(Call::FrameTree, json!({})));
+            self.frame_tree_asked = true;
+        }
         if !self.dom_engine() {
             cmds.push(CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) });
         } else if !self.prebuilt {
@@ -239,15 +270,16 @@ impl CaptureSession {
             // renderer then runs while the snapshot's reply travels and is read.
             cmds.push(self.dom_snapshot_command(Call::DomSnapshot, None));
         }
-        // Out-of-process (cross-site) frames are not in the page's frame tree.
-        cmds.push(CdpCommand::new(Call::Targets, json!({})));
+        if !self.dom_engine() || self.unhosted_frames {
+            // Out-of-process (cross-site) frames are not in the page's frame tree.
+            cmds.push(CdpCommand::new(Call::Targets, json!({})));
+            self.targets_asked = true;
+        }
         if let Some(world) = self.opts.world.clone() {
             // A world this page had: the page scripts go in the first batch,
             // and the frame tree, read alongside, says whether they count.
             self.hint = Hint::Unjudged;
-            cmds.extend(self.scripts_in(Some(world.context_id), Call::HintedFacts, Call::HintedRoot));
-            // The marks too: asked there again if the world turns out not to be this document's.
-            cmds.extend(self.mark_scripts(Some(world.context_id)));
+            cmds.extend(self.scripts_in(Some(world.context_id), Call::HintedFacts, Call::HintedRoot, self.dom_engine()));
         }
         if self.opts.dom_pass && !self.dom_engine() && !self.prebuilt {
             // The DOM pass rides along, after the tree: the renderer takes
@@ -283,13 +315,9 @@ impl CaptureSession {
                 };
                 if self.hint == Hint::Unjudged {
                     self.hint = if same { Hint::Confirmed } else { Hint::Rejected };
-                    if !same {
-                        self.forget_marks();
-                    }
                 }
                 match main {
-                    // The marks went out with the hinted scripts in the first batch.
-                    _ if same => {
+                    _ if same && self.hint != Hint::Rejected => {
                         self.world = self.opts.world.clone();
                         Vec::new()
                     }
@@ -297,17 +325,21 @@ impl CaptureSession {
                     None => self.page_scripts(None, Some("the frame tree named no main frame")),
                 }
             }
+            (Call::FrameTree, CdpReply::Ok(text)) => {
+                // Asked later, for the targets: it names the frames they hang from.
+                self.frame_tree = crate::compat::json_text::from_str_lossy::<Value>(text).ok();
+                Vec::new()
+            }
             (Call::FrameTree, _) if self.stage == Stage::First => {
                 if self.hint == Hint::Unjudged {
                     self.hint = Hint::Rejected;
-                    self.forget_marks();
                 }
                 self.page_scripts(None, Some("the frame tree could not be read"))
             }
             (Call::CreateWorld, CdpReply::Ok(text)) => {
                 let context = crate::compat::json_text::from_str_lossy::<Value>(text).ok().and_then(|v| v.get("executionContextId").and_then(Value::as_i64));
                 if let (Some(id), Some((frame_id, Some(loader_id)))) = (context, self.main_frame()) {
-                    self.world = Some(World { frame_id, loader_id, context_id: id });
+                    self.world = Some(World { frame_id, loader_id, context_id: id, token: None });
                 }
                 match context {
                     Some(id) => self.page_scripts(Some(id), None),
@@ -339,6 +371,11 @@ impl CaptureSession {
                     Mark::Modal => self.modal = backend,
                 }
                 Vec::new()
+            }
+            // The page facts say whether there is something to mark; if so, it is asked at once.
+            (Call::PageFacts, _) => {
+                self.learn_token(&reply);
+                self.mark_scripts(&reply)
             }
             _ => Vec::new(),
         };
@@ -405,47 +442,24 @@ impl CaptureSession {
         if let Some(why) = no_world {
             self.frame_notes.push(format!("page scripts ran in the page's own world ({why}), so the page could change what they read"));
         }
-        let mut cmds = self.scripts_in(context, Call::PageFacts, Call::FindRoot);
-        cmds.extend(self.mark_scripts(context));
-        cmds
+        self.script_context = context;
+        self.scripts_in(context, Call::PageFacts, Call::FindRoot, self.dom_engine())
     }
 
-    /// The page facts and `rootSelector` lookup commands, in `context` (None: the page's own world).
-    pub(super) fn scripts_in(&self, context: Option<i64>, facts: Call, root: Call) -> Vec<CdpCommand> {
-        let dom_selectors: Vec<&str> = match &self.opts.root_selector {
-            Some(s) => vec![s.as_str()],
-            None => vec!["body"],
-        };
-        let evaluate = |call: Call, expression: String, by_value: bool| {
-            let mut params = json!({ "expression": expression, "returnByValue": by_value });
-            if let Some(id) = context {
-                params["contextId"] = json!(id);
-            }
-            CdpCommand::new(call, params)
-        };
-        let mut cmds = vec![evaluate(
-            facts,
-            page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars),
-            true,
-        )];
-        if let Some(sel) = &self.opts.root_selector {
-            cmds.push(evaluate(root, format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default()), false));
-        }
-        cmds
-    }
-
-    /// The DOM engine's marks by script (the focused element, the modal
-    /// dialog), once, in `context`: what the DOM snapshot cannot show.
-    fn mark_scripts(&mut self, context: Option<i64>) -> Vec<CdpCommand> {
-        if !self.dom_engine() || self.marks_sent {
+    /// The DOM engine's marks the page facts said there is something for (a
+    /// focused element, a modal dialog), in the world the scripts ran in.
+    fn mark_scripts(&self, reply: &CdpReply) -> Vec<CdpCommand> {
+        if !self.dom_engine() {
             return Vec::new();
         }
-        self.marks_sent = true;
+        let Some(obj) = facts_value(reply) else { return Vec::new() };
+        let flag = |k: &str| obj.get(k).and_then(Value::as_bool).unwrap_or(false);
         [(Mark::Focused, "focus"), (Mark::Modal, "modal")]
             .into_iter()
+            .filter(|(_, kind)| flag(kind))
             .map(|(mark, kind)| {
                 let mut params = json!({ "expression": format!("({MARKED_ELEMENT_JS})({kind:?})"), "returnByValue": false });
-                if let Some(id) = context {
+                if let Some(id) = self.script_context {
                     params["contextId"] = json!(id);
                 }
                 CdpCommand::new(Call::Mark(mark, MarkCall::Find), params)
@@ -453,12 +467,37 @@ impl CaptureSession {
             .collect()
     }
 
-    /// The marks asked in a world that was not this document's: asked again
-    /// with the page scripts (what they found, if anything, is not kept).
-    fn forget_marks(&mut self) {
-        self.marks_sent = false;
-        self.focused = None;
-        self.modal = None;
+    /// The world the page scripts ran in learns its document's name from their facts.
+    fn learn_token(&mut self, reply: &CdpReply) {
+        let token = facts_value(reply).and_then(|o| o.get("token").and_then(Value::as_str).map(str::to_string));
+        if let (Some(world), Some(token)) = (self.world.as_mut(), token) {
+            if Some(world.context_id) == self.script_context {
+                world.token = Some(token);
+            }
+        }
+    }
+
+    /// The page facts and `rootSelector` lookup commands, in `context` (None:
+    /// the page's own world); with `marks`, the facts name the focused element
+    /// and a modal dialog (the DOM engine's full captures).
+    pub(super) fn scripts_in(&self, context: Option<i64>, facts: Call, root: Call, marks: bool) -> Vec<CdpCommand> {
+        let dom_selectors: Vec<&str> = match &self.opts.root_selector {
+            Some(s) => vec![s.as_str()],
+            None => vec!["body"],
+        };
+        let in_context = |mut params: Value| {
+            if let Some(id) = context {
+                params["contextId"] = json!(id);
+            }
+            params
+        };
+        let expression = page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars, marks);
+        let mut cmds = vec![CdpCommand::new(facts, in_context(json!({ "expression": expression, "returnByValue": true })))];
+        if let Some(sel) = &self.opts.root_selector {
+            let expression = format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default());
+            cmds.push(CdpCommand::new(root, in_context(json!({ "expression": expression, "returnByValue": false }))));
+        }
+        cmds
     }
 
     /// The main frame's id and loaderId, from the frame tree read.
@@ -471,6 +510,23 @@ impl CaptureSession {
     /// After the first batch with a confirmed hint: its replies stand in for
     /// the page scripts, or, if the world is gone, a new one is asked for.
     fn judge_hint(&mut self) -> Option<Step> {
+        if self.hint == Hint::Unjudged && !self.frame_tree_asked {
+            // No frame tree: the world stands if its page facts name its document.
+            let world = self.opts.world.clone()?;
+            let shown = self.hinted_facts.as_ref().and_then(facts_value).and_then(|o| o.get("token").and_then(Value::as_str).map(str::to_string));
+            if shown.is_some() && shown == world.token {
+                self.hint = Hint::Confirmed;
+                self.world = Some(world);
+            } else {
+                // Another document, or the world is gone: the frame tree names
+                // the main frame, and a new world is made there (`receive`).
+                self.hint = Hint::Rejected;
+                self.hinted_facts = None;
+                self.hinted_root = None;
+                self.frame_tree_asked = true;
+                return Some(self.send(vec![CdpCommand::new(Call::FrameTree, json!({}))]));
+            }
+        }
         if self.hint != Hint::Confirmed {
             return None;
         }
@@ -479,20 +535,23 @@ impl CaptureSession {
         let answered = |r: &Option<CdpReply>| matches!(r, Some(CdpReply::Ok(_)));
         if answered(&facts) && (self.opts.root_selector.is_none() || answered(&root)) {
             self.hint = Hint::None;
+            let mut marks = Vec::new();
             if let Some(reply) = facts {
                 self.facts = Some(self.read_page_facts(&reply));
                 self.replies.insert(Call::PageFacts, CdpReply::Ok(String::new()));
+                self.script_context = self.world.as_ref().map(|w| w.context_id);
+                self.learn_token(&reply);
+                marks = self.mark_scripts(&reply);
             }
             if let Some(reply) = root {
                 self.replies.insert(Call::FindRoot, reply);
             }
-            return None;
+            // Something to mark: found in the world, then described, before the capture goes on.
+            return (!marks.is_empty()).then(|| self.send(marks));
         }
-        // The document is the same but the world did not answer: make a new one
-        // (the marks asked there went unanswered too: they are asked again in it).
+        // The document is the same but the world did not answer: make a new one.
         self.hint = Hint::Rejected;
         self.world = None;
-        self.forget_marks();
         let frame_id = self.opts.world.as_ref().map(|w| w.frame_id.clone()).unwrap_or_default();
         Some(self.send(vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))]))
     }
@@ -562,6 +621,17 @@ impl CaptureSession {
     /// After the page's own calls: its same-process frames and the
     /// out-of-process frames whose parent is one of them.
     fn frames_or_finish(&mut self) -> Result<Step> {
+        // (Also when the DOM engine gave way to Chrome's tree, which reads frames by the frame tree.)
+        if !self.targets_asked && (self.unhosted_frames || !self.dom_engine()) {
+            self.targets_asked = true;
+            let mut cmds = vec![CdpCommand::new(Call::Targets, json!({}))];
+            if !self.frame_tree_asked {
+                self.frame_tree_asked = true;
+                cmds.push(CdpCommand::new(Call::FrameTree, json!({})));
+            }
+            // `advance` comes back here with both answered.
+            return Ok(self.send(cmds));
+        }
         let tree = self.frame_tree.take();
         if let Some(t) = &tree {
             crate::capture::frames::documents(t, &mut self.documents);
@@ -854,12 +924,15 @@ impl CaptureSession {
         let keep = self.opts.incremental.is_some() && call == Call::DomSnapshot;
         let read = match &text {
             Ok(t) if self.dom_engine() => {
+                let page = call == Call::DomSnapshot;
                 let both = snapshot_reader::with_snapshot(t, |snap| {
                     let mirror = keep.then(|| crate::incremental::Mirror::from_snapshot(snap, self.snapshot_style_names().len()));
-                    (self.engine_read(snap), mirror)
+                    let unhosted = page && snapshot_reader::has_unhosted_frames(snap);
+                    (self.engine_read(snap), mirror, unhosted)
                 });
                 match both {
-                    Ok(((read, tree), mirror)) => {
+                    Ok(((read, tree), mirror, unhosted)) => {
+                        self.unhosted_frames |= unhosted;
                         if mirror.is_some() {
                             self.mirror = mirror;
                         }
@@ -959,6 +1032,8 @@ impl CaptureSession {
             s.keep_dom_read(Call::DomSnapshot, Ok(read), &Ok(String::new()));
         }
         s.prebuilt = true;
+        // Frames in other processes are not in the snapshot: their targets go in the first batch.
+        s.unhosted_frames = snapshot_reader::has_unhosted_frames(snap);
         s
     }
 

@@ -348,6 +348,58 @@ fn hosted_documents(n: &SnapNodes, count: usize) -> FxHashMap<usize, usize> {
         .collect()
 }
 
+/// Whether a frame owner element (`iframe`, `frame`, `fencedframe`, and an
+/// `object` or `embed` that may show a document) of the reply hosts no
+/// document in it: a frame in another process (or one not loaded), which
+/// only `Target.getTargets` can find.
+pub(crate) fn has_unhosted_frames(snap: &Snapshot<'_>) -> bool {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Owner {
+        No,
+        Frame,
+        /// `object`, `embed`: a frame unless its type or URL says a plugin or media file.
+        Maybe,
+    }
+    let kinds: Vec<Owner> = snap
+        .strings
+        .iter()
+        .map(|s| match s.as_ref() {
+            "IFRAME" | "FRAME" | "FENCEDFRAME" | "iframe" | "frame" | "fencedframe" => Owner::Frame,
+            "OBJECT" | "EMBED" | "object" | "embed" => Owner::Maybe,
+            _ => Owner::No,
+        })
+        .collect();
+    let text = |k: i64| usize::try_from(k).ok().and_then(|k| snap.strings.get(k)).map(|s| s.as_ref());
+    let not_a_document = |attrs: &[i64]| {
+        attrs.chunks(2).any(|pair| match pair {
+            [name, value] => match (text(*name), text(*value)) {
+                (Some("type"), Some(t)) => !t.is_empty() && !t.contains("html") && !t.contains("xml"),
+                (Some("src" | "data"), Some(url)) => {
+                    let path = url.split(['?', '#']).next().unwrap_or_default().to_ascii_lowercase();
+                    const FILES: [&str; 14] =
+                        [".swf", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".mp3", ".mp4", ".webm", ".ogg", ".wav", ".flv"];
+                    FILES.iter().any(|ext| path.ends_with(ext))
+                }
+                _ => false,
+            },
+            _ => false,
+        })
+    };
+    snap.documents.iter().any(|doc| {
+        let n = &doc.nodes;
+        let hosted = hosted_documents(n, snap.documents.len());
+        n.node_name.iter().enumerate().any(|(i, &name)| {
+            let kind = usize::try_from(name).ok().and_then(|k| kinds.get(k)).copied().unwrap_or(Owner::No);
+            let owner = match kind {
+                Owner::No => false,
+                Owner::Frame => true,
+                Owner::Maybe => !not_a_document(n.attributes.get(i).map_or(&[][..], Vec::as_slice)),
+            };
+            owner && !hosted.contains_key(&i)
+        })
+    })
+}
+
 /// Elements with a click listener, or where `cursor: pointer` begins (the
 /// element is pointer, its parent is not): the pointer that every descendant
 /// inherits marks one target, not each of its pieces.
@@ -463,5 +515,27 @@ mod tests {
         assert!(t.by_backend(2).is_none());
         assert_eq!(t.node(t.by_backend(3).unwrap()).unwrap().tag, "div");
         assert_eq!(t.nodes.len(), 2);
+    }
+
+    #[test]
+    fn frames_in_other_processes_are_told_by_owners_without_documents() {
+        // strings: 0 #document, 1 IFRAME, 2 OBJECT, 3 type, 4 application/x-shockwave-flash, 5 EMBED, 6 src, 7 a.swf, 8 b.html
+        let page = |nodes: &str, docs: &str| {
+            format!(
+                r##"{{"strings":["#document","IFRAME","OBJECT","type","application/x-shockwave-flash","EMBED","src","a.swf","b.html"],"documents":[{{"nodes":{nodes},"layout":{{}}}}{docs}]}}"##
+            )
+        };
+        let unhosted = |text: String| with_snapshot(&text, has_unhosted_frames).unwrap();
+        // An iframe hosting the second document: nothing to look for.
+        let hosted = r#"{"parentIndex":[-1,0],"nodeType":[9,1],"nodeName":[0,1],"backendNodeId":[1,2],"contentDocumentIndex":{"index":[1],"value":[1]}}"#;
+        let child = r#",{"nodes":{"parentIndex":[-1],"nodeType":[9],"nodeName":[0],"backendNodeId":[3]},"layout":{}}"#;
+        assert!(!unhosted(page(hosted, child)));
+        // The same iframe with no document in the reply: another process.
+        assert!(unhosted(page(r#"{"parentIndex":[-1,0],"nodeType":[9,1],"nodeName":[0,1],"backendNodeId":[1,2]}"#, "")));
+        // A flash object and an embed of a .swf are plugins, not frames; an embed of a page may be one.
+        let plugins = r#"{"parentIndex":[-1,0,0],"nodeType":[9,1,1],"nodeName":[0,2,5],"backendNodeId":[1,2,3],"attributes":[[],[3,4],[6,7]]}"#;
+        assert!(!unhosted(page(plugins, "")));
+        let document = r#"{"parentIndex":[-1,0],"nodeType":[9,1],"nodeName":[0,5],"backendNodeId":[1,2],"attributes":[[],[6,8]]}"#;
+        assert!(unhosted(page(document, "")));
     }
 }

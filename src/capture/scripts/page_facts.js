@@ -3,7 +3,18 @@
 // Normalising here, with the very regexes of dom-hash.mjs, returns at most
 // `maxChars` characters instead of the whole outerHTML (megabytes on some
 // pages), byte-identical by construction; Rust hashes the result.
-function (selectors, includeHtml, maxChars) {
+//
+// `token` names this world's document: made the first time the script runs
+// in it (a world goes with its document), a capture that finds the token its
+// world had knows it is still in that document. With `marks` (the DOM
+// engine), `focus` and `modal` say whether there is something a DOM snapshot
+// cannot show: a focused element, a dialog shown with showModal() (found and
+// marked by `marked_element.js`, only then).
+//
+// (Chrome's deep serialization could name those nodes here, by backend id,
+// in this one call; under the random-mutation test it left Chromium 156's
+// renderer hung or crashed within a few dozen captures, so it is not used.)
+function (selectors, includeHtml, maxChars, marks) {
     let html = null;
     if (includeHtml) {
         for (const s of selectors) {
@@ -20,5 +31,27 @@ function (selectors, includeHtml, maxChars) {
         .replace(/\s+/g, ' ')
         .trim()
         .slice(0, maxChars);
-    return { url: location.href, title: document.title, normalizedHtml: normalized, viewport: [innerWidth, innerHeight] };
+
+    let focus = false;
+    let modal = false;
+    if (marks) {
+        const a = document.activeElement;
+        focus = Boolean(a && a.tagName !== 'BODY' && a.tagName !== 'HTML');
+        try {
+            modal = Boolean(document.querySelector('dialog:modal'));
+        } catch (e) { /* a browser without :modal */ }
+    }
+    const KEY = '__webAiSnapshotDocument';
+    if (typeof globalThis[KEY] !== 'string') {
+        globalThis[KEY] = Math.random().toString(36).slice(2) + Date.now().toString(36) + Math.random().toString(36).slice(2);
+    }
+    return {
+        url: location.href,
+        title: document.title,
+        normalizedHtml: normalized,
+        viewport: [innerWidth, innerHeight],
+        token: globalThis[KEY],
+        focus,
+        modal,
+    };
 }
