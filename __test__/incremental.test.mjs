@@ -66,8 +66,16 @@ async function run(path, seeds, onStep = () => {}) {
         for (let k = 0; k < seeds.length; k += 1) {
             done.push(await mutate(page, seeds[k]));
             const numbering = session._numbering();
-            const inc = await session.snapshot();
-            const full = await fullCapture(page, numbering);
+            let inc;
+            let full;
+            try {
+                inc = await session.snapshot();
+                full = await fullCapture(page, numbering);
+            } catch (err) {
+                // A capture that fails outright says where, and how to get there again.
+                err.message = `${path}: after mutation ${k + 1} (seeds ${JSON.stringify(seeds.slice(0, k + 1))}): ${err.message}\nMutations:\n${done.map((d, i) => `  ${i + 1}. ${d}`).join('\n')}`;
+                throw err;
+            }
             onStep(inc);
             const diff = difference(inc, full);
             if (diff) return { step: k, done, diff, mode: inc.stats.captureMode };

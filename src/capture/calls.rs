@@ -61,12 +61,15 @@ pub enum RepeatCall {
     Describe(u32),
     /// Root `k`'s subtree as style and layout have it.
     Facts(u32),
-    /// Root `k`'s subtree's event listeners (clickable nodes).
+    /// Root `k` as a remote object in its document's main world (for its listeners),
+    PageRoot(u32),
+    /// and its subtree's event listeners (clickable nodes).
     Listeners(u32),
     /// A frame of another origin in this process (`k`: its index among them): our world there,
     FrameWorld(u32),
-    /// its document as a remote object in that world,
+    /// its document as a remote object in that world, and in the frame's main world,
     FrameDocument(u32),
+    FramePageDocument(u32),
     /// and what style, layout and listeners say of it.
     FrameFacts(u32),
     FrameListeners(u32),
@@ -108,7 +111,7 @@ impl Call {
             Call::Repeat(RepeatCall::Listeners(_)) => "DOMDebugger.getEventListeners",
             Call::Repeat(RepeatCall::Release) => "Runtime.releaseObjectGroup",
             Call::Repeat(RepeatCall::FrameWorld(_)) => "Page.createIsolatedWorld",
-            Call::Repeat(RepeatCall::FrameDocument(_)) => "DOM.resolveNode",
+            Call::Repeat(RepeatCall::FrameDocument(_) | RepeatCall::FramePageDocument(_) | RepeatCall::PageRoot(_)) => "DOM.resolveNode",
             Call::Repeat(RepeatCall::FrameFacts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::FrameListeners(_)) => "DOMDebugger.getEventListeners",
             Call::ChromeSubtree(_) => "Accessibility.queryAXTree",

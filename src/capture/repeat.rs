@@ -1,7 +1,7 @@
 //! A page session's repeat capture over its mirror (`crate::incremental`):
 //! ask the watcher what changed, read those subtrees again, patch the
 //! mirror, and build the snapshot from it as a capture builds it from
-//! Chrome's reply. Four round trips whatever the page's size; what is read
+//! Chrome's reply. Four round trips whatever the page's size (six when subtrees changed); what is read
 //! grows with the change. Anything it cannot bound becomes a full capture
 //! (which keeps a new mirror), and the snapshot's notes say why.
 
@@ -265,8 +265,8 @@ async fn read_roots(
         items.push((k, id.to_string()));
     }
 
-    // 3. Each root's subtree: its DOM, its styles and layout, its listeners.
-    let mut reads = Vec::with_capacity(items.len() * 3);
+    // 3. Each root's subtree: its DOM, and its styles and layout.
+    let mut reads = Vec::with_capacity(items.len() * 2);
     let (roots, frames) = items.split_at(root_count.min(items.len()));
     for (k, (_, id)) in roots.iter().enumerate() {
         let k = k as u32;
@@ -275,7 +275,6 @@ async fn read_roots(
             RepeatCall::Facts(k),
             json!({ "objectId": id, "functionDeclaration": FACTS_JS, "arguments": [{ "value": styles }], "returnByValue": true }),
         ));
-        reads.push(command(RepeatCall::Listeners(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
     }
     let owners: Vec<CdpCommand> = frames
         .iter()
@@ -284,19 +283,27 @@ async fn read_roots(
         .collect();
     reads.extend(owners.iter().cloned());
     let replies = batch(transport, &reads, deadline).await;
-    let mut t = Instant::now();
+    let mut subtrees = Vec::with_capacity(roots.len());
     for k in 0..roots.len() {
-        let described = json_of!(reads[k * 3], &replies[k * 3], opts);
-        let facts = json_of!(reads[k * 3 + 1], &replies[k * 3 + 1], opts);
-        let listeners = json_of!(reads[k * 3 + 2], &replies[k * 3 + 2], opts);
-        if let Err(f) = patch(mirror, &described, &facts, &listeners, "a changed subtree could not be read") {
+        let described = json_of!(reads[k * 2], &replies[k * 2], opts);
+        let facts = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], opts);
+        subtrees.push((described, facts));
+    }
+    // 4. Their listeners (clickable nodes), asked of the page's own world.
+    let listeners = match page_listeners(transport, opts, &subtrees, deadline).await? {
+        Ok(l) => l,
+        Err(f) => return Ok(Err(f)),
+    };
+    let mut t = Instant::now();
+    for ((described, facts), listeners) in subtrees.iter().zip(&listeners) {
+        if let Err(f) = patch(mirror, described, facts, listeners, "a changed subtree could not be read") {
             return Ok(Err(f));
         }
     }
     // The frames' documents (in this process; another process's frame has none here).
     let mut docs = Vec::new();
     for (j, cmd) in owners.iter().enumerate() {
-        let described = json_of!(cmd, &replies[roots.len() * 3 + j], opts);
+        let described = json_of!(cmd, &replies[roots.len() * 2 + j], opts);
         let (Some(doc), Some(frame)) = (described.pointer("/node/contentDocument"), described.pointer("/node/frameId").and_then(Value::as_str)) else { continue };
         let Some(backend) = doc.get("backendNodeId").and_then(Value::as_i64) else { continue };
         if mirror.node_of(backend).is_none() {
@@ -311,6 +318,48 @@ async fn read_roots(
         }
     }
     Ok(Ok(((roots.len() + docs.len()) as u32, t)))
+}
+
+/// Why listeners are never asked through our world's objects: Chrome answers
+/// `getEventListeners` with each handler as a remote object in the world of
+/// the object asked about, so the page's functions were wrapped in our
+/// isolated world. Under the random-mutation test that crashed Chromium
+/// 156's renderer (found by its crash reporter, a few dozen captures in, in
+/// about two runs of three on a loaded machine; never with the same calls
+/// made through the page's world), and every later call then waited out
+/// the capture's deadline.
+///
+/// Each subtree's root (`described`, from `DOM.describeNode`) resolved in
+/// its document's main world, then its listeners: one `getEventListeners`
+/// reply per subtree, in order.
+async fn page_listeners(
+    transport: &dyn CdpTransport,
+    opts: &SnapshotOptions,
+    subtrees: &[(Value, Value)],
+    deadline: Instant,
+) -> Result<std::result::Result<Vec<Value>, Fallback>> {
+    let mut resolve = Vec::with_capacity(subtrees.len());
+    for (k, (described, _)) in subtrees.iter().enumerate() {
+        let Some(backend) = described.pointer("/node/backendNodeId").and_then(Value::as_i64) else {
+            return Ok(Err(Fallback("a changed subtree's root has no backendNodeId".into())));
+        };
+        resolve.push(command(RepeatCall::PageRoot(k as u32), json!({ "backendNodeId": backend, "objectGroup": OBJECT_GROUP })));
+    }
+    let replies = batch(transport, &resolve, deadline).await;
+    let mut asks = Vec::with_capacity(resolve.len());
+    for (k, cmd) in resolve.iter().enumerate() {
+        let resolved = json_of!(cmd, &replies[k], opts);
+        let Some(id) = resolved.pointer("/object/objectId").and_then(Value::as_str) else {
+            return Ok(Err(Fallback("a changed subtree's root could not be reached in the page's world".into())));
+        };
+        asks.push(command(RepeatCall::Listeners(k as u32), json!({ "objectId": id, "depth": -1, "pierce": true })));
+    }
+    let replies = batch(transport, &asks, deadline).await;
+    let mut out = Vec::with_capacity(asks.len());
+    for (cmd, reply) in asks.iter().zip(&replies) {
+        out.push(json_of!(cmd, reply, opts));
+    }
+    Ok(Ok(out))
 }
 
 /// Read frame documents of other origins again, whole, each through our world in its frame
@@ -339,12 +388,17 @@ async fn read_frame_documents(
             RepeatCall::FrameDocument(k as u32),
             json!({ "backendNodeId": backend, "executionContextId": context, "objectGroup": OBJECT_GROUP }),
         ));
+        // The listeners are asked of the frame's own world (see `page_listeners`).
+        resolve.push(command(RepeatCall::FramePageDocument(k as u32), json!({ "backendNodeId": backend, "objectGroup": OBJECT_GROUP })));
     }
     let replies = batch(transport, &resolve, deadline).await;
     let mut reads = Vec::with_capacity(docs.len() * 2);
-    for (k, cmd) in resolve.iter().enumerate() {
-        let resolved = json_of!(cmd, &replies[k], opts);
-        let Some(id) = resolved.pointer("/object/objectId").and_then(Value::as_str) else {
+    for (k, pair) in resolve.chunks(2).enumerate() {
+        let ours = json_of!(pair[0], &replies[k * 2], opts);
+        let theirs = json_of!(pair[1], &replies[k * 2 + 1], opts);
+        let (Some(id), Some(page_id)) =
+            (ours.pointer("/object/objectId").and_then(Value::as_str), theirs.pointer("/object/objectId").and_then(Value::as_str))
+        else {
             return Ok(Err(Fallback("a frame's document could not be reached".into())));
         };
         let k = k as u32;
@@ -352,7 +406,7 @@ async fn read_frame_documents(
             RepeatCall::FrameFacts(k),
             json!({ "objectId": id, "functionDeclaration": FACTS_JS, "arguments": [{ "value": styles }], "returnByValue": true }),
         ));
-        reads.push(command(RepeatCall::FrameListeners(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
+        reads.push(command(RepeatCall::FrameListeners(k), json!({ "objectId": page_id, "depth": -1, "pierce": true })));
     }
     let replies = batch(transport, &reads, deadline).await;
     for (k, (doc, _, _)) in docs.iter().enumerate() {
