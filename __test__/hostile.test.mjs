@@ -14,7 +14,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { buildWebAiSnapshot, runAction, WebAiError } from '../lib/index.mjs';
+import { buildWebAiSnapshot, createPageSession, runAction, WebAiError } from '../lib/index.mjs';
 import { findChromium, CHROMIUM_FLAGS, launchChromiumNative } from '../lib/chromium.mjs';
 import native from '../lib/native.cjs';
 import { pagesDir, root } from './helpers.mjs';
@@ -388,5 +388,33 @@ test('a 50 MB text node and a 5 MB accessible name: snapshots with bounded names
         } finally {
             await page.close();
         }
+    }
+});
+
+test("a renderer that crashes: target.crashed at once for a Playwright page and its session, not the capture's deadline", async () => {
+    const page = await browser.newPage();
+    try {
+        await page.goto(pathToFileURL(join(pagesDir, 'forms.html')).href);
+        const session = createPageSession(page, { snapshotOptions: { timeoutMs: 60000 } });
+        const first = await session.snapshot();
+        assert.match(first.text, /button "Use points"/);
+        const crashed = new Promise(resolve => page.once('crash', resolve));
+        page.goto('chrome://crash').catch(() => {});
+        // A capture already waiting on the renderer when it goes, and captures after.
+        const during = session.snapshot().then(() => null, e => e);
+        await crashed;
+        for (const [what, outcome] of [
+            ['a session snapshot waiting when it crashed', await during],
+            ['a session snapshot after', await session.snapshot().then(() => null, e => e)],
+            ['a one-off snapshot after', await buildWebAiSnapshot(page, { timeoutMs: 60000 }).then(() => null, e => e)],
+        ]) {
+            // A waiting call may also have been answered before the renderer went.
+            if (outcome === null && what.includes('waiting')) continue;
+            assert.ok(outcome instanceof WebAiError, `${what}: ${outcome}`);
+            assert.equal(outcome.errorCode, 'target.crashed', `${what}: ${outcome.message}`);
+        }
+        await session.close();
+    } finally {
+        await page.close().catch(() => {});
     }
 });

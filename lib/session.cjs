@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const native = require('./native.cjs');
 const { adapt } = require('./transport.cjs');
-const { cdpSessionFor } = require('./sessions.cjs');
+const { pageSend } = require('./sessions.cjs');
 const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
 const { optionsOf } = require('./input.cjs');
 const { runActionWith } = require('./action-run.cjs');
@@ -134,7 +134,7 @@ function pageAccess(source) {
         };
     }
     const raw = t.kind === 'playwright'
-        ? async (method, params) => (await cdpSessionFor(source)).send(method, params)
+        ? pageSend(source)
         : (method, params) => source.cdp.send(method, params);
     let context = null;
     async function world() {

@@ -20,6 +20,56 @@ function cdpSessionFor(page) {
     return s;
 }
 
+// Chromium does not answer the commands in flight to a renderer that
+// crashed, nor later ones: without this, every call would wait out its
+// deadline (a 60 s capture timeout by default) and say only that. The page's
+// 'crash' event fails them at once, worded as Playwright words a crashed
+// target, which the addon turns into `target.crashed`.
+const CRASHED = "Target crashed: the page's renderer crashed (Playwright's page 'crash' event); open the page again in a new tab";
+const crashes = new WeakMap();
+
+function crashWatch(page) {
+    let w = crashes.get(page);
+    if (w) return w;
+    w = { crashed: false, waiting: new Set() };
+    crashes.set(page, w);
+    if (typeof page.on === 'function') {
+        page.on('crash', () => {
+            w.crashed = true;
+            // The session went with the renderer: the reloaded page gets a new one.
+            sessions.delete(page);
+            frameSessions.delete(page);
+            for (const fail of w.waiting) fail();
+            w.waiting.clear();
+        });
+        // A reload or navigation brings a new renderer.
+        page.on('framenavigated', frame => {
+            if (typeof page.mainFrame !== 'function' || frame === page.mainFrame()) w.crashed = false;
+        });
+    }
+    return w;
+}
+
+/**
+ * `send(method, params)` over the page's CDP session that fails at once,
+ * with a "Target crashed" error, when the page's renderer has crashed or
+ * crashes while the call waits.
+ */
+function pageSend(page) {
+    const w = crashWatch(page);
+    return (method, params) => {
+        if (w.crashed) return Promise.reject(new Error(CRASHED));
+        return new Promise((resolve, reject) => {
+            const fail = () => reject(new Error(CRASHED));
+            w.waiting.add(fail);
+            cdpSessionFor(page)
+                .then(s => s.send(method, params))
+                .then(resolve, reject)
+                .finally(() => w.waiting.delete(fail));
+        });
+    };
+}
+
 const frameSessions = new WeakMap();
 
 /**
@@ -89,4 +139,4 @@ function forgetSession(page) {
     sessions.delete(page);
 }
 
-module.exports = { cdpSessionFor, frameSessionSend, forgetSession };
+module.exports = { cdpSessionFor, pageSend, frameSessionSend, forgetSession };
