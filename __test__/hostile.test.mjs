@@ -391,7 +391,7 @@ test('a 50 MB text node and a 5 MB accessible name: snapshots with bounded names
     }
 });
 
-test("a renderer that crashes: target.crashed at once for a Playwright page and its session, not the capture's deadline", async () => {
+test("a renderer that crashes: target.crashed at once for a Playwright page, a { cdp } session and their page sessions, not the capture's deadline", async () => {
     const page = await browser.newPage();
     try {
         await page.goto(pathToFileURL(join(pagesDir, 'forms.html')).href);
@@ -416,5 +416,23 @@ test("a renderer that crashes: target.crashed at once for a Playwright page and 
         await session.close();
     } finally {
         await page.close().catch(() => {});
+    }
+    // A CDP session of the user's own: Chrome's Inspector.targetCrashed event says so.
+    const other = await browser.newPage();
+    try {
+        await other.goto(pathToFileURL(join(pagesDir, 'forms.html')).href);
+        const cdp = await other.context().newCDPSession(other);
+        const session = createPageSession({ cdp }, { snapshotOptions: { timeoutMs: 60000 } });
+        await session.snapshot();
+        const crashed = new Promise(resolve => cdp.once('Inspector.targetCrashed', resolve));
+        other.goto('chrome://crash').catch(() => {});
+        await crashed;
+        for (const outcome of [await session.snapshot().then(() => null, e => e), await buildWebAiSnapshot({ cdp }, { timeoutMs: 60000 }).then(() => null, e => e)]) {
+            assert.ok(outcome instanceof WebAiError, String(outcome));
+            assert.equal(outcome.errorCode, 'target.crashed', outcome.message);
+        }
+        await session.close();
+    } finally {
+        await other.close().catch(() => {});
     }
 });

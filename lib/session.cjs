@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const native = require('./native.cjs');
 const { adapt } = require('./transport.cjs');
-const { pageSend } = require('./sessions.cjs');
+const { pageSend, cdpSend } = require('./sessions.cjs');
 const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
 const { optionsOf } = require('./input.cjs');
 const { runActionWith } = require('./action-run.cjs');
@@ -135,7 +135,7 @@ function pageAccess(source) {
     }
     const raw = t.kind === 'playwright'
         ? pageSend(source)
-        : (method, params) => source.cdp.send(method, params);
+        : cdpSend(source.cdp);
     let context = null;
     async function world() {
         const tree = await raw('Page.getFrameTree', {});

@@ -22,52 +22,72 @@ function cdpSessionFor(page) {
 
 // Chromium does not answer the commands in flight to a renderer that
 // crashed, nor later ones: without this, every call would wait out its
-// deadline (a 60 s capture timeout by default) and say only that. The page's
-// 'crash' event fails them at once, worded as Playwright words a crashed
-// target, which the addon turns into `target.crashed`.
-const CRASHED = "Target crashed: the page's renderer crashed (Playwright's page 'crash' event); open the page again in a new tab";
+// deadline (a 60 s capture timeout by default) and say only that. The
+// crash fails them at once, worded as Playwright words a crashed target,
+// which the addon turns into `target.crashed`.
+const CRASHED = "Target crashed: the page's renderer crashed; open the page again in a new tab";
 const crashes = new WeakMap();
 
-function crashWatch(page) {
-    let w = crashes.get(page);
+/**
+ * Whether the renderer behind `key` crashed, and the calls waiting on it.
+ * `listen(crashed, recovered)` subscribes to the source's own signals.
+ */
+function crashWatch(key, listen) {
+    let w = crashes.get(key);
     if (w) return w;
     w = { crashed: false, waiting: new Set() };
-    crashes.set(page, w);
-    if (typeof page.on === 'function') {
-        page.on('crash', () => {
-            w.crashed = true;
-            // The session went with the renderer: the reloaded page gets a new one.
-            sessions.delete(page);
-            frameSessions.delete(page);
-            for (const fail of w.waiting) fail();
-            w.waiting.clear();
-        });
-        // A reload or navigation brings a new renderer.
-        page.on('framenavigated', frame => {
-            if (typeof page.mainFrame !== 'function' || frame === page.mainFrame()) w.crashed = false;
-        });
-    }
+    crashes.set(key, w);
+    listen(() => {
+        w.crashed = true;
+        for (const fail of w.waiting) fail();
+        w.waiting.clear();
+    }, () => {
+        w.crashed = false;
+    });
     return w;
 }
 
-/**
- * `send(method, params)` over the page's CDP session that fails at once,
- * with a "Target crashed" error, when the page's renderer has crashed or
- * crashes while the call waits.
- */
-function pageSend(page) {
-    const w = crashWatch(page);
+/** `send(method, params)` through `send`, failed at once while `w`'s renderer is crashed or when it crashes. */
+function guarded(w, send) {
     return (method, params) => {
         if (w.crashed) return Promise.reject(new Error(CRASHED));
         return new Promise((resolve, reject) => {
             const fail = () => reject(new Error(CRASHED));
             w.waiting.add(fail);
-            cdpSessionFor(page)
-                .then(s => s.send(method, params))
+            Promise.resolve()
+                .then(() => send(method, params))
                 .then(resolve, reject)
                 .finally(() => w.waiting.delete(fail));
         });
     };
+}
+
+/** A Playwright page's send over its CDP session, aware of its 'crash' event. */
+function pageSend(page) {
+    const w = crashWatch(page, (crashed, recovered) => {
+        if (typeof page.on !== 'function') return;
+        page.on('crash', () => {
+            // The session went with the renderer: the page's next one is new.
+            sessions.delete(page);
+            frameSessions.delete(page);
+            crashed();
+        });
+        // A navigation brings a new renderer.
+        page.on('framenavigated', frame => {
+            if (typeof page.mainFrame !== 'function' || frame === page.mainFrame()) recovered();
+        });
+    });
+    return guarded(w, async (method, params) => (await cdpSessionFor(page)).send(method, params));
+}
+
+/** A `{ cdp }` session's send, aware of Chrome's `Inspector.targetCrashed` when the session emits events. */
+function cdpSend(cdp) {
+    const w = crashWatch(cdp, (crashed, recovered) => {
+        if (typeof cdp.on !== 'function') return;
+        cdp.on('Inspector.targetCrashed', crashed);
+        cdp.on('Inspector.targetReloadedAfterCrash', recovered);
+    });
+    return guarded(w, (method, params) => cdp.send(method, params));
 }
 
 const frameSessions = new WeakMap();
@@ -139,4 +159,4 @@ function forgetSession(page) {
     sessions.delete(page);
 }
 
-module.exports = { cdpSessionFor, pageSend, frameSessionSend, forgetSession };
+module.exports = { cdpSessionFor, pageSend, cdpSend, frameSessionSend, forgetSession };

@@ -3,7 +3,7 @@
 // a `{ cdp }` session becomes a `send(request)` the Rust core calls for each
 // CDP command (capture, actions and tools all go through `adapt`); a
 // `{ cdpEndpoint }` is handed to the core, which connects by itself.
-const { cdpSessionFor, pageSend: crashAwareSend, frameSessionSend } = require('./sessions.cjs');
+const { cdpSessionFor, pageSend, cdpSend, frameSessionSend } = require('./sessions.cjs');
 
 function isPlaywrightPage(page) {
     return Boolean(page && typeof page.context === 'function' && typeof page.url === 'function');
@@ -193,11 +193,11 @@ function requestSender(pageSend, frameSend = null, timings = null) {
 function adapt(source, timings = null) {
     if (isPlaywrightPage(source)) {
         const session = () => cdpSessionFor(source);
-        return { kind: 'playwright', session, send: requestSender(crashAwareSend(source), frameId => frameSessionSend(source, frameId), timings) };
+        return { kind: 'playwright', session, send: requestSender(pageSend(source), frameId => frameSessionSend(source, frameId), timings) };
     }
     if (hasCdp(source)) {
         const cdp = source.cdp;
-        return { kind: 'cdp', send: requestSender((method, params) => cdp.send(method, params), null, timings) };
+        return { kind: 'cdp', send: requestSender(cdpSend(cdp), null, timings) };
     }
     if (isEndpoint(source)) {
         const { cdpEndpoint, targetId = null, urlIncludes = null, maxMessageBytes = null } = source;
