@@ -71,6 +71,28 @@ test('recorded CDP replies replay to the recorded snapshot', async () => {
     }
 });
 
+test("a { cdp } session's events: a crash it reports fails the capture at once; an `on` that refuses them changes nothing", async () => {
+    const rec = recording('forms-dom');
+    // An `on` that throws (a wrapper that only forwards some events): the capture is the recorded one.
+    const refusing = { ...replaySession(rec), on() { throw new Error('events are not forwarded'); } };
+    assert.equal((await buildWebAiSnapshot({ cdp: refusing }, rec.options)).text, rec.expected.text);
+    // A session whose renderer crashes while a reply is awaited: target.crashed, not the deadline.
+    const listeners = new Map();
+    const crashing = {
+        on(event, fn) { listeners.set(event, fn); },
+        send: () => new Promise(() => {}),
+    };
+    const capture = buildWebAiSnapshot({ cdp: crashing }, { ...rec.options, timeoutMs: 600000 }).then(() => null, e => e);
+    await new Promise(r => setTimeout(r, 20));
+    listeners.get('Inspector.targetCrashed')({});
+    const err = await capture;
+    assert.ok(err instanceof WebAiError, String(err));
+    assert.equal(err.errorCode, 'target.crashed', err.message);
+    // Until the renderer is reloaded, later calls fail at once too.
+    const again = await buildWebAiSnapshot({ cdp: crashing }, { ...rec.options, timeoutMs: 600000 }).then(() => null, e => e);
+    assert.equal(again && again.errorCode, 'target.crashed');
+});
+
 test('rootSelector keeps the whole subtree of the first match, at any depth', async () => {
     const page = await openFixture('widgets.html');
     try {

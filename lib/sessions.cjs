@@ -37,13 +37,17 @@ function crashWatch(key, listen) {
     if (w) return w;
     w = { crashed: false, waiting: new Set() };
     crashes.set(key, w);
-    listen(() => {
-        w.crashed = true;
-        for (const fail of w.waiting) fail();
-        w.waiting.clear();
-    }, () => {
-        w.crashed = false;
-    });
+    try {
+        listen(() => {
+            w.crashed = true;
+            for (const fail of w.waiting) fail();
+            w.waiting.clear();
+        }, () => {
+            w.crashed = false;
+        });
+    } catch {
+        // A source whose `on` refuses these events: its calls wait for their deadlines, as before.
+    }
     return w;
 }
 
