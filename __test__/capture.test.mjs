@@ -3,8 +3,9 @@ import { settle } from '../bench/agreement.mjs';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { buildWebAiSnapshot, buildWebAiSnapshotFromAxTree, domHashAround, WebAiError } from '../lib/index.mjs';
-import { browser, closeBrowser, openFixture, recording, recordingNames, replaySession, pagesDir } from './helpers.mjs';
+import { browser, closeBrowser, openFixture, recording, recordingNames, replaySession, pagesDir, root } from './helpers.mjs';
 
 after(closeBrowser);
 
@@ -91,6 +92,21 @@ test("a { cdp } session's events: a crash it reports fails the capture at once; 
     // Until the renderer is reloaded, later calls fail at once too.
     const again = await buildWebAiSnapshot({ cdp: crashing }, { ...rec.options, timeoutMs: 600000 }).then(() => null, e => e);
     assert.equal(again && again.errorCode, 'target.crashed');
+});
+
+test('a capture that ends early leaves nothing behind: the script that awaited it exits without waiting for the deadline', () => {
+    // The first command fails as a closed target does; the others are never answered.
+    const script = `
+        const { buildWebAiSnapshot } = require(${JSON.stringify(join(root, 'lib', 'index.cjs'))});
+        let n = 0;
+        const cdp = { send: () => (n++ === 0 ? Promise.reject(new Error('Target closed')) : new Promise(() => {})) };
+        buildWebAiSnapshot({ cdp }, { timeoutMs: 3600000 }).catch(e => console.log(e.errorCode));
+    `;
+    // An hour's deadline: a process still alive at the spawn's limit was held by it.
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60000 });
+    assert.equal(r.signal, null, 'the process had to be killed: something still waited for the deadline');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'target.detached');
 });
 
 test('rootSelector keeps the whole subtree of the first match, at any depth', async () => {

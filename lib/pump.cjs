@@ -27,18 +27,27 @@ function pumpCapture(send, opts, numbering = null, world = null, incremental = n
     }
     return new Promise((resolve, reject) => {
         let done = false;
+        // Requests still in flight when the plan ends (an error ended it early)
+        // need no deadline any more: their timers would hold a finished
+        // script's process open until the capture's timeout.
+        const timers = new Set();
+        const finish = () => {
+            done = true;
+            for (const t of timers) clearTimeout(t);
+            timers.clear();
+        };
         const step = () => {
             if (done) return;
             let polled;
             try {
                 polled = pump.poll();
             } catch (err) {
-                done = true;
+                finish();
                 reject(fromNative(err));
                 return;
             }
             if (polled.outcome) {
-                done = true;
+                finish();
                 resolve(polled.outcome);
                 return;
             }
@@ -50,10 +59,13 @@ function pumpCapture(send, opts, numbering = null, world = null, incremental = n
                 if (answered) return;
                 answered = true;
                 clearTimeout(timer);
+                timers.delete(timer);
+                if (done) return;
                 pump.deliver(request.id, text, error);
                 step();
             };
             const timer = setTimeout(() => answer(null, null), Math.min(Math.max(1, request.timeoutMs), MAX_DELAY));
+            timers.add(timer);
             let sent;
             try {
                 sent = send(request);
