@@ -3,7 +3,7 @@
 // a `{ cdp }` session becomes a `send(request)` the Rust core calls for each
 // CDP command (capture, actions and tools all go through `adapt`); a
 // `{ cdpEndpoint }` is handed to the core, which connects by itself.
-const { cdpSessionFor, pageSend, cdpSend, frameSessionSend } = require('./sessions.cjs');
+const { cdpSessionFor, pageSend: playwrightSend, cdpSend, frameSessionSend } = require('./sessions.cjs');
 
 function isPlaywrightPage(page) {
     return Boolean(page && typeof page.context === 'function' && typeof page.url === 'function');
@@ -193,7 +193,7 @@ function requestSender(pageSend, frameSend = null, timings = null) {
 function adapt(source, timings = null) {
     if (isPlaywrightPage(source)) {
         const session = () => cdpSessionFor(source);
-        return { kind: 'playwright', session, send: requestSender(pageSend(source), frameId => frameSessionSend(source, frameId), timings) };
+        return { kind: 'playwright', session, send: requestSender(playwrightSend(source), frameId => frameSessionSend(source, frameId), timings) };
     }
     if (hasCdp(source)) {
         const cdp = source.cdp;

@@ -2,8 +2,9 @@
 //! ask the watcher what changed, read those subtrees again, patch the
 //! mirror, and build the snapshot from it as a capture builds it from
 //! Chrome's reply. Five round trips when subtrees changed, one when nothing
-//! did, whatever the page's size; what is read grows with the change. Anything it cannot bound becomes a full capture
-//! (which keeps a new mirror), and the snapshot's notes say why.
+//! did, whatever the page's size; what is read grows with the change.
+//! Anything it cannot bound becomes a full capture (which keeps a new
+//! mirror), and the snapshot's notes say why.
 
 use std::time::{Duration, Instant};
 
