@@ -20,6 +20,8 @@
 
 mod action;
 mod agent;
+#[cfg(feature = "napi")]
+mod allocator;
 mod capture;
 mod compat;
 mod dom;
