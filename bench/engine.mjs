@@ -4,6 +4,10 @@
 //
 //   node bench/engine.mjs [--runs N] [--only NAME] [--no-readme]
 //
+// Each page gets at least N rotated rounds (5), and more while its rounds
+// so far took under ROUND_BUDGET_MS in all (at most MAX_RUNS): a median of
+// five 3 ms samples on a shared machine is mostly noise.
+//
 //   floor      — a bare Accessibility.getFullAXTree over the same CDP session;
 //   dom floor  — a bare DOMSnapshot.captureSnapshot with the styles the engine asks for;
 //   pw         — Playwright's page.ariaSnapshot({ mode: 'ai' });
@@ -19,6 +23,8 @@ import { compareEngines } from './agreement.mjs';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, 'no-readme': { type: 'boolean' } } });
 const RUNS = Number(values.runs);
 const WARMUP = 1;
+const ROUND_BUDGET_MS = 3000;
+const MAX_RUNS = 40;
 // What the engine's capture asks DOMSnapshot for (the DOM pass's `cursor` and the engine's styles).
 const DOM_FLOOR_PARAMS = { computedStyles: ['cursor', 'display', 'visibility', 'content', 'text-transform'], includePaintOrder: false, includeDOMRects: false };
 
@@ -36,14 +42,21 @@ async function measure(browser, p) {
         };
         const names = Object.keys(methods);
         const times = Object.fromEntries(names.map(n => [n, []]));
-        for (let i = 0; i < WARMUP + RUNS; i += 1) {
+        const rotation = async (i, keep) => {
             for (let k = 0; k < names.length; k += 1) {
                 // Rotate the order so that no method always runs on a warmer page.
                 const name = names[(i + k) % names.length];
                 const t = performance.now();
                 await methods[name]();
-                if (i >= WARMUP) times[name].push(performance.now() - t);
+                if (keep) times[name].push(performance.now() - t);
             }
+        };
+        for (let i = 0; i < WARMUP; i += 1) await rotation(i, false);
+        const began = performance.now();
+        let runs = 0;
+        while (runs < RUNS || (runs < MAX_RUNS && performance.now() - began < ROUND_BUDGET_MS)) {
+            await rotation(WARMUP + runs, true);
+            runs += 1;
         }
         const agreement = await compareEngines(page);
         const m = Object.fromEntries(names.map(n => [n, round(median(times[n]))]));
@@ -52,6 +65,7 @@ async function measure(browser, p) {
             page: p.name,
             real: p.real,
             axNodes: tree.nodes.length,
+            runs,
             ...Object.fromEntries(names.map(n => [`${n}Ms`, m[n]])),
             domVsFloor: round(m.dom / m.floor, 2),
             domVsPlaywright: round(m.dom / m.pw, 2),
@@ -67,12 +81,12 @@ async function measure(browser, p) {
 
 const { results, version } = await measurePages(values.only, measure, r => `${r.page}: dom ${r.domMs} ms, ax ${r.axMs}, floor ${r.floorMs}, dom floor ${r.domFloorMs}, pw ${r.pwMs}; agreement ${r.agreement}%`);
 
-const head = '| page | AX nodes | floor ms | DOMSnapshot ms | Playwright ai ms | ours, ax ms | ours, dom ms | dom / floor | dom / Playwright | dom / ax | agreement with Chrome |';
-const sep = '|' + ' --- |'.repeat(11);
-const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.floorMs} | ${r.domFloorMs} | ${r.pwMs} | ${r.axMs} | ${r.domMs} | ${r.domVsFloor} | ${r.domVsPlaywright} | ${r.domVsAx} | ${r.agreement}% (${r.agreed}/${r.compared}) |`);
+const head = '| page | AX nodes | runs | floor ms | DOMSnapshot ms | Playwright ai ms | ours, ax ms | ours, dom ms | dom / floor | dom / Playwright | dom / ax | agreement with Chrome |';
+const sep = '|' + ' --- |'.repeat(12);
+const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.runs} | ${r.floorMs} | ${r.domFloorMs} | ${r.pwMs} | ${r.axMs} | ${r.domMs} | ${r.domVsFloor} | ${r.domVsPlaywright} | ${r.domVsAx} | ${r.agreement}% (${r.agreed}/${r.compared}) |`);
 const all = results.reduce((a, r) => ({ agreed: a.agreed + r.agreed, compared: a.compared + r.compared }), { agreed: 0, compared: 0 });
 const command = `npm run bench:engine${values.only ? ` -- --only ${values.only}` : ''}`;
-const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\`; "DOMSnapshot" a bare \`DOMSnapshot.captureSnapshot\` with the styles the DOM engine asks for; both engines' captures include the DOM pass (selectors, clickable refs). "Agreement" is the share of ref'd elements (either engine's, matched by \`backendNodeId\`) that both engines ref with the same role, name, states, value and level (\`node bench/agreement.mjs --verbose\` prints each disagreement). Over all pages: ${all.agreed}/${all.compared} (${round((all.agreed / Math.max(all.compared, 1)) * 100, 2)}%).\n\n${[head, sep, ...rows].join('\n')}\n`;
+const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of at least ${RUNS} rotated runs after ${WARMUP} warm-up, more on fast pages: as many as fit in ${ROUND_BUDGET_MS / 1000} s, up to ${MAX_RUNS} (the \`runs\` column); on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\`; "DOMSnapshot" a bare \`DOMSnapshot.captureSnapshot\` with the styles the DOM engine asks for; both engines' captures include the DOM pass (selectors, clickable refs). "Agreement" is the share of ref'd elements (either engine's, matched by \`backendNodeId\`) that both engines ref with the same role, name, states, value and level (\`node bench/agreement.mjs --verbose\` prints each disagreement). Over all pages: ${all.agreed}/${all.compared} (${round((all.agreed / Math.max(all.compared, 1)) * 100, 2)}%).\n\n${[head, sep, ...rows].join('\n')}\n`;
 console.log(md);
 writeFileSync(join(root, 'bench', 'engine.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
 if (!values['no-readme'] && !values.only) writeReadmeBlock('engine', 'The DOM engine', md);
