@@ -8,6 +8,8 @@
 //! (HTML-AAM, which computes over the flat tree of CSS Scoping). Same-process frame documents are separate
 //! documents in the reply, linked from their `iframe` by `contentDocumentIndex`.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use crate::dom::snapshot_reader::{self, local_name, Snapshot};
@@ -67,22 +69,88 @@ impl Transform {
     }
 }
 
+/// A string many nodes share (tag and attribute names, computed style
+/// values): made once per string of the reply that names it, not once per
+/// node. On the 40k-node page these were four of the engine's allocations a
+/// node (a replayed capture spends much of its time allocating: see
+/// `src/allocator.rs`).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Atom(Arc<str>);
+
+impl Atom {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Atom {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq<str> for Atom {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Atom {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl From<&str> for Atom {
+    fn from(s: &str) -> Atom {
+        Atom(Arc::from(s))
+    }
+}
+
+impl std::fmt::Debug for Atom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+/// The atoms of one reply, by string index (`make` turns the reply's string into the atom's).
+struct Atoms {
+    made: Vec<Option<Atom>>,
+}
+
+impl Atoms {
+    fn new(strings: usize) -> Atoms {
+        Atoms { made: vec![None; strings] }
+    }
+
+    fn get(&mut self, snap: &Snapshot<'_>, index: i64, make: impl FnOnce(&str) -> Atom) -> Atom {
+        let Some(slot) = usize::try_from(index).ok().and_then(|i| self.made.get_mut(i)) else { return Atom::default() };
+        if let Some(a) = slot {
+            return a.clone();
+        }
+        let a = snapshot_reader::string(snap, index).map(make).unwrap_or_default();
+        *slot = Some(a.clone());
+        a
+    }
+}
+
 #[derive(Debug, Default, Clone)]
 pub struct Node {
     pub kind: Option<Kind>,
     /// Lower-case local name for HTML elements (SVG and MathML as written).
-    pub tag: String,
+    pub tag: Atom,
     pub parent: u32,
     pub children: Vec<u32>,
     pub backend: Option<i64>,
     /// Attribute names lower-cased (HTML attributes are case-insensitive).
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Vec<(Atom, String)>,
     /// A text node's data.
     pub text: String,
     /// It has a layout object: rendered (`display: contents` has none).
     pub laid_out: bool,
-    pub display: String,
-    pub visibility: String,
+    pub display: Atom,
+    pub visibility: Atom,
     /// A pseudo-element's `content`.
     pub content: String,
     /// `text-transform` (Chrome's accessible text is the transformed text).
@@ -196,6 +264,7 @@ pub fn read(text: &str, style_at: usize) -> Result<Page, String> {
 /// The page of a parsed reply (the DOM pass reads the same parse).
 pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
     let string = |i: i64| snapshot_reader::string(snap, i);
+    let mut atoms = Atoms::new(snap.strings.len());
     let mut page = Page::default();
     // Offsets of each document's nodes in the arena.
     let mut offset = Vec::with_capacity(snap.documents.len());
@@ -221,10 +290,10 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
                 Some(9) => Kind::Document,
                 _ => Kind::Other,
             };
-            let name = n.node_name.get(i).and_then(|&s| string(s)).unwrap_or_default();
+            let tag = n.node_name.get(i).map_or_else(Atom::default, |&s| atoms.get(snap, s, |name| Atom::from(local_name(name).as_str())));
             let mut node = Node {
                 kind: Some(kind),
-                tag: local_name(name),
+                tag,
                 parent,
                 backend: n.backend_node_id.get(i).copied(),
                 content_doc: NONE,
@@ -236,8 +305,9 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
                     for pair in n.attributes.get(i).map_or(&[][..], Vec::as_slice).chunks(2) {
                         if let [k, v] = pair {
                             // An empty value (`disabled`) is sent as no string (-1).
-                            if let Some(k) = string(*k) {
-                                node.attrs.push((k.to_ascii_lowercase(), string(*v).unwrap_or_default().to_string()));
+                            if string(*k).is_some() {
+                                let name = atoms.get(snap, *k, |k| Atom::from(k.to_ascii_lowercase().as_str()));
+                                node.attrs.push((name, string(*v).unwrap_or_default().to_string()));
                             }
                         }
                     }
@@ -310,13 +380,13 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
             let node = &mut page.nodes[k];
             node.laid_out = true;
             let styles = doc.layout.styles.get(l).map_or(&[][..], Vec::as_slice);
-            let style = |j: usize| styles.get(style_at + j).and_then(|&s| string(s)).unwrap_or_default().to_string();
-            node.display = style(0);
-            node.visibility = style(1);
+            let style = |j: usize| styles.get(style_at + j).copied().unwrap_or(-1);
+            node.display = atoms.get(snap, style(0), |v| Atom::from(v));
+            node.visibility = atoms.get(snap, style(1), |v| Atom::from(v));
             if node.pseudo.is_some() {
-                node.content = style(2);
+                node.content = string(style(2)).unwrap_or_default().to_string();
             }
-            node.transform = match style(3).as_str() {
+            node.transform = match string(style(3)).unwrap_or_default() {
                 "uppercase" => Transform::Upper,
                 "lowercase" => Transform::Lower,
                 "capitalize" => Transform::Capitalize,
