@@ -40,8 +40,9 @@ async function fullCapture(page, numbering) {
     return JSON.parse(outcome.snapshot);
 }
 
-/** The first difference between two snapshots' text and refs, or null. */
+/** The first difference between two snapshots' text, refs and DOM hash, or null. */
 function difference(a, b) {
+    if (a.domHash !== b.domHash) return `domHash:\n  incremental: ${a.domHash}\n  full:        ${b.domHash}`;
     if (a.text !== b.text) {
         const x = a.text.split('\n');
         const y = b.text.split('\n');
@@ -222,6 +223,51 @@ test('a { cdp } session is incremental too, and equal to a full capture', async 
             assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
             assert.equal(difference(s, await fullCapture(page, numbering)), null);
         }
+    } finally {
+        await session.close();
+        await cdp.detach().catch(() => {});
+        await page.close();
+    }
+});
+
+test("after a change to text alone the DOM hash is the last one, not read again; after any other change it is read", async () => {
+    const page = await openFile(await browser(), join(pagesDir, 'forms.html'));
+    const cdp = await page.context().newCDPSession(page);
+    // The page facts script is the only one that reads the page's outerHTML.
+    let factsAsked = 0;
+    const watched = {
+        send: (method, params) => {
+            if (method === 'Runtime.evaluate' && String(params && params.expression).includes('outerHTML')) factsAsked += 1;
+            return cdp.send(method, params);
+        },
+        on: (...a) => cdp.on(...a),
+        off: (...a) => cdp.off(...a),
+    };
+    const session = createPageSession({ cdp: watched }, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    const look = async change => {
+        await page.evaluate(change);
+        const numbering = session._numbering();
+        factsAsked = 0;
+        const s = await session.snapshot();
+        assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
+        assert.equal(difference(s, await fullCapture(page, numbering)), null);
+        return { s, factsAsked };
+    };
+    try {
+        const first = await session.snapshot();
+        const text = await look(() => { document.querySelector('h1').firstChild.data = 'Your basket'; });
+        assert.equal(text.factsAsked, 0, 'a text change leaves the tags, and so the DOM hash, as they were');
+        assert.equal(text.s.domHash, first.domHash);
+        assert.match(text.s.text, /Your basket/);
+        const attribute = await look(() => { document.querySelector('h1').setAttribute('title', 'a<b>c'); });
+        assert.equal(attribute.factsAsked, 1, 'an attribute can reach the hash (a value with angle brackets): it is read again');
+        const insert = await look(() => { document.querySelector('h1').after(document.createElement('hr')); });
+        assert.equal(insert.factsAsked, 1);
+        assert.notEqual(insert.s.domHash, first.domHash, 'a new element is a new DOM hash');
+        await look(() => { document.querySelector('h1').after(Object.assign(document.createElement('noscript'), { textContent: 'none' })); });
+        const raw = await look(() => { document.querySelector('noscript').firstChild.data = '<p>x</p>'; });
+        assert.equal(raw.factsAsked, 1, "a raw-text element's text is written as is, tags and all: read again");
+        assert.notEqual(raw.s.domHash, insert.s.domHash);
     } finally {
         await session.close();
         await cdp.detach().catch(() => {});

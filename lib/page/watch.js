@@ -74,6 +74,12 @@ function (options) {
         state.tracking = false;
         state.dirty = new Set();
         state.reasons = new Set();
+        // Whether a change since the last take could alter the DOM hash's
+        // input (body.outerHTML with comments, attributes and text taken out):
+        // anything but the data of a text node, which outerHTML escapes and the
+        // hash drops, unless its parent is one whose text is written raw.
+        state.structural = false;
+        const RAW_TEXT = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
         const inShadow = node => {
             const r = node && typeof node.getRootNode === 'function' ? node.getRootNode() : null;
             return Boolean(r && r.nodeType === 11 && r.host);
@@ -85,6 +91,9 @@ function (options) {
         const holds = (node, selector) => node.nodeType === 1 && (node.matches(selector) || node.querySelector(selector) !== null);
         const record = r => {
             const t = r.target;
+            if (r.type !== 'characterData' || t.nodeType !== 3 || !t.parentNode || RAW_TEXT.has(String(t.parentNode.localName).toLowerCase())) {
+                state.structural = true;
+            }
             if (inShadow(t)) {
                 state.reasons.add('a shadow tree changed');
                 return;
@@ -155,14 +164,16 @@ function (options) {
             state.tracking = true;
             state.dirty = new Set();
             state.reasons = new Set();
+            state.structural = false;
             sweepValues(false);
         };
         state.take = () => {
             handle(observer.takeRecords());
             sweepValues(true);
-            const out = { dirty: [...state.dirty], reasons: [...state.reasons] };
+            const out = { dirty: [...state.dirty], reasons: [...state.reasons], structural: state.structural };
             state.dirty = new Set();
             state.reasons = new Set();
+            state.structural = false;
             return out;
         };
         // A person typing or ticking changes properties, not the DOM.

@@ -212,12 +212,17 @@ async fn repeat(
     }
 
     // 2. The roots as remote objects (one evaluation each: no round trip to list them), and the DOM hash of the changed page.
+    // The hash is of the tags alone: when only text nodes' data changed, it is the last one (the
+    // page's outerHTML, megabytes on large pages, is not read and normalised again).
+    let same_tags = summary.get("sameTags").and_then(Value::as_bool) == Some(true);
     let second = {
         let mut cmds = vec![command(RepeatCall::DomEnable, json!({ "includeWhitespace": "all" }))];
         // No marks: the watcher said whether a modal dialog is open, and focus is not mirrored. (Asked
         // here, between DOM.enable and the roots' describeNode, the page's `:modal` query left Chromium 156's
         // renderer hung on the describeNode that followed, on clickable.html after a script set a hidden field's value.)
-        cmds.extend(helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot, false));
+        if !same_tags {
+            cmds.extend(helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot, false));
+        }
         for k in 0..root_count + blind {
             cmds.push(command(
                 RepeatCall::Root(k as u32),
@@ -232,9 +237,11 @@ async fn repeat(
         Ok(r) => r,
         Err(f) => return Ok(Err(f)),
     };
-    let page = helper.read_page_facts(&replies[1]);
-    facts.dom_hash = page.dom_hash;
-    facts.notes = page.notes;
+    if let Some(k) = second.iter().position(|c| c.call == Call::PageFacts) {
+        let page = helper.read_page_facts(&replies[k]);
+        facts.dom_hash = page.dom_hash;
+        facts.notes = page.notes;
+    }
     let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots).await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0)))
 }

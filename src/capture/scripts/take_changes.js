@@ -1,20 +1,22 @@
 // A repeat capture's first question to the page session's watcher
 // (`lib/page/watch.js`, in our isolated world): what changed since the last
 // capture. Returns
-//   { token, reasons, roots, blind, sizes, total, url, title, viewport }
+//   { token, reasons, roots, blind, sizes, total, url, title, viewport, sameTags }
 // where `token` names the watcher's document (null: no watcher here),
 // `reasons` say why only a full capture will do, `roots` counts the subtrees
 // to read again (none inside another), `blind` the frames whose document the
 // watcher cannot enter (another origin: read again whole, or, in another
 // process, by their own capture), `sizes` the roots' elements and `total` the
-// document's. The roots, then the blind frames' elements, are kept as the
+// document's; `sameTags` that every change was a text node's data (not in
+// a style, script or other raw-text element), which leaves the DOM hash as
+// it was. The roots, then the blind frames' elements, are kept as the
 // watcher's `pending` for the capture to fetch. Taking resets the record.
 function (maxRoots, maxFrames) {
     const w = globalThis.__webAiSnapshotWatch;
     if (!w || w.doc !== document || !w.tracking || typeof w.take !== 'function') {
         return { token: null, reasons: ['the page session was not watching this document'], roots: 0, blind: 0, sizes: [], total: 0 };
     }
-    const { dirty, reasons } = w.take();
+    const { dirty, reasons, structural } = w.take();
     const set = new Set();
     for (const n of dirty) if (n && n.isConnected) set.add(n);
     const roots = [];
@@ -62,5 +64,6 @@ function (maxRoots, maxFrames) {
         url: location.href,
         title: document.title,
         viewport: [innerWidth, innerHeight],
+        sameTags: structural === false,
     };
 }
