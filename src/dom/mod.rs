@@ -339,10 +339,19 @@ impl DomTree {
 pub fn tree_for(trees: &[DomTree], frame: Option<&str>, backend: i64) -> Option<usize> {
     // Another process's tree may use the same number for an unrelated node:
     // once a tree holds the frame, only that tree can answer.
+    // (Asked for every node the serializer writes: no allocation here.)
     if let Some(f) = frame {
-        let holders: Vec<usize> = (0..trees.len()).filter(|&t| trees[t].document_of_frame(f).is_some()).collect();
-        if !holders.is_empty() {
-            return holders.into_iter().find(|&t| trees[t].by_backend(backend).is_some());
+        let mut held = false;
+        for (t, tree) in trees.iter().enumerate() {
+            if tree.document_of_frame(f).is_some() {
+                if tree.by_backend(backend).is_some() {
+                    return Some(t);
+                }
+                held = true;
+            }
+        }
+        if held {
+            return None;
         }
     }
     trees.iter().position(|t| t.by_backend(backend).is_some())
