@@ -263,6 +263,11 @@ fn boxes(snap: &Snapshot<'_>, overflow_y: usize) -> Boxes {
     out
 }
 
+/// How many nodes the reply holds, over all its documents.
+pub(crate) fn node_count(snap: &Snapshot<'_>) -> usize {
+    snap.documents.iter().map(|d| d.nodes.node_type.len()).sum()
+}
+
 pub(crate) fn string<'s>(snap: &'s Snapshot<'_>, index: i64) -> Option<&'s str> {
     usize::try_from(index).ok().and_then(|i| snap.strings.get(i)).map(|s| s.as_ref())
 }
