@@ -81,6 +81,8 @@ export interface CaptureOutcome {
   world?: WorldInput
   /** A page session's repeat capture found the page as its last snapshot showed it (no `snapshot`). */
   unchanged: boolean
+  /** Some of `snapshot.refs` are `0`: the same as in the session's snapshot named by `base`. */
+  refsReused: boolean
 }
 
 /** One CDP command for the JS driver to send. */
@@ -203,6 +205,11 @@ export interface IncrementalInput {
   token: string
   /** The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`). */
   reuse?: boolean
+  /**
+   * The `snapshotId` of the last snapshot of this slot the session holds the refs of:
+   * refs unchanged since are sent as `0` (`refsReused`).
+   */
+  base?: string
 }
 
 /** Page text inside untrusted-content boundaries, imitations defused (a session's delta). */

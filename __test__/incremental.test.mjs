@@ -275,6 +275,43 @@ test("after a change to text alone the DOM hash is the last one, not read again;
     }
 });
 
+test("a repeat snapshot's unchanged refs are not sent again, and no two snapshots share a ref object", async () => {
+    const native = require('../lib/native.cjs');
+    const poll = native.CapturePump.prototype.poll;
+    const reused = [];
+    native.CapturePump.prototype.poll = function () {
+        const p = poll.call(this);
+        if (p.outcome && p.outcome.snapshot) reused.push(p.outcome.refsReused);
+        return p;
+    };
+    const { page, session, close } = await open(join(pagesDir, 'forms.html'));
+    try {
+        const first = await session.snapshot();
+        const [id] = Object.keys(first.refs);
+        const name = first.refs[id].name;
+        // What a caller does to its snapshot stays there.
+        first.refs[id].name = 'tampered';
+        first.refs[id].framePath.push('tampered');
+        await page.evaluate(() => { document.querySelector('h1').firstChild.data = 'Your basket'; });
+        const numbering = session._numbering();
+        const second = await session.snapshot();
+        assert.equal(second.stats.captureMode, 'incremental');
+        assert.deepEqual(reused, [false, true], 'the first snapshot sends every ref; the second only what changed');
+        assert.equal(second.refs[id].name, name);
+        assert.deepEqual(second.refs[id].framePath, []);
+        assert.notEqual(second.refs[id], first.refs[id]);
+        assert.equal(difference(second, await fullCapture(page, numbering)), null);
+        // After invalidate() the slot is new: every ref is sent again.
+        session.invalidate();
+        const third = await session.snapshot();
+        assert.equal(reused.at(-1), false);
+        assert.equal(third.refs[id].name, name);
+    } finally {
+        native.CapturePump.prototype.poll = poll;
+        await close();
+    }
+});
+
 test('a session with the ax engine captures in full, as before', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
     try {

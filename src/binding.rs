@@ -420,6 +420,8 @@ pub struct CaptureOutcome {
     pub world: Option<WorldInput>,
     /// A page session's repeat capture found the page as its last snapshot showed it (no `snapshot`).
     pub unchanged: bool,
+    /// Some of `snapshot.refs` are `0`: the same as in the session's snapshot named by `base`.
+    pub refs_reused: bool,
 }
 
 /// Our isolated world in a page's document (see `SnapshotOptions::world`).
@@ -446,18 +448,31 @@ fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
         .then(|| crate::options::World { frame_id: w.frame_id, loader_id: w.loader_id, context_id: id as i64, token: w.token })
 }
 
-fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool) -> CaptureOutcome {
-    match r {
-        Ok(c) => CaptureOutcome {
-            unchanged: false,
-            snapshot: Some(c.snapshot.to_json()),
-            processing_ms: c.processing_ms,
-            error: None,
-            next_ref: numbered.then_some(c.snapshot.next_ref),
-            ref_keys: numbered.then_some(c.snapshot.ref_keys),
-            world: c.world.map(WorldInput::from),
-        },
-        Err(e) => CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false },
+/// The outcome JS gets. `sent`: a page session's slot and the snapshot its
+/// JS side holds (`IncrementalInput::base`), whose unchanged refs are written
+/// as `0` (`crate::text::sent_refs`).
+fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool, sent: Option<(u32, Option<String>)>) -> CaptureOutcome {
+    let c = match r {
+        Ok(c) => c,
+        Err(e) => return CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false },
+    };
+    let (json, refs_reused) = match sent {
+        Some((slot, base)) => {
+            let (json, now, reused) = crate::text::sent_refs::render(&c.snapshot, crate::incremental::store::take_sent(slot), base.as_deref());
+            crate::incremental::store::put_sent(slot, now);
+            (json, reused)
+        }
+        None => (c.snapshot.to_json(), false),
+    };
+    CaptureOutcome {
+        unchanged: false,
+        refs_reused,
+        snapshot: Some(json),
+        processing_ms: c.processing_ms,
+        error: None,
+        next_ref: numbered.then_some(c.snapshot.next_ref),
+        ref_keys: numbered.then_some(c.snapshot.ref_keys),
+        world: c.world.map(WorldInput::from),
     }
 }
 
@@ -490,6 +505,9 @@ pub struct IncrementalInput {
     pub token: String,
     /// The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`).
     pub reuse: Option<bool>,
+    /// The `snapshotId` of the last snapshot of this slot the session holds the refs of:
+    /// refs unchanged since are sent as `0` (`refsReused`).
+    pub base: Option<String>,
 }
 
 /// A capture over a CDP session held by JS, driven from JS's own thread
@@ -529,15 +547,17 @@ impl CapturePump {
     #[napi(constructor)]
     pub fn new(options: Value, numbering: Option<RefNumbering>, world: Option<WorldInput>, incremental: Option<IncrementalInput>) -> CapturePump {
         let numbered = numbering.is_some();
+        let base = incremental.as_ref().and_then(|i| i.base.clone());
         let opts = capture_options(&options, numbering).map(|mut opts| {
             opts.world = world_of(world);
             opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, reuse: i.reuse.unwrap_or(false) });
             opts
         });
+        let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.slot, base.clone()));
         let pump = Pump::new(move |transport| async move {
             let opts = match opts {
                 Ok(o) => o,
-                Err(e) => return capture_outcome(Err(e), numbered),
+                Err(e) => return capture_outcome(Err(e), numbered, None),
             };
             match crate::capture::capture_incremental(&transport, opts).await {
                 Ok(crate::capture::SessionCapture::Unchanged { capture_ms, world }) => CaptureOutcome {
@@ -548,9 +568,10 @@ impl CapturePump {
                     ref_keys: None,
                     world: Some(world.into()),
                     unchanged: true,
+                    refs_reused: false,
                 },
-                Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome(Ok(*c), numbered),
-                Err(e) => capture_outcome(Err(e), numbered),
+                Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome(Ok(*c), numbered, sent),
+                Err(e) => capture_outcome(Err(e), numbered, None),
             }
         });
         CapturePump { pump }
@@ -569,7 +590,7 @@ impl CapturePump {
             PumpStep::Done(outcome) => PumpPoll { requests: Vec::new(), outcome: Some(outcome) },
             PumpStep::Finished => PumpPoll {
                 requests: Vec::new(),
-                outcome: Some(capture_outcome(Err(WebAiError::new(ErrorCode::CaptureFailed, "the capture already finished")), false)),
+                outcome: Some(capture_outcome(Err(WebAiError::new(ErrorCode::CaptureFailed, "the capture already finished")), false, None)),
             },
         }
     }
@@ -631,13 +652,13 @@ pub async fn capture_native(endpoint: EndpointInput, options: Value, numbering: 
     let numbered = numbering.is_some();
     let opts = match capture_options(&options, numbering) {
         Ok(o) => o,
-        Err(e) => return capture_outcome(Err(e), numbered),
+        Err(e) => return capture_outcome(Err(e), numbered, None),
     };
     let endpoint = match Endpoint::try_from(endpoint) {
         Ok(e) => e,
-        Err(e) => return capture_outcome(Err(e), numbered),
+        Err(e) => return capture_outcome(Err(e), numbered, None),
     };
-    capture_outcome(native::capture_endpoint(&endpoint, opts).await, numbered)
+    capture_outcome(native::capture_endpoint(&endpoint, opts).await, numbered, None)
 }
 
 /// How the note on a page session's repeat snapshot that had to read the whole page begins.

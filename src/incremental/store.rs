@@ -8,6 +8,7 @@
 use std::sync::Mutex;
 
 use super::Mirror;
+use crate::text::sent_refs::SentRefs;
 
 pub const MAX_MIRRORS: usize = 16;
 
@@ -17,6 +18,8 @@ struct Slot {
     /// The watcher token of the document the mirror is of.
     token: String,
     used: u64,
+    /// The refs of the last snapshot this slot's session was sent.
+    sent: Option<SentRefs>,
 }
 
 #[derive(Default)]
@@ -40,7 +43,7 @@ pub fn open() -> u32 {
         s.next_id = s.next_id.wrapping_add(1).max(1);
         s.clock += 1;
         let id = s.next_id;
-        s.slots.push(Slot { id, mirror: None, token: String::new(), used: s.clock });
+        s.slots.push(Slot { id, mirror: None, token: String::new(), used: s.clock, sent: None });
         if s.slots.len() > MAX_MIRRORS {
             if let Some(oldest) = s.slots.iter().enumerate().min_by_key(|(_, x)| x.used).map(|(i, _)| i) {
                 s.slots.swap_remove(oldest);
@@ -74,6 +77,20 @@ pub fn put(id: u32, token: &str, mirror: Mirror) {
             slot.mirror = Some(mirror);
             slot.token = token.to_string();
             slot.used = clock;
+        }
+    })
+}
+
+/// Take the refs slot `id`'s session was last sent.
+pub fn take_sent(id: u32) -> Option<SentRefs> {
+    with(|s| s.slots.iter_mut().find(|x| x.id == id).and_then(|x| x.sent.take()))
+}
+
+/// Remember the refs slot `id`'s session is sent now, if the slot is still open.
+pub fn put_sent(id: u32, sent: SentRefs) {
+    with(|s| {
+        if let Some(slot) = s.slots.iter_mut().find(|x| x.id == id) {
+            slot.sent = Some(sent);
         }
     })
 }

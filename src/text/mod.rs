@@ -6,6 +6,7 @@ pub mod elements;
 pub mod lines;
 pub mod numbering;
 pub mod revision;
+pub mod sent_refs;
 pub mod serialize;
 pub mod tokens;
 pub mod untrusted;

@@ -300,9 +300,24 @@ struct StatsJson {
     subtrees_reread: Option<u32>,
 }
 
+/// Refs whose values are JSON text already (a value may be `0`: see `crate::text::sent_refs`).
+struct RenderedRefs<'a>(&'a [(&'a str, &'a str)]);
+
+impl Serialize for RenderedRefs<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeMap};
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            let raw = serde_json::value::RawValue::from_string((*value).to_string()).map_err(S::Error::custom)?;
+            map.serialize_entry(key, &raw)?;
+        }
+        map.end()
+    }
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct SnapshotJson<'a> {
+struct SnapshotJson<'a, R: Serialize> {
     snapshot_id: &'a str,
     provider: &'a Option<String>,
     url: &'a Option<String>,
@@ -310,7 +325,7 @@ struct SnapshotJson<'a> {
     dom_hash: &'a Option<String>,
     ax_hash: &'a str,
     text: &'a str,
-    refs: RefsJson<'a>,
+    refs: R,
     notes: &'a [String],
     stats: StatsJson,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -333,6 +348,22 @@ struct UntrustedJson<'a> {
 impl WebAiSnapshot {
     /// The snapshot as JSON text (SPEC §6).
     pub fn to_json(&self) -> String {
+        self.json_with(RefsJson(&self.refs))
+    }
+
+    /// Each ref's JSON (`snapshot.refs[ref]`), in `refs` order.
+    pub fn ref_jsons(&self) -> Vec<String> {
+        // Strings, integers and booleans: serialization cannot fail.
+        self.refs.iter().map(|r| serde_json::to_string(&RefJson::from(r)).unwrap_or_default()).collect()
+    }
+
+    /// The snapshot as JSON text with `refs` written as given: each entry is
+    /// (ref, its value's JSON text). See `crate::text::sent_refs`.
+    pub fn to_json_with_refs(&self, refs: &[(&str, &str)]) -> String {
+        self.json_with(RenderedRefs(refs))
+    }
+
+    fn json_with<R: Serialize>(&self, refs: R) -> String {
         let capture_ms = if self.capture_ms.is_finite() { (self.capture_ms * 1000.0).round() / 1000.0 } else { 0.0 };
         let view = SnapshotJson {
             snapshot_id: &self.snapshot_id,
@@ -342,7 +373,7 @@ impl WebAiSnapshot {
             dom_hash: &self.dom_hash,
             ax_hash: &self.ax_hash,
             text: &self.text,
-            refs: RefsJson(&self.refs),
+            refs,
             notes: &self.notes,
             stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, tokens: self.tokens, capture_ms, capture_mode: self.capture_mode, subtrees_reread: self.capture_mode.map(|_| self.subtrees_reread) },
             elements: self.elements.as_ref().map(|e| e.list.as_slice()),
