@@ -1006,8 +1006,8 @@ impl CaptureSession {
         let engine = || crate::engine::build::build(&crate::engine::page::from_snapshot(snap, style_at));
         let dom_pass = || snapshot_reader::read_parsed(snap, want_boxes, want_concealed);
         // Both only read the reply: on a large page the DOM pass's reading runs on a
-        // second thread beside the engine (the machine's other core; 2.5 of about 14 ms
-        // on the 40k-node page). On small pages a thread costs more than it saves.
+        // second thread beside the engine (the machine's other core: about 2 of 12-14 ms
+        // on the 40k-node page, replayed). On small pages a thread costs more than it saves.
         if snapshot_reader::node_count(snap) < PARALLEL_READ_NODES {
             return (dom_pass(), engine());
         }
