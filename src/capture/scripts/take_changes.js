@@ -37,9 +37,16 @@ function (maxRoots, maxFrames) {
     // Frames the watcher cannot see into: the documents it does see, searched for frames.
     const blind = [];
     const docs = [document];
+    // Live collections (the DOM keeps them) rather than a selector query over
+    // the whole document: this runs on every look, changed or not. A
+    // document with both kinds of frame is read by the query, in tree order.
+    const framesIn = d => {
+        const frames = d.getElementsByTagName('frame');
+        return frames.length ? d.querySelectorAll('iframe,frame') : d.getElementsByTagName('iframe');
+    };
     for (let seen = 0; docs.length && seen < 1000; seen += 1) {
         const d = docs.pop();
-        for (const f of d.querySelectorAll('iframe,frame')) {
+        for (const f of framesIn(d)) {
             let inner = null;
             try {
                 inner = f.contentDocument;
@@ -51,7 +58,12 @@ function (maxRoots, maxFrames) {
     if (blind.length > maxFrames) reasons.push(`${blind.length} frames of other origins`);
     // A modal dialog makes the rest of the page inert: no subtree bounds that.
     try {
-        if (document.querySelector('dialog:modal')) reasons.push('a modal dialog is open (the rest of the page is inert)');
+        for (const d of document.getElementsByTagName('dialog')) {
+            if (d.matches(':modal')) {
+                reasons.push('a modal dialog is open (the rest of the page is inert)');
+                break;
+            }
+        }
     } catch (e) { /* a browser without :modal */ }
     w.pending = reasons.length ? [] : [...roots, ...blind];
     return {
