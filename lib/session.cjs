@@ -358,11 +358,13 @@ class PageSession {
             }
             incremental = { slot: this._slot, token, reuse, base: this._sent ? this._sent.id : undefined };
         }
+        // The refs the core compares with are those of `base`, whatever another capture does meanwhile.
+        const base = this._sent;
         const outcome = await this._access.capture(optionsOf(opts), this._numbering(), incremental);
         unwrapOutcome(outcome);
         if (outcome.unchanged) return { unchanged: true, captureMs: Math.round(outcome.processingMs * 1000) / 1000 };
         const snapshot = JSON.parse(outcome.snapshot);
-        if (incremental) snapshot.refs = this._takeRefs(snapshot, outcome.refsReused === true);
+        if (incremental) snapshot.refs = this._takeRefs(snapshot, outcome.refsReused === true ? base : null);
         // Every session snapshot says how it was read (the core says so when it kept a mirror).
         snapshot.stats.captureMode ??= 'full';
         snapshot.stats.subtreesReread ??= 0;
@@ -389,9 +391,9 @@ class PageSession {
      * snapshot; src/text/sent_refs.rs); it comes from the session's own copy.
      * The snapshot gets copies, so no two snapshots share a ref object.
      */
-    _takeRefs(snapshot, reused) {
-        const held = reused && this._sent ? this._sent.refs : null;
-        const kept = {};
+    _takeRefs(snapshot, base) {
+        const held = base ? base.refs : null;
+        const kept = Object.create(null);
         const out = {};
         for (const id of Object.keys(snapshot.refs)) {
             let r = snapshot.refs[id];
