@@ -53,9 +53,9 @@ function compareTexts(a, b, from, to) {
 }
 
 /**
- * A ref object of its own. Its arrays are `framePath` and `shadowPath` (the
- * core's `RefJson`); naming them is twice as fast as looking for arrays
- * (1.2 against 2.7 ms for the 40k-node page's 3,751 refs).
+ * A ref object of its own: its only arrays, `framePath` and `shadowPath`
+ * (the core's `RefJson`), copied too. Not `structuredClone`, which copies
+ * anything and runs on every ref of every session snapshot.
  */
 function copyRef(r) {
     const c = { ...r };
@@ -387,8 +387,8 @@ class PageSession {
     /**
      * The refs of a snapshot from the session's slot. The core writes a ref
      * that is as it was in the last snapshot from the slot as `0` (on large
-     * pages most of them: parsing them all again was a tenth of a repeat
-     * snapshot; src/text/sent_refs.rs); it comes from the session's own copy.
+     * pages most of them, which JS would otherwise parse again on every look;
+     * src/text/sent_refs.rs); it comes from the session's own copy.
      * The snapshot gets copies, so no two snapshots share a ref object.
      */
     _takeRefs(snapshot, base) {

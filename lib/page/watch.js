@@ -72,13 +72,17 @@ function (options) {
         const SHEETS = 'style,link[rel~="stylesheet" i]';
         const FRAMES = 'iframe,frame,object,embed';
         state.tracking = false;
-        state.dirty = new Set();
-        state.reasons = new Set();
-        // Whether a change since the last take could alter the DOM hash's
-        // input (body.outerHTML with comments, attributes and text taken out):
-        // anything but the data of a text node, which outerHTML escapes and the
-        // hash drops, unless its parent is one whose text is written raw.
-        state.structural = false;
+        // The record a take hands over: the nodes whose subtrees changed, why
+        // no subtree bounds a change, and whether a change could alter the DOM
+        // hash's input (body.outerHTML with comments, attributes and text taken
+        // out): anything but the data of a text node, which outerHTML escapes
+        // and the hash drops, unless its parent is one whose text is written raw.
+        const clear = () => {
+            state.dirty = new Set();
+            state.reasons = new Set();
+            state.structural = false;
+        };
+        clear();
         const RAW_TEXT = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
         const inShadow = node => {
             const r = node && typeof node.getRootNode === 'function' ? node.getRootNode() : null;
@@ -162,18 +166,14 @@ function (options) {
             if (state.tracking) return;
             handle(observer.takeRecords());
             state.tracking = true;
-            state.dirty = new Set();
-            state.reasons = new Set();
-            state.structural = false;
+            clear();
             sweepValues(false);
         };
         state.take = () => {
             handle(observer.takeRecords());
             sweepValues(true);
             const out = { dirty: [...state.dirty], reasons: [...state.reasons], structural: state.structural };
-            state.dirty = new Set();
-            state.reasons = new Set();
-            state.structural = false;
+            clear();
             return out;
         };
         // A person typing or ticking changes properties, not the DOM.

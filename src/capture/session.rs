@@ -1007,7 +1007,7 @@ impl CaptureSession {
         let dom_pass = || snapshot_reader::read_parsed(snap, want_boxes, want_concealed);
         // Both only read the reply: on a large page the DOM pass's reading runs on a
         // second thread beside the engine (the machine's other core: about 2 of 12-14 ms
-        // on the 40k-node page, replayed). On small pages a thread costs more than it saves.
+        // on the 40k-node page, replayed: `npm run bench:replay`). On small pages a thread costs more than it saves.
         if snapshot_reader::node_count(snap) < PARALLEL_READ_NODES {
             return (dom_pass(), engine());
         }

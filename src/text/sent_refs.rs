@@ -1,7 +1,6 @@
 //! A page session's snapshots share most of their refs with the one before:
 //! on the 40k-node page a repeat snapshot's refs are 1.1 MB of its 1.6 MB of
-//! JSON, and JS parsing them (about 8 ms) was a tenth of a repeat snapshot
-//! after one change. So a session's slot remembers the refs it last sent
+//! JSON, all parsed again by JS on every look. So a session's slot remembers the refs it last sent
 //! (`crate::incremental::store`), and a capture whose JS side still holds
 //! that snapshot (it names it: `base`) writes each ref whose JSON is
 //! unchanged as `0`; JS takes that ref from the snapshot it holds.
@@ -10,6 +9,7 @@
 //! the page writes the names, and a collision would show an agent a stale one.
 
 use rustc_hash::FxHashMap;
+use serde_json::value::RawValue;
 
 use crate::text::snapshot::WebAiSnapshot;
 
@@ -17,7 +17,7 @@ use crate::text::snapshot::WebAiSnapshot;
 #[derive(Debug, Default, Clone)]
 pub struct SentRefs {
     pub snapshot_id: String,
-    pub refs: FxHashMap<String, String>,
+    pub refs: FxHashMap<String, Box<RawValue>>,
 }
 
 /// The snapshot's JSON, unchanged refs written as `0` when `last` is the
@@ -25,16 +25,26 @@ pub struct SentRefs {
 /// ref was written as `0`.
 pub fn render(snapshot: &WebAiSnapshot, last: Option<SentRefs>, base: Option<&str>) -> (String, SentRefs, bool) {
     let jsons = snapshot.ref_jsons();
+    if jsons.iter().any(Option::is_none) {
+        return (snapshot.to_json(), SentRefs::default(), false);
+    }
+    let jsons: Vec<Box<RawValue>> = jsons.into_iter().flatten().collect();
     let last = last.filter(|l| base.is_some_and(|b| b == l.snapshot_id));
+    let zero = serde_json::value::to_raw_value(&0u8).ok();
     let mut reused = false;
-    let rendered: Vec<(&str, &str)> = snapshot
+    let rendered: Vec<(&str, &RawValue)> = snapshot
         .refs
         .iter()
         .zip(&jsons)
         .map(|(r, json)| {
-            let same = last.as_ref().and_then(|l| l.refs.get(&r.ref_id)).is_some_and(|was| was == json);
-            reused |= same;
-            (r.ref_id.as_str(), if same { "0" } else { json.as_str() })
+            let same = last.as_ref().and_then(|l| l.refs.get(&r.ref_id)).is_some_and(|was| was.get() == json.get());
+            match (&zero, same) {
+                (Some(zero), true) => {
+                    reused = true;
+                    (r.ref_id.as_str(), &**zero)
+                }
+                _ => (r.ref_id.as_str(), &**json),
+            }
         })
         .collect();
     let text = snapshot.to_json_with_refs(&rendered);

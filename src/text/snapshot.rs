@@ -4,6 +4,7 @@ use crate::dom::DomTree;
 use crate::compat::hash::{estimate_tokens, hash_accessibility_snapshot};
 use crate::dom::selector::Locator;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use crate::options::SnapshotOptions;
 use crate::text::serialize::{serialize, ElementRef, HintFn, Keying, SelectorFn, Serialized};
 use crate::tree::AxTree;
@@ -300,16 +301,15 @@ struct StatsJson {
     subtrees_reread: Option<u32>,
 }
 
-/// Refs whose values are JSON text already (a value may be `0`: see `crate::text::sent_refs`).
-struct RenderedRefs<'a>(&'a [(&'a str, &'a str)]);
+/// Refs whose values are JSON already (a value may be `0`: see `crate::text::sent_refs`).
+struct RenderedRefs<'a>(&'a [(&'a str, &'a RawValue)]);
 
 impl Serialize for RenderedRefs<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeMap};
+        use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (key, value) in self.0 {
-            let raw = serde_json::value::RawValue::from_string((*value).to_string()).map_err(S::Error::custom)?;
-            map.serialize_entry(key, &raw)?;
+            map.serialize_entry(key, value)?;
         }
         map.end()
     }
@@ -351,15 +351,15 @@ impl WebAiSnapshot {
         self.json_with(RefsJson(&self.refs))
     }
 
-    /// Each ref's JSON (`snapshot.refs[ref]`), in `refs` order.
-    pub fn ref_jsons(&self) -> Vec<String> {
-        // Strings, integers and booleans: serialization cannot fail.
-        self.refs.iter().map(|r| serde_json::to_string(&RefJson::from(r)).unwrap_or_default()).collect()
+    /// Each ref's JSON (`snapshot.refs[ref]`), in `refs` order; None for
+    /// one that would not serialize (strings, integers and booleans: none).
+    pub fn ref_jsons(&self) -> Vec<Option<Box<RawValue>>> {
+        self.refs.iter().map(|r| serde_json::value::to_raw_value(&RefJson::from(r)).ok()).collect()
     }
 
     /// The snapshot as JSON text with `refs` written as given: each entry is
-    /// (ref, its value's JSON text). See `crate::text::sent_refs`.
-    pub fn to_json_with_refs(&self, refs: &[(&str, &str)]) -> String {
+    /// (ref, its value as JSON). See `crate::text::sent_refs`.
+    pub fn to_json_with_refs(&self, refs: &[(&str, &RawValue)]) -> String {
         self.json_with(RenderedRefs(refs))
     }
 
