@@ -203,6 +203,8 @@ export interface Identity {
 export interface IncrementalInput {
   slot: number
   token: string
+  /** The page session's key in the page's watcher (`track` in lib/page/watch.js). */
+  session: string
   /** The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`). */
   reuse?: boolean
   /**

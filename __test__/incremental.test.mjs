@@ -230,6 +230,47 @@ test('a { cdp } session is incremental too, and equal to a full capture', async 
     }
 });
 
+test('two sessions on one page each see every change, looking in turn or at once', async () => {
+    // Sessions on one page share its watcher (one isolated world per CDP
+    // session): each must take its own record of what changed, and fetch its own roots.
+    const page = await openFile(await browser(), join(pagesDir, 'widgets.html'));
+    const sessions = [0, 1, 2].map(() => createPageSession(page, { cacheTtlMs: 0, snapshotOptions: OPTIONS }));
+    const [a, b, c] = sessions;
+    try {
+        for (const s of sessions) await s.snapshot();
+        const check = async (session, seed) => {
+            const numbering = session._numbering();
+            const s = await session.snapshot();
+            assert.equal(s.stats.captureMode, 'incremental', `seed ${seed}: ${s.notes.join(' | ')}`);
+            assert.equal(difference(s, await fullCapture(page, numbering)), null, `seed ${seed}`);
+        };
+        for (const seed of [21, 22, 23]) {
+            await mutate(page, seed);
+            // In turn: the first look must not take the change from the second.
+            await check(a, seed);
+            await check(b, seed);
+        }
+        for (const seed of [24, 25, 26]) {
+            await mutate(page, seed);
+            // At once: each capture fetches the subtrees its own look found.
+            const numberings = [a, b].map(s => s._numbering());
+            const looks = await Promise.all([a.snapshot(), b.snapshot()]);
+            for (const [k, s] of looks.entries()) {
+                assert.equal(s.stats.captureMode, 'incremental', `seed ${seed}: ${s.notes.join(' | ')}`);
+                assert.equal(difference(s, await fullCapture(page, numberings[k])), null, `seed ${seed}, session ${k}`);
+            }
+        }
+        // One session closes (its record goes); the others still see every change.
+        await a.close();
+        await mutate(page, 27);
+        await check(c, 27);
+        await check(b, 27);
+    } finally {
+        for (const s of sessions) await s.close();
+        await page.close();
+    }
+});
+
 test("after a change to text alone the DOM hash is the last one, not read again; after any other change it is read", async () => {
     const page = await openFile(await browser(), join(pagesDir, 'forms.html'));
     const cdp = await page.context().newCDPSession(page);

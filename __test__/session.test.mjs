@@ -298,6 +298,34 @@ test('loading state: aria-busy, a progress indicator, a skeleton, and requests t
     }
 });
 
+test('loading state follows attributes set on elements already there, and styles that hide them', async () => {
+    // The watcher keeps the loading selectors' matches between looks: these changes
+    // add no element, so only the attributes it watches (or re-checking what is
+    // shown) can tell it.
+    const t = await open('loading.html', 'playwright');
+    try {
+        assert.equal((await t.session.snapshot()).loadingState, undefined);
+        await t.page.evaluate(() => document.querySelector('main').setAttribute('aria-busy', 'true'));
+        assert.equal((await t.session.snapshot()).loadingState?.signal, 'aria_busy');
+        await t.page.evaluate(() => document.querySelector('main').removeAttribute('aria-busy'));
+        assert.equal((await t.session.snapshot()).loadingState, undefined);
+        await t.page.evaluate(() => document.querySelector('h1').classList.add('skeleton'));
+        const s = await t.session.snapshot();
+        assert.equal(s.loadingState?.signal, 'skeleton');
+        assert.match(s.loadingState.detail, /^h1/);
+        // A style rule is no DOM mutation: the element is still a candidate, and no longer shown.
+        await t.page.evaluate(() => document.styleSheets[0].insertRule('h1 { display: none }'));
+        await t.page.evaluate(() => document.getElementById('orders').append(Object.assign(document.createElement('li'), { textContent: 'Order 9' })));
+        const hidden = await t.session.snapshot();
+        assert.match(hidden.text, /Order 9/);
+        assert.equal(hidden.loadingState, undefined);
+        await t.page.evaluate(() => document.querySelector('main').setAttribute('role', 'progressbar'));
+        assert.equal((await t.session.snapshot()).loadingState?.signal, 'progress_indicator');
+    } finally {
+        await t.close();
+    }
+});
+
 test('an action waits for the requests it started before the fresh snapshot', async () => {
     const t = await open('loading.html', 'playwright', { settleMs: 3000 });
     let answeredAt = null;

@@ -9,6 +9,7 @@
 //
 // The rules (stable numbering, what a change is, the delta) are the Rust
 // core's; this layer keeps the session's state and talks to the page.
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const native = require('./native.cjs');
@@ -224,6 +225,9 @@ class PageSession {
         this._slot = null;
         /** The last snapshot from the slot, and the session's own copy of its refs (see `_takeRefs`). */
         this._sent = null;
+        /** This session's key in the page's watcher, which keeps a record of changes per session. */
+        this._key = crypto.randomUUID();
+        this._tracked = false;
     }
 
     /** The latest revision (0 before the first snapshot). */
@@ -242,8 +246,9 @@ class PageSession {
 
     /** The page's watch state, installing the watcher on first use (null when the page cannot answer). */
     async _watch(loading = false, timeoutMs = 2000, track = false, light = false) {
+        if (track) this._tracked = true;
         try {
-            return await this._access.evaluate([{ loading, track, light }], timeoutMs);
+            return await this._access.evaluate([{ loading, track: track ? this._key : undefined, light }], timeoutMs);
         } catch {
             return null;
         }
@@ -356,7 +361,7 @@ class PageSession {
                 this._slot = native.mirrorSlotOpen();
                 this._sent = null;
             }
-            incremental = { slot: this._slot, token, reuse, base: this._sent ? this._sent.id : undefined };
+            incremental = { slot: this._slot, token, session: this._key, reuse, base: this._sent ? this._sent.id : undefined };
         }
         // The refs the core compares with are those of `base`, whatever another capture does meanwhile.
         const base = this._sent;
@@ -569,6 +574,15 @@ class PageSession {
         this._requests.close();
         this._latest.clear();
         this._known.clear();
+        // The watcher stops recording for this session (best effort: the page may be gone).
+        if (this._tracked) {
+            this._tracked = false;
+            try {
+                await this._access.evaluate([{ untrack: this._key, light: true }], 1000);
+            } catch {
+                // A closed page keeps no record.
+            }
+        }
     }
 }
 

@@ -503,6 +503,8 @@ fn capture_options(options: &Value, numbering: Option<RefNumbering>) -> std::res
 pub struct IncrementalInput {
     pub slot: u32,
     pub token: String,
+    /// The page session's key in the page's watcher (`track` in lib/page/watch.js).
+    pub session: String,
     /// The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`).
     pub reuse: Option<bool>,
     /// The `snapshotId` of the last snapshot of this slot the session holds the refs of:
@@ -550,7 +552,7 @@ impl CapturePump {
         let base = incremental.as_ref().and_then(|i| i.base.clone());
         let opts = capture_options(&options, numbering).map(|mut opts| {
             opts.world = world_of(world);
-            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, reuse: i.reuse.unwrap_or(false) });
+            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, session: i.session, reuse: i.reuse.unwrap_or(false) });
             opts
         });
         let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.slot, base.clone()));

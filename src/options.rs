@@ -21,6 +21,8 @@ pub struct Incremental {
     pub slot: u32,
     /// The session watcher's token for the page's current document.
     pub token: String,
+    /// The page session's key in the watcher: its record of what changed (sessions on one page each have one).
+    pub session: String,
     /// The session holds the last snapshot built with these options: an
     /// unchanged page may be answered with it.
     pub reuse: bool,

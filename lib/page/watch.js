@@ -12,8 +12,9 @@
 //            checked/value/selection set from script, and the scroll position;
 //   quietMs  time since the last counted mutation (since install if none);
 //   loading  the first loading signal found, or null.
-// With `options.track`, it also starts recording which subtrees change, for
-// the session's incremental captures (see `state.take`); with
+// With `options.track` (a session's key), it also starts recording which
+// subtrees change, for that session's incremental captures (see
+// `state.take`); `options.untrack` stops that session's record; with
 // `options.light`, it answers without `fp` and `loading`, which their
 // captures do not need.
 function (options) {
@@ -71,61 +72,64 @@ function (options) {
         const MAX_DIRTY = 5000;
         const SHEETS = 'style,link[rel~="stylesheet" i]';
         const FRAMES = 'iframe,frame,object,embed';
-        state.tracking = false;
         // The record a take hands over: the nodes whose subtrees changed, why
         // no subtree bounds a change, and whether a change could alter the DOM
         // hash's input (body.outerHTML with comments, attributes and text taken
         // out): anything but the data of a text node, which outerHTML escapes
         // and the hash drops, unless its parent is one whose text is written raw.
-        const clear = () => {
-            state.dirty = new Set();
-            state.reasons = new Set();
-            state.structural = false;
+        // One record per session that tracks (sessions on one page share this
+        // world, and each takes what changed since its own last capture), the
+        // least recently taken first; `pending` holds the nodes its capture fetches.
+        const MAX_SESSIONS = 8;
+        state.sessions = new Map();
+        const fresh = () => ({ dirty: new Set(), reasons: new Set(), structural: false, pending: [] });
+        const each = f => {
+            for (const rec of state.sessions.values()) f(rec);
         };
-        clear();
+        const reason = why => each(rec => rec.reasons.add(why));
         const RAW_TEXT = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
         const inShadow = node => {
             const r = node && typeof node.getRootNode === 'function' ? node.getRootNode() : null;
             return Boolean(r && r.nodeType === 11 && r.host);
         };
-        const mark = node => {
-            if (state.dirty.size >= MAX_DIRTY) state.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
-            else state.dirty.add(node);
-        };
+        const mark = node => each(rec => {
+            if (rec.dirty.size >= MAX_DIRTY) rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
+            else rec.dirty.add(node);
+        });
         const holds = (node, selector) => node.nodeType === 1 && (node.matches(selector) || node.querySelector(selector) !== null);
         const record = r => {
             const t = r.target;
             if (r.type !== 'characterData' || t.nodeType !== 3 || !t.parentNode || RAW_TEXT.has(String(t.parentNode.localName).toLowerCase())) {
-                state.structural = true;
+                each(rec => { rec.structural = true; });
             }
             if (inShadow(t)) {
-                state.reasons.add('a shadow tree changed');
+                reason('a shadow tree changed');
                 return;
             }
             if (r.type === 'characterData') {
                 const p = t.parentNode;
-                if (!p || p.nodeType !== 1) state.reasons.add("the document's own children changed");
+                if (!p || p.nodeType !== 1) reason("the document's own children changed");
                 else {
-                    if (p.localName === 'style') state.reasons.add('a style sheet changed');
+                    if (p.localName === 'style') reason('a style sheet changed');
                     mark(p);
                 }
                 return;
             }
             if (t.nodeType !== 1) {
-                state.reasons.add("the document's own children changed");
+                reason("the document's own children changed");
                 return;
             }
             if (r.type === 'attributes') {
-                if (t.matches(SHEETS)) state.reasons.add('a style sheet changed');
+                if (t.matches(SHEETS)) reason('a style sheet changed');
                 mark(t);
                 return;
             }
-            if (t.localName === 'style') state.reasons.add('a style sheet changed');
+            if (t.localName === 'style') reason('a style sheet changed');
             for (const list of [r.addedNodes, r.removedNodes]) {
                 for (const n of list) {
                     if (n.nodeType !== 1) continue;
-                    if (holds(n, SHEETS)) state.reasons.add('a style sheet was added or removed');
-                    if (holds(n, FRAMES)) state.reasons.add('a frame was attached or detached');
+                    if (holds(n, SHEETS)) reason('a style sheet was added or removed');
+                    if (holds(n, FRAMES)) reason('a frame was attached or detached');
                 }
             }
             mark(t);
@@ -133,7 +137,7 @@ function (options) {
         const handle = records => {
             let counted = false;
             for (const r of records) {
-                if (state.tracking) record(r);
+                if (state.sessions.size) record(r);
                 if (isChurn(r.target)) continue;
                 counted = true;
                 for (const n of r.addedNodes) if (n.nodeType === 1) watchInside(n);
@@ -162,29 +166,43 @@ function (options) {
                 }
             }
         };
-        state.track = () => {
-            if (state.tracking) return;
+        state.track = key => {
+            if (state.sessions.has(key)) return;
+            // What happened so far goes to the sessions already tracking; the new one starts here.
             handle(observer.takeRecords());
-            state.tracking = true;
-            clear();
-            sweepValues(false);
+            sweepValues(state.sessions.size > 0);
+            if (state.sessions.size >= MAX_SESSIONS) state.sessions.delete(state.sessions.keys().next().value);
+            state.sessions.set(key, fresh());
         };
-        state.take = () => {
+        state.untrack = key => state.sessions.delete(key);
+        // The record of session `key` since its last take (null: not tracking it; a full capture will do).
+        state.take = key => {
+            const rec = state.sessions.get(key);
+            if (!rec) return null;
             handle(observer.takeRecords());
             sweepValues(true);
-            const out = { dirty: [...state.dirty], reasons: [...state.reasons], structural: state.structural };
-            clear();
-            return out;
+            state.sessions.delete(key);
+            state.sessions.set(key, fresh());
+            return { dirty: [...rec.dirty], reasons: [...rec.reasons], structural: rec.structural };
+        };
+        // The nodes session `key`'s capture fetches, one evaluation each (`pending(key)[k]`).
+        state.hold = (key, nodes) => {
+            const rec = state.sessions.get(key);
+            if (rec) rec.pending = nodes;
+        };
+        state.pending = key => {
+            const rec = state.sessions.get(key);
+            return rec ? rec.pending : [];
         };
         // A person typing or ticking changes properties, not the DOM.
         const touched = e => {
             state.seq += 1;
             state.lastAt = now();
-            if (!state.tracking) return;
+            if (!state.sessions.size) return;
             const path = typeof e.composedPath === 'function' ? e.composedPath() : [];
             const t = path.length ? path[0] : e.target;
             if (t && t.nodeType === 1) {
-                if (inShadow(t)) state.reasons.add('a shadow tree changed');
+                if (inShadow(t)) reason('a shadow tree changed');
                 else mark(t);
             }
         };
@@ -194,7 +212,8 @@ function (options) {
         w = state;
     }
 
-    if (options && options.track) w.track();
+    if (options && typeof options.track === 'string') w.track(options.track);
+    if (options && typeof options.untrack === 'string') w.untrack(options.untrack);
 
     const visible = el => {
         const r = el.getBoundingClientRect();

@@ -149,11 +149,13 @@ async fn repeat(
     let deadline = started + Duration::from_millis(opts.timeout_ms as u64);
     let helper = CaptureSession::new(opts.clone());
     let shape = crate::incremental::mirror::shape_of(opts);
+    // The session's key as a JS string literal (JSON's escaping is JS's).
+    let key = Value::String(inc.session.clone()).to_string();
 
     // 1. What changed (and the page's URL and title), and which documents the frames show.
     // The last repeat's remote objects and DOM agent are let go here, in parallel, not after it.
     let first = [
-        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES})"), "contextId": world.context_id, "returnByValue": true })),
+        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key})"), "contextId": world.context_id, "returnByValue": true })),
         CdpCommand::new(Call::FrameTree, json!({})),
         command(RepeatCall::Release, json!({ "objectGroup": OBJECT_GROUP })),
         command(RepeatCall::DomDisable, json!({})),
@@ -226,7 +228,7 @@ async fn repeat(
         for k in 0..root_count + blind {
             cmds.push(command(
                 RepeatCall::Root(k as u32),
-                json!({ "expression": format!("globalThis.__webAiSnapshotWatch.pending[{k}]"), "contextId": world.context_id, "objectGroup": OBJECT_GROUP, "returnByValue": false }),
+                json!({ "expression": format!("globalThis.__webAiSnapshotWatch.pending({key})[{k}]"), "contextId": world.context_id, "objectGroup": OBJECT_GROUP, "returnByValue": false }),
             ));
         }
         cmds
@@ -510,7 +512,7 @@ mod tests {
 
     async fn run(take: CdpReply, reuse: bool) -> Result<std::result::Result<Repeated, Fallback>> {
         let world = World { frame_id: "F".into(), loader_id: "L".into(), context_id: 7, token: None };
-        let inc = Incremental { slot: 1, token: "doc-1".into(), reuse };
+        let inc = Incremental { slot: 1, token: "doc-1".into(), session: "s-1".into(), reuse };
         let t = Answer(move |method: &str, _: &Value| match method {
             "Runtime.evaluate" => take.clone(),
             "Page.getFrameTree" => CdpReply::Ok(json!({ "frameTree": { "frame": { "id": "F", "loaderId": "L" } } }).to_string()),

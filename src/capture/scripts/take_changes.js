@@ -9,14 +9,17 @@
 // process, by their own capture), `sizes` the roots' elements and `total` the
 // document's; `sameTags` that every change was a text node's data (not in
 // a style, script or other raw-text element), which leaves the DOM hash as
-// it was. The roots, then the blind frames' elements, are kept as the
-// watcher's `pending` for the capture to fetch. Taking resets the record.
-function (maxRoots, maxFrames) {
+// it was. The roots, then the blind frames' elements, are held by the
+// watcher as the session's `pending` for the capture to fetch. Taking resets
+// the session's record. `session` is the page session's key: each session
+// on a page has a record of its own.
+function (maxRoots, maxFrames, session) {
     const w = globalThis.__webAiSnapshotWatch;
-    if (!w || w.doc !== document || !w.tracking || typeof w.take !== 'function') {
+    const taken = w && w.doc === document && typeof w.take === 'function' ? w.take(session) : null;
+    if (!taken) {
         return { token: null, reasons: ['the page session was not watching this document'], roots: 0, blind: 0, sizes: [], total: 0 };
     }
-    const { dirty, reasons, structural } = w.take();
+    const { dirty, reasons, structural } = taken;
     const set = new Set();
     for (const n of dirty) if (n && n.isConnected) set.add(n);
     const roots = [];
@@ -65,7 +68,7 @@ function (maxRoots, maxFrames) {
             }
         }
     } catch (e) { /* a browser without :modal */ }
-    w.pending = reasons.length ? [] : [...roots, ...blind];
+    w.hold(session, reasons.length ? [] : [...roots, ...blind]);
     return {
         token: w.token,
         reasons,
