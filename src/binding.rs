@@ -445,7 +445,7 @@ fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
     let w = w?;
     let id = w.context_id;
     (id.is_finite() && id.fract() == 0.0 && id.abs() < 9.0e15 && !w.frame_id.is_empty() && !w.loader_id.is_empty())
-        .then(|| crate::options::World { frame_id: w.frame_id, loader_id: w.loader_id, context_id: id as i64, token: w.token })
+        .then_some(crate::options::World { frame_id: w.frame_id, loader_id: w.loader_id, context_id: id as i64, token: w.token })
 }
 
 /// The outcome JS gets. `sent`: a page session's slot and the snapshot its

@@ -126,14 +126,9 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
     let n = page.node(i);
     let input_type = || n.attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
     match n.tag.as_str() {
-        "a" | "area" => {
-            // Chrome also takes an anchor with a click listener for a link.
-            if n.has_attr("href") || (n.tag == "a" && (n.clickable || n.has_attr("onclick"))) {
-                "link"
-            } else {
-                "generic"
-            }
-        }
+        // Chrome also takes an anchor with a click listener for a link.
+        "a" | "area" if n.has_attr("href") || (n.tag == "a" && (n.clickable || n.has_attr("onclick"))) => "link",
+        "a" | "area" => "generic",
         "article" => "article",
         // HTML-AAM: an `aside` inside article, aside, nav or section is generic unless named.
         "aside" => {
@@ -145,13 +140,8 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         }
         // The root elements carry nothing of their own (Chrome: ignored, "uninteresting").
         "html" | "body" => "none",
-        "b" | "bdi" | "bdo" | "data" | "div" | "i" | "q" | "s" | "samp" | "small" | "span" | "u" | "pre" => {
-            if n.tag == "pre" {
-                "Pre"
-            } else {
-                "generic"
-            }
-        }
+        "pre" => "Pre",
+        "b" | "bdi" | "bdo" | "data" | "div" | "i" | "q" | "s" | "samp" | "small" | "span" | "u" => "generic",
         "blockquote" => "blockquote",
         "br" => "LineBreak",
         "button" => "button",

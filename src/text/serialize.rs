@@ -1072,7 +1072,7 @@ fn layout<'v>(
         let once = if opts.compact { said_once(view, ref_of, i) } else { None };
         // So does a leaf whose name this line says (a logo inside its link).
         let child_said = once.is_some_and(|(parent_quiet, c)| !parent_quiet && is_bare_leaf(view, ref_of, c));
-        let mut line = named_line(v, ref_id(i), opts, !quiet && once.map_or(true, |(parent_quiet, _)| !parent_quiet));
+        let mut line = named_line(v, ref_id(i), opts, !quiet && once.is_none_or(|(parent_quiet, _)| !parent_quiet));
         if let Some(t) = inline_text(view, ref_of, v, opts) {
             line.push_str(": ");
             line.push_str(&shown(&t, opts));
