@@ -205,6 +205,8 @@ export interface IncrementalInput {
   token: string
   /** The page session's key in the page's watcher (`track` in lib/page/watch.js). */
   session: string
+  /** Read only what changed whatever the page's size (`incremental: 'always'`). */
+  always?: boolean
   /** The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`). */
   reuse?: boolean
   /**
@@ -304,6 +306,9 @@ export interface RegistryFields {
 export declare function registryInvalidation(registry: RegistryFields, domHash?: string | undefined | null, axHash?: string | undefined | null): Array<string | undefined | null> | null
 
 export declare function registryIsStale(registry: RegistryFields | undefined | null, ctx: FreshnessFields): boolean
+
+/** Below this many DOM nodes a page session's look after a change is a full capture (see `capture::repeat`). */
+export declare const REPEAT_MIN_NODES: number
 
 /**
  * Serialize a recorded tree: `kind` is `cdp` (a `getFullAXTree` result as

@@ -873,6 +873,7 @@ module.exports.normalizeRef = nativeBinding.normalizeRef
 module.exports.rankCandidates = nativeBinding.rankCandidates
 module.exports.registryInvalidation = nativeBinding.registryInvalidation
 module.exports.registryIsStale = nativeBinding.registryIsStale
+module.exports.REPEAT_MIN_NODES = nativeBinding.REPEAT_MIN_NODES
 module.exports.snapshotFromTree = nativeBinding.snapshotFromTree
 module.exports.summarizeForDoctor = nativeBinding.summarizeForDoctor
 module.exports.unwrapUntrusted = nativeBinding.unwrapUntrusted

@@ -19,6 +19,7 @@ const require = createRequire(import.meta.url);
 const { createPageSession } = require('../lib/session.cjs');
 const { pumpCapture } = require('../lib/pump.cjs');
 const { adapt } = require('../lib/transport.cjs');
+const native = require('../lib/native.cjs');
 
 after(closeBrowser);
 
@@ -27,7 +28,7 @@ const OPTIONS = { engine: 'dom', timeoutMs: 60000 };
 
 async function open(path) {
     const page = await openFile(await browser(), path);
-    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
     return { page, session, close: async () => { await session.close(); await page.close(); } };
 }
 
@@ -150,6 +151,49 @@ test('a repeat snapshot reads only the subtrees that changed, and an unchanged p
     }
 });
 
+test("a small page is captured in full after a change (no note), answered from the watcher when unchanged; 'always' reads the change", async () => {
+    const page = await openFile(await browser(), join(pagesDir, 'forms.html'));
+    const nodes = await page.evaluate(() => {
+        const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+        let n = 1;
+        while (w.nextNode()) n += 1;
+        return n;
+    });
+    assert.ok(nodes < native.REPEAT_MIN_NODES, `forms.html has ${nodes} nodes`);
+    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    try {
+        const first = await session.snapshot();
+        const same = await session.snapshot();
+        assert.equal(same.stats.captureMode, 'incremental');
+        assert.equal(same.fromCache, true);
+        await page.evaluate(() => { document.querySelector('h1').textContent = 'Your basket'; });
+        const numbering = session._numbering();
+        const changed = await session.snapshot();
+        assert.equal(changed.stats.captureMode, 'full');
+        assert.deepEqual(changed.notes.filter(n => /full capture/.test(n)), [], 'a choice, not a fallback: nothing to explain');
+        assert.equal(changed.revision, first.revision + 1);
+        assert.equal(difference(changed, await fullCapture(page, numbering)), null);
+        // The full capture kept a mirror: the next unchanged look is the watcher's alone.
+        const again = await session.snapshot();
+        assert.equal(again.stats.captureMode, 'incremental');
+        assert.equal(again.fromCache, true);
+    } finally {
+        await session.close();
+    }
+    const always = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    try {
+        await always.snapshot();
+        await page.evaluate(() => { document.querySelector('h1').textContent = 'Your cart'; });
+        const s = await always.snapshot();
+        assert.equal(s.stats.captureMode, 'incremental');
+        assert.equal(s.stats.subtreesReread, 1);
+    } finally {
+        await always.close();
+        await page.close();
+    }
+    assert.throws(() => createPageSession(page, { incremental: 'sometimes' }), err => err.errorCode === 'snapshot.invalid-input' && /incremental/.test(err.message));
+});
+
 test('what cannot be bounded falls back to a full capture, and the notes say why', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
     try {
@@ -213,7 +257,7 @@ test('what cannot be bounded falls back to a full capture, and the notes say why
 test('a { cdp } session is incremental too, and equal to a full capture', async () => {
     const page = await openFile(await browser(), join(pagesDir, 'widgets.html'));
     const cdp = await page.context().newCDPSession(page);
-    const session = createPageSession({ cdp }, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    const session = createPageSession({ cdp }, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
     try {
         await session.snapshot();
         for (const seed of [11, 12, 13, 14, 15]) {
@@ -234,7 +278,7 @@ test('two sessions on one page each see every change, looking in turn or at once
     // Sessions on one page share its watcher (one isolated world per CDP
     // session): each must take its own record of what changed, and fetch its own roots.
     const page = await openFile(await browser(), join(pagesDir, 'widgets.html'));
-    const sessions = [0, 1, 2].map(() => createPageSession(page, { cacheTtlMs: 0, snapshotOptions: OPTIONS }));
+    const sessions = [0, 1, 2].map(() => createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS }));
     const [a, b, c] = sessions;
     try {
         for (const s of sessions) await s.snapshot();
@@ -284,7 +328,7 @@ test("after a change to text alone the DOM hash is the last one, not read again;
         on: (...a) => cdp.on(...a),
         off: (...a) => cdp.off(...a),
     };
-    const session = createPageSession({ cdp: watched }, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    const session = createPageSession({ cdp: watched }, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
     const look = async change => {
         await page.evaluate(change);
         const numbering = session._numbering();
@@ -317,7 +361,6 @@ test("after a change to text alone the DOM hash is the last one, not read again;
 });
 
 test("a repeat snapshot's unchanged refs are not sent again, and no two snapshots share a ref object", async () => {
-    const native = require('../lib/native.cjs');
     const poll = native.CapturePump.prototype.poll;
     const reused = [];
     native.CapturePump.prototype.poll = function () {

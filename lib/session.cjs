@@ -221,7 +221,12 @@ class PageSession {
         // Repeat snapshots with the DOM engine read only what changed (the
         // mirror of the page stays in Rust, in this slot). Not over an
         // endpoint: each call there is a connection of its own.
+        if (o.incremental !== undefined && typeof o.incremental !== 'boolean' && o.incremental !== 'always') {
+            throw webAiError('snapshot.invalid-input', `incremental must be true, false or 'always', got ${JSON.stringify(o.incremental)}`, { what: 'incremental' });
+        }
         this._incremental = o.incremental !== false && this._access.kind !== 'endpoint';
+        // 'always': read only what changed even on a small page, where a full capture costs less.
+        this._always = o.incremental === 'always';
         this._slot = null;
         /** The last snapshot from the slot, and the session's own copy of its refs (see `_takeRefs`). */
         this._sent = null;
@@ -361,7 +366,7 @@ class PageSession {
                 this._slot = native.mirrorSlotOpen();
                 this._sent = null;
             }
-            incremental = { slot: this._slot, token, session: this._key, reuse, base: this._sent ? this._sent.id : undefined };
+            incremental = { slot: this._slot, token, session: this._key, reuse, always: this._always, base: this._sent ? this._sent.id : undefined };
         }
         // The refs the core compares with are those of `base`, whatever another capture does meanwhile.
         const base = this._sent;
@@ -603,7 +608,8 @@ function deltaView(snapshot) {
  *   options.quietMs          how long the DOM must be quiet to be settled (100)
  *   options.timeoutMs        each action's deadline (2000)
  *   options.trackRequests    follow the page's requests to settle (true)
- *   options.incremental      with the DOM engine (the default), a repeat snapshot reads only what changed (true)
+ *   options.incremental      with the DOM engine (the default), a repeat snapshot reads only what changed (true);
+ *                            'always': even on a page under REPEAT_MIN_NODES nodes, which is otherwise captured in full after a change
  */
 function createPageSession(source, options = {}) {
     if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {

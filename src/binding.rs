@@ -43,6 +43,9 @@ pub const DEFAULT_MAX_MESSAGE_BYTES: u32 = native::MAX_MESSAGE_BYTES as u32;
 /// `resolveRef(…, { verify: true })`'s default deadline.
 #[napi]
 pub const DEFAULT_VERIFY_TIMEOUT_MS: u32 = 5000;
+/// Below this many DOM nodes a page session's look after a change is a full capture (see `capture::repeat`).
+#[napi]
+pub const REPEAT_MIN_NODES: u32 = crate::capture::REPEAT_MIN_NODES as u32;
 /// `domHashAround`'s default `maxChars` (the snapshot's own is `domHashMaxChars`).
 #[napi]
 pub const DEFAULT_DOM_HASH_AROUND_MAX_CHARS: u32 = 8192;
@@ -505,6 +508,8 @@ pub struct IncrementalInput {
     pub token: String,
     /// The page session's key in the page's watcher (`track` in lib/page/watch.js).
     pub session: String,
+    /// Read only what changed whatever the page's size (`incremental: 'always'`).
+    pub always: Option<bool>,
     /// The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`).
     pub reuse: Option<bool>,
     /// The `snapshotId` of the last snapshot of this slot the session holds the refs of:
@@ -552,7 +557,7 @@ impl CapturePump {
         let base = incremental.as_ref().and_then(|i| i.base.clone());
         let opts = capture_options(&options, numbering).map(|mut opts| {
             opts.world = world_of(world);
-            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, session: i.session, reuse: i.reuse.unwrap_or(false) });
+            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, session: i.session, reuse: i.reuse.unwrap_or(false), always: i.always.unwrap_or(false) });
             opts
         });
         let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.slot, base.clone()));

@@ -23,6 +23,9 @@ pub struct Incremental {
     pub token: String,
     /// The page session's key in the watcher: its record of what changed (sessions on one page each have one).
     pub session: String,
+    /// Read only what changed whatever the page's size (else a page under
+    /// `REPEAT_MIN_NODES` is captured in full after a change: that costs less).
+    pub always: bool,
     /// The session holds the last snapshot built with these options: an
     /// unchanged page may be answered with it.
     pub reuse: bool,
