@@ -71,7 +71,7 @@ export interface PageSessionOptions {
      * With the DOM engine (the default; Playwright pages and `{ cdp }`): a repeat snapshot
      * reads only the subtrees that changed and patches a mirror of the page kept in Rust
      * (`stats.captureMode`). Default true. On a page of fewer than `REPEAT_MIN_NODES`
-     * (1,000) DOM nodes a look after a change is a full capture, which costs less there;
+     * (200) DOM nodes a look after a change is a full capture, which costs less there;
      * `'always'` reads only what changed whatever the size. A session that captures in
      * full (this false, `engine: 'ax'`, or a `{ cdpEndpoint }`) uses `cacheTtlMs` instead.
      */

@@ -27,11 +27,12 @@ const FACTS_JS: &str = include_str!("scripts/subtree_facts.js");
 const OBJECT_GROUP: &str = "__web_ai_snapshot_repeat__";
 
 /// A page (the mirror's nodes, every document) smaller than this is captured in full
-/// after a change: one DOM snapshot costs less there than the four round trips that read
-/// the changed subtrees again (`npm run bench:incremental`: at 31–914 nodes a change
-/// cost 14–19 ms read incrementally against 5–16 ms in full; from 1,234 nodes on, less).
-/// An unchanged page is still answered by the watcher alone.
-pub const REPEAT_MIN_NODES: usize = 1000;
+/// after a change: one DOM snapshot costs less there than the round trips that read the
+/// changed subtrees again. `npm run bench:incremental` shows both ("one change" and
+/// "one change, always"): on pages of 31–57 nodes the full capture is the cheaper; from a
+/// few hundred nodes on, reading what changed is. An unchanged page is still answered by
+/// the watcher alone.
+pub const REPEAT_MIN_NODES: usize = 200;
 /// More separate changed subtrees than this and a full capture is simpler.
 const MAX_ROOTS: usize = 200;
 /// Frames of other origins (each read again whole) beyond which a full capture is simpler.
