@@ -103,6 +103,14 @@ test('a CDP session that answers garbage gives a WebAiError', async () => {
     }
 });
 
+test("a session's numbering with a number missing for a key is snapshot.invalid-input", async () => {
+    const { createRequire } = await import('node:module');
+    const { pumpCapture } = createRequire(import.meta.url)('../lib/pump.cjs');
+    const outcome = await pumpCapture(async () => ({}), { engine: 'dom' }, { keys: ['L#1', 'L#2'], numbers: [1], next: 3 });
+    assert.equal(outcome.error && outcome.error.errorCode, 'snapshot.invalid-input');
+    assert.match(outcome.error.message, /same length/);
+});
+
 test('the process survives every malformed input when run in isolation', () => {
     const script = `
         const { buildWebAiSnapshotFromAxTree: f } = await import(${JSON.stringify(lib)});
