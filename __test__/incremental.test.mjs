@@ -194,6 +194,41 @@ test("a small page is captured in full after a change (no note), answered from t
     assert.throws(() => createPageSession(page, { incremental: 'sometimes' }), err => err.errorCode === 'snapshot.invalid-input' && /incremental/.test(err.message));
 });
 
+test("a text that sits directly in a container of most of the page is read again by itself, unless its change could reach further", async () => {
+    const page = await (await browser()).newPage();
+    const rows = Array.from({ length: 800 }, (_, k) => `<li><a href="#r${k}">Row ${k}</a></li>`).join('');
+    await page.setContent(`<main>Total: 12 rows<ul>${rows}</ul><span>a</span> <span>b</span></main>`);
+    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    const look = async () => {
+        const numbering = session._numbering();
+        const s = await session.snapshot();
+        assert.equal(difference(s, await fullCapture(page, numbering)), null);
+        return s;
+    };
+    try {
+        await session.snapshot();
+        // Before this, the text's parent (all of <main>) was the subtree to read, which is a full capture.
+        await page.evaluate(() => { document.querySelector('main').firstChild.data = 'Total: 13 rows'; });
+        const one = await look();
+        assert.equal(one.stats.captureMode, 'incremental', one.notes.join(' | '));
+        assert.equal(one.stats.subtreesReread, 1);
+        assert.match(one.text, /Total: 13 rows/);
+        // Ending in a space now, it could lay out a white-space text after it: the parent is read.
+        await page.evaluate(() => { document.querySelector('main').firstChild.data = 'Total: 14 rows '; });
+        const two = await session.snapshot();
+        assert.equal(two.stats.captureMode, 'full');
+        assert.match(two.notes.join(' | '), /the changes reach/);
+        // A text that became white space alone: the parent too.
+        await page.evaluate(() => { document.querySelectorAll('span')[0].firstChild.data = ' '; });
+        const three = await look();
+        assert.equal(three.stats.captureMode, 'incremental');
+        assert.doesNotMatch(three.text, /text: a\b/);
+    } finally {
+        await session.close();
+        await page.close();
+    }
+});
+
 test('what cannot be bounded falls back to a full capture, and the notes say why', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
     try {

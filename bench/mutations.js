@@ -17,7 +17,7 @@ function (seed, only) {
         return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
     const pick = list => list[Math.floor(rand() * list.length)];
-    const WORDS = ['Send', 'Open menu', 'Delete', 'Cart (3)', 'Next page', 'Ünïcödé', 'سلام', '42', 'Sign in', 'More'];
+    const WORDS = ['Send', 'Open menu', 'Delete', 'Cart (3)', 'Next page', 'Ünïcödé', 'سلام', '42', 'Sign in', 'More', 'Total: '];
     const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'html', 'body', 'title', 'meta', 'link', 'iframe', 'frame']);
     // Documents to act in: this one, and same-origin frames' (kind "frame").
     const docs = [document];

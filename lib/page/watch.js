@@ -29,7 +29,8 @@ function (options) {
             const el = node && (node.nodeType === 1 ? node : node.parentElement);
             return Boolean(el && typeof el.closest === 'function' && el.closest(CHURN));
         };
-        const config = { subtree: true, childList: true, attributes: true, characterData: true };
+        // Old text is kept so a text's change can be read as that text alone (see `alone`).
+        const config = { subtree: true, childList: true, attributes: true, characterData: true, characterDataOldValue: true };
         let observer = null;
         const observe = root => {
             if (!root || state.observed.has(root)) return;
@@ -97,6 +98,20 @@ function (options) {
             else rec.dirty.add(node);
         });
         const holds = (node, selector) => node.nodeType === 1 && (node.matches(selector) || node.querySelector(selector) !== null);
+        // A text whose data changed is read again by itself, not with its parent's subtree
+        // (on some pages a text sits directly in a container of most of the page), when
+        // nothing else can depend on it: it had text before and has now (so it keeps its
+        // layout object), it ends in white space both times or neither time (a white-space
+        // text after it is laid out by that), and its parent takes nothing from its text
+        // (a field's value, an option's label, a title, a style sheet or script).
+        const TEXT_OWNERS = new Set([...RAW_TEXT, 'textarea', 'option', 'optgroup', 'select', 'title']);
+        const SPACE_AT_END = /[ \t\n\r\f]$/;
+        const alone = (t, parent, was) => {
+            if (t.nodeType !== 3 || typeof was !== 'string') return false;
+            const now = t.data;
+            if (!was.trim() || !now.trim() || SPACE_AT_END.test(was) !== SPACE_AT_END.test(now)) return false;
+            return !TEXT_OWNERS.has(String(parent.localName).toLowerCase());
+        };
         const record = r => {
             const t = r.target;
             if (r.type !== 'characterData' || t.nodeType !== 3 || !t.parentNode || RAW_TEXT.has(String(t.parentNode.localName).toLowerCase())) {
@@ -111,7 +126,7 @@ function (options) {
                 if (!p || p.nodeType !== 1) reason("the document's own children changed");
                 else {
                     if (p.localName === 'style') reason('a style sheet changed');
-                    mark(p);
+                    mark(alone(t, p, r.oldValue) ? t : p);
                 }
                 return;
             }

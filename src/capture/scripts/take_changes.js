@@ -35,7 +35,8 @@ function (maxRoots, maxFrames, session) {
     }
     if (roots.length > maxRoots) reasons.push(`${roots.length} separate subtrees changed`);
     // Counting walks the page: only when there is something to weigh.
-    const sizes = roots.map(r => 1 + r.getElementsByTagName('*').length);
+    // A root is an element, or a text read again by itself (see the watcher's `alone`).
+    const sizes = roots.map(r => 1 + (r.nodeType === 1 ? r.getElementsByTagName('*').length : 0));
     const total = roots.length ? document.getElementsByTagName('*').length : 0;
     // Frames the watcher cannot see into: the documents it does see, searched for frames.
     const blind = [];
