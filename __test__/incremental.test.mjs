@@ -350,6 +350,32 @@ test('two sessions on one page each see every change, looking in turn or at once
     }
 });
 
+test('a session whose record was dropped for a ninth session on the page captures in full, never stale', async () => {
+    const page = await openFile(await browser(), join(pagesDir, 'widgets.html'));
+    const sessions = Array.from({ length: 9 }, () => createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS }));
+    const [first] = sessions;
+    const look = async seed => {
+        await mutate(page, seed);
+        const numbering = first._numbering();
+        const s = await first.snapshot();
+        assert.equal(difference(s, await fullCapture(page, numbering)), null, `seed ${seed}`);
+        return s;
+    };
+    try {
+        // The ninth session's first look drops the record of the least recently served one: the first.
+        for (const s of sessions) await s.snapshot();
+        const after = await look(31);
+        assert.equal(after.stats.captureMode, 'full');
+        assert.match(after.notes.join(' | '), /record of changes was dropped/);
+        // Its record is kept again from then on.
+        const next = await look(32);
+        assert.equal(next.stats.captureMode, 'incremental', next.notes.join(' | '));
+    } finally {
+        for (const s of sessions) await s.close();
+        await page.close();
+    }
+});
+
 test("after a change to text alone the DOM hash is the last one, not read again; after any other change it is read", async () => {
     const page = await openFile(await browser(), join(pagesDir, 'forms.html'));
     const cdp = await page.context().newCDPSession(page);

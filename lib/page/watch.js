@@ -181,13 +181,23 @@ function (options) {
                 }
             }
         };
+        // Sessions whose record was dropped to make room: what changed meanwhile is lost,
+        // so their next take says only a full capture will do.
+        const dropped = new Set();
         state.track = key => {
             if (state.sessions.has(key)) return;
             // What happened so far goes to the sessions already tracking; the new one starts here.
             handle(observer.takeRecords());
             sweepValues(state.sessions.size > 0);
-            if (state.sessions.size >= MAX_SESSIONS) state.sessions.delete(state.sessions.keys().next().value);
-            state.sessions.set(key, fresh());
+            if (state.sessions.size >= MAX_SESSIONS) {
+                const oldest = state.sessions.keys().next().value;
+                state.sessions.delete(oldest);
+                dropped.add(oldest);
+                if (dropped.size > 8 * MAX_SESSIONS) dropped.delete(dropped.values().next().value);
+            }
+            const rec = fresh();
+            if (dropped.delete(key)) rec.reasons.add(`this session's record of changes was dropped (more than ${MAX_SESSIONS} sessions on the page)`);
+            state.sessions.set(key, rec);
         };
         state.untrack = key => state.sessions.delete(key);
         // The record of session `key` since its last take (null: not tracking it; a full capture will do).
