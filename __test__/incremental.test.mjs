@@ -229,6 +229,36 @@ test("a text that sits directly in a container of most of the page is read again
     }
 });
 
+test('a change that restyles another element through :has(), a sibling combinator or :checked ~ is read where it lands', async () => {
+    const cases = [
+        ['<style>.card:has(.sel) { display: none }</style><main><div class="card"><span id="x">Hi</span><button>In card</button></div><button>Out</button></main>',
+            () => { document.getElementById('x').className = 'sel'; }, /In card/, false],
+        ['<style>.a.sel + .b { display: none }</style><main><button class="a" id="x">A</button><button class="b">B</button></main>',
+            () => { document.getElementById('x').classList.add('sel'); }, /button "B"/, false],
+        ['<style>#x:checked ~ .panel { display: none } :is(.tab.on + .hint)::after { content: "new" }</style><main><input type="checkbox" id="x" aria-label="Toggle"><div class="panel"><button>Panel</button></div></main>',
+            () => { document.getElementById('x').checked = true; }, /button "Panel"/, false],
+        ['<style>.a.sel + .b { display: none }</style><main><button class="a sel" id="x">A</button><button class="b">B</button></main>',
+            () => { document.getElementById('x').classList.remove('sel'); }, /button "B"/, true],
+    ];
+    for (const [html, act, line, shown] of cases) {
+        const page = await (await browser()).newPage();
+        await page.setContent(html);
+        const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+        try {
+            await session.snapshot();
+            await page.evaluate(act);
+            const numbering = session._numbering();
+            const s = await session.snapshot();
+            assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
+            assert.equal(difference(s, await fullCapture(page, numbering)), null, html);
+            assert.equal(line.test(s.text), shown, `${html}\n${s.text}`);
+        } finally {
+            await session.close();
+            await page.close();
+        }
+    }
+});
+
 test('what cannot be bounded falls back to a full capture, and the notes say why', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
     try {

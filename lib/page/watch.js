@@ -181,6 +181,65 @@ function (options) {
                 }
             }
         };
+        // Style rules whose matches another element decides: a sibling combinator
+        // (`:checked ~ .panel`, `.a.on + .b`) or `:has()`. A change to one element
+        // then restyles another outside its subtree, so each session keeps the
+        // elements each such selector matched at its last take, and a take marks
+        // those that came or went. Only style sheets the page's origin may read
+        // are seen (rules in others are not; the README says so).
+        const MAX_RELATIONAL = 200;
+        const PSEUDO_ELEMENT = /::?(before|after|marker|first-line|first-letter|placeholder|selection|backdrop|file-selector-button|cue)\b/gi;
+        const relational = () => {
+            const out = new Set();
+            const walk = (list, depth) => {
+                for (const rule of list) {
+                    const text = rule.selectorText;
+                    if (typeof text === 'string') {
+                        // A `+` or `~` that is a combinator: not in a string, an attribute
+                        // selector or an `:nth-*()` argument (`2n+1`); inside `:is()` it is one.
+                        const bare = text.replace(/"[^"]*"|'[^']*'|\[[^\]]*\]/g, '').replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
+                        if (text.includes(':has(') || /[+~]/.test(bare)) out.add(text.replace(PSEUDO_ELEMENT, ''));
+                    }
+                    if (rule.cssRules && depth < 8) walk(rule.cssRules, depth + 1);
+                }
+            };
+            for (const sheet of document.styleSheets) {
+                try {
+                    walk(sheet.cssRules, 0);
+                } catch (e) { /* a sheet of another origin: not readable */ }
+            }
+            return [...out];
+        };
+        const matchesOf = selectors => {
+            const now = new Map();
+            for (const sel of selectors.slice(0, MAX_RELATIONAL)) {
+                try {
+                    now.set(sel, new Set(document.querySelectorAll(sel)));
+                } catch (e) { /* a selector this engine cannot query */ }
+            }
+            return now;
+        };
+        // Mark in `rec` the elements whose match of a relational selector changed since its last take.
+        const relate = rec => {
+            const selectors = relational();
+            if (selectors.length > MAX_RELATIONAL) rec.reasons.add(`more than ${MAX_RELATIONAL} style rules are decided by other elements (sibling combinators, :has())`);
+            const now = matchesOf(selectors);
+            const add = el => {
+                if (rec.dirty.size >= MAX_DIRTY) rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
+                else rec.dirty.add(el);
+            };
+            for (const [sel, els] of now) {
+                const was = rec.matches ? rec.matches.get(sel) : undefined;
+                if (!was) {
+                    // No record of its matches (a rule added since): each match is read again.
+                    els.forEach(add);
+                    continue;
+                }
+                for (const el of els) if (!was.has(el)) add(el);
+                for (const el of was) if (!els.has(el) && el.isConnected) add(el);
+            }
+            return now;
+        };
         // Sessions whose record was dropped to make room: what changed meanwhile is lost,
         // so their next take says only a full capture will do.
         const dropped = new Set();
@@ -197,6 +256,7 @@ function (options) {
             }
             const rec = fresh();
             if (dropped.delete(key)) rec.reasons.add(`this session's record of changes was dropped (more than ${MAX_SESSIONS} sessions on the page)`);
+            rec.matches = matchesOf(relational());
             state.sessions.set(key, rec);
         };
         state.untrack = key => state.sessions.delete(key);
@@ -206,8 +266,11 @@ function (options) {
             if (!rec) return null;
             handle(observer.takeRecords());
             sweepValues(true);
+            const next = fresh();
+            // Nothing changed, no match can have moved (hover and focus aside): the last stand.
+            next.matches = rec.dirty.size || rec.reasons.size ? relate(rec) : rec.matches;
             state.sessions.delete(key);
-            state.sessions.set(key, fresh());
+            state.sessions.set(key, next);
             return { dirty: [...rec.dirty], reasons: [...rec.reasons], structural: rec.structural };
         };
         // The nodes session `key`'s capture fetches, one evaluation each (`pending(key)[k]`).
