@@ -239,10 +239,14 @@ test('a change that restyles another element through :has(), a sibling combinato
             () => { document.getElementById('x').checked = true; }, /button "Panel"/, false],
         ['<style>.a.sel + .b { display: none }</style><main><button class="a sel" id="x">A</button><button class="b">B</button></main>',
             () => { document.getElementById('x').classList.remove('sel'); }, /button "B"/, true],
+        // In a same-origin frame, with the rule in a constructed sheet the frame adopted.
+        ['<main><iframe title="Inner" srcdoc="<main><button class=a id=x>A</button><button class=b>B</button></main><script>const s = new CSSStyleSheet(); s.replaceSync(\'.a.sel ~ .b { display: none }\'); document.adoptedStyleSheets = [s];</script>"></iframe></main>',
+            () => { document.querySelector('iframe').contentDocument.getElementById('x').classList.add('sel'); }, /button "B"/, false],
     ];
     for (const [html, act, line, shown] of cases) {
         const page = await (await browser()).newPage();
         await page.setContent(html);
+        await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every(f => f.contentDocument && f.contentDocument.readyState === 'complete'));
         const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
         try {
             await session.snapshot();

@@ -189,7 +189,24 @@ function (options) {
         // are seen (rules in others are not; the README says so).
         const MAX_RELATIONAL = 200;
         const PSEUDO_ELEMENT = /::?(before|after|marker|first-line|first-letter|placeholder|selection|backdrop|file-selector-button|cue)\b/gi;
-        const relational = () => {
+        // The page's documents the watcher sees into: this one and same-origin frames.
+        const documents = () => {
+            const out = [document];
+            for (let k = 0; k < out.length && out.length < 100; k += 1) {
+                // Live collections: no selector query over the whole page on each look.
+                for (const tag of ['iframe', 'frame']) {
+                    for (const f of out[k].getElementsByTagName(tag)) {
+                        let inner = null;
+                        try {
+                            inner = f.contentDocument;
+                        } catch (e) { /* another origin */ }
+                        if (inner && !out.includes(inner)) out.push(inner);
+                    }
+                }
+            }
+            return out;
+        };
+        const relational = docs => {
             const out = new Set();
             const walk = (list, depth) => {
                 for (const rule of list) {
@@ -200,30 +217,41 @@ function (options) {
                         const bare = text.replace(/"[^"]*"|'[^']*'|\[[^\]]*\]/g, '').replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
                         if (text.includes(':has(') || /[+~]/.test(bare)) out.add(text.replace(PSEUDO_ELEMENT, ''));
                     }
-                    if (rule.cssRules && depth < 8) walk(rule.cssRules, depth + 1);
+                    if (depth < 8) {
+                        if (rule.cssRules) walk(rule.cssRules, depth + 1);
+                        // An @import's sheet.
+                        if (rule.styleSheet) sheet(rule.styleSheet, depth + 1);
+                    }
                 }
             };
-            for (const sheet of document.styleSheets) {
+            const sheet = (s, depth) => {
                 try {
-                    walk(sheet.cssRules, 0);
+                    walk(s.cssRules, depth);
                 } catch (e) { /* a sheet of another origin: not readable */ }
+            };
+            for (const d of docs) {
+                for (const s of d.styleSheets) sheet(s, 0);
+                for (const s of d.adoptedStyleSheets || []) sheet(s, 0);
             }
             return [...out];
         };
-        const matchesOf = selectors => {
+        const matchesOf = (docs, selectors) => {
             const now = new Map();
             for (const sel of selectors.slice(0, MAX_RELATIONAL)) {
                 try {
-                    now.set(sel, new Set(document.querySelectorAll(sel)));
+                    const els = new Set();
+                    for (const d of docs) for (const el of d.querySelectorAll(sel)) els.add(el);
+                    now.set(sel, els);
                 } catch (e) { /* a selector this engine cannot query */ }
             }
             return now;
         };
         // Mark in `rec` the elements whose match of a relational selector changed since its last take.
         const relate = rec => {
-            const selectors = relational();
+            const docs = documents();
+            const selectors = relational(docs);
             if (selectors.length > MAX_RELATIONAL) rec.reasons.add(`more than ${MAX_RELATIONAL} style rules are decided by other elements (sibling combinators, :has())`);
-            const now = matchesOf(selectors);
+            const now = matchesOf(docs, selectors);
             const add = el => {
                 if (rec.dirty.size >= MAX_DIRTY) rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
                 else rec.dirty.add(el);
@@ -256,7 +284,8 @@ function (options) {
             }
             const rec = fresh();
             if (dropped.delete(key)) rec.reasons.add(`this session's record of changes was dropped (more than ${MAX_SESSIONS} sessions on the page)`);
-            rec.matches = matchesOf(relational());
+            const docs = documents();
+            rec.matches = matchesOf(docs, relational(docs));
             state.sessions.set(key, rec);
         };
         state.untrack = key => state.sessions.delete(key);
