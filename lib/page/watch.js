@@ -93,10 +93,12 @@ function (options) {
             const r = node && typeof node.getRootNode === 'function' ? node.getRootNode() : null;
             return Boolean(r && r.nodeType === 11 && r.host);
         };
-        const mark = node => each(rec => {
+        // Mark `node` in one session's record, or in every one's.
+        const markIn = (rec, node) => {
             if (rec.dirty.size >= MAX_DIRTY) rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
             else rec.dirty.add(node);
-        });
+        };
+        const mark = node => each(rec => markIn(rec, node));
         const holds = (node, selector) => node.nodeType === 1 && (node.matches(selector) || node.querySelector(selector) !== null);
         // A text whose data changed is read again by itself, not with its parent's subtree
         // (on some pages a text sits directly in a container of most of the page), when
@@ -169,14 +171,14 @@ function (options) {
         const values = new WeakMap();
         const controls = ['input', 'select', 'textarea'].map(tag => document.getElementsByTagName(tag));
         const valueOf = c => `${c.value}\u0000${c.checked}\u0000${c.selectedIndex}\u0000${c.indeterminate}`;
-        const sweepValues = report => {
+        const sweepValues = () => {
             for (const list of controls) {
                 const m = Math.min(list.length, MAX_DIRTY);
                 for (let i = 0; i < m; i += 1) {
                     const c = list[i];
                     const v = valueOf(c);
                     const was = values.get(c);
-                    if (report && was !== undefined && was !== v) mark(c);
+                    if (was !== undefined && was !== v) mark(c);
                     values.set(c, v);
                 }
             }
@@ -252,10 +254,7 @@ function (options) {
             const selectors = relational(docs);
             if (selectors.length > MAX_RELATIONAL) rec.reasons.add(`more than ${MAX_RELATIONAL} style rules are decided by other elements (sibling combinators, :has())`);
             const now = matchesOf(docs, selectors);
-            const add = el => {
-                if (rec.dirty.size >= MAX_DIRTY) rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
-                else rec.dirty.add(el);
-            };
+            const add = el => markIn(rec, el);
             for (const [sel, els] of now) {
                 const was = rec.matches ? rec.matches.get(sel) : undefined;
                 if (!was) {
@@ -275,7 +274,7 @@ function (options) {
             if (state.sessions.has(key)) return;
             // What happened so far goes to the sessions already tracking; the new one starts here.
             handle(observer.takeRecords());
-            sweepValues(state.sessions.size > 0);
+            sweepValues();
             if (state.sessions.size >= MAX_SESSIONS) {
                 const oldest = state.sessions.keys().next().value;
                 state.sessions.delete(oldest);
@@ -294,7 +293,7 @@ function (options) {
             const rec = state.sessions.get(key);
             if (!rec) return null;
             handle(observer.takeRecords());
-            sweepValues(true);
+            sweepValues();
             const next = fresh();
             // Nothing changed, no match can have moved (hover and focus aside): the last stand.
             next.matches = rec.dirty.size || rec.reasons.size ? relate(rec) : rec.matches;
