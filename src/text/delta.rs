@@ -14,12 +14,20 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use similar::{capture_diff_deadline, Algorithm, DiffOp};
 
-use crate::text::lines::{read_lines, Line};
+use crate::text::lines::{is_line_start, read_lines, ref_of, Line};
 use crate::text::revision::{churn_free_key, comparable, line_change, Kinds};
 
 /// A diff that takes longer than this falls back to a coarser (still
 /// correct) alignment: a whole-page rewrite should not stall a session.
 const DIFF_DEADLINE: Duration = Duration::from_millis(500);
+
+/// Texts shorter than this are compared whole; longer ones leave out the
+/// lines they share at both ends (see [`compare_trimmed`]).
+const TRIM_MIN_BYTES: usize = 16 * 1024;
+
+/// Lines kept before the first difference when the shared ends are left out,
+/// so that a run of changes can slide up as [`aligned`] slides it.
+const TRIM_WINDOW: usize = 32;
 
 /// Up to this many line pairs a hunk is searched whole for lines that differ
 /// only in churn; a bigger hunk (a rewritten page) is matched by place.
@@ -277,6 +285,172 @@ impl Printer<'_, '_> {
 /// Compare two snapshots of one session. `from`/`to` are the revisions the
 /// header names.
 pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison {
+    if old.text.len().min(new.text.len()) >= TRIM_MIN_BYTES {
+        if let Some(c) = compare_trimmed(old, new, from, to) {
+            return c;
+        }
+    }
+    compare_lines(old, new, from, to, 0, 0).0
+}
+
+/// [`compare`] over what differs between two long texts, with the same outcome.
+///
+/// A repeat snapshot after a small change shares all but a few lines with the
+/// last one, and reading, keying and diffing every line of both (about 4 ms on
+/// the 40k-node page) would cost more than the rest of the comparison. The
+/// lines both texts share at the start and at the end are left out, except
+/// what the comparison reads of them: the ancestors of the lines kept (context
+/// and churn elements) and [`TRIM_WINDOW`] lines before the first difference.
+/// Lines left out are equal in both texts, so the diff of what is kept is the
+/// diff of the whole (Myers leaves out equal ends the same way); their refs
+/// count as unchanged. When the changes slide up to the lines kept before the
+/// difference, or a ref of a changed line is also on a line left out, the
+/// texts are compared whole.
+fn compare_trimmed(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Option<Comparison> {
+    let (a, b) = (old.text.as_bytes(), new.text.as_bytes());
+    let cp = common_prefix(a, b);
+    // The line holding the first difference, a line start in both texts.
+    let mut first = physical_start(a, cp);
+    while first > 0 && !(is_line_start(physical(old.text, first)) && is_line_start(physical(new.text, first))) {
+        first = physical_start(a, first - 1);
+    }
+    let mut start = first;
+    let mut kept = 0;
+    while start > 0 && kept < TRIM_WINDOW {
+        start = physical_start(a, start - 1);
+        if start == 0 || is_line_start(physical(old.text, start)) {
+            kept += 1;
+        }
+    }
+    // The ancestors of the first line kept, innermost first.
+    let mut chain: Vec<&str> = Vec::new();
+    let mut depth = indent(physical(old.text, start)) / 2;
+    let (mut at, mut next) = (start, start);
+    while depth > 0 && at > 0 {
+        at = physical_start(a, at - 1);
+        let line = physical(old.text, at);
+        if at > 0 && !is_line_start(line) {
+            continue;
+        }
+        let d = indent(line) / 2;
+        if d < depth {
+            chain.push(&old.text[at..next - 1]);
+            depth = d;
+        }
+        next = at;
+    }
+    // The shared end: from the first line start inside it (a line start in both).
+    let shared = common_suffix(a, b).min(a.len().min(b.len()) - cp);
+    let (sa, sb) = (a.len() - shared, b.len() - shared);
+    // Past TRIM_WINDOW + 1 line starts inside it: the diff may move a change down as well as up.
+    let mut end = None;
+    let mut from_at = sa;
+    let mut starts = 0;
+    while let Some(i) = memchr::memchr(b'\n', &a[from_at..]) {
+        let q = from_at + i + 1;
+        if is_line_start(physical(old.text, q)) {
+            starts += 1;
+            if starts > TRIM_WINDOW {
+                end = Some(q);
+                break;
+            }
+        }
+        from_at = q;
+    }
+    let (end_a, end_b) = match end {
+        Some(q) => (q - 1, q - 1 - sa + sb),
+        None => (a.len(), b.len()),
+    };
+    if start == 0 && end.is_none() {
+        return None;
+    }
+    let mut prefix = String::new();
+    for line in chain.iter().rev() {
+        prefix.push_str(line);
+        prefix.push('\n');
+    }
+    let old_kept = format!("{prefix}{}", &old.text[start..end_a]);
+    let new_kept = format!("{prefix}{}", &new.text[start..end_b]);
+    // The refs of the lines left out (the same in both texts).
+    let mut left_out: Vec<&str> = Vec::new();
+    each_ref(&new.text[..start], &mut left_out);
+    let chain_refs = chain.iter().filter(|l| ref_of(l.trim_start_matches(' ')).is_some()).count();
+    if let Some(q) = end {
+        each_ref(&new.text[q - sa + sb..], &mut left_out);
+    }
+    let left_out_count = left_out.len().checked_sub(chain_refs)?;
+    let (c, touched) = compare_lines(&Side { text: &old_kept, url: old.url }, &Side { text: &new_kept, url: new.url }, from, to, left_out_count, chain.len());
+    // The first line compared at or after the first line kept (the chain's lines are all compared).
+    let first_kept = touched.first_kept.unwrap_or(usize::MAX);
+    if touched.first_line <= first_kept || (end.is_some() && touched.reaches_end) || left_out.iter().any(|r| touched.refs.contains(*r)) {
+        return None;
+    }
+    Some(c)
+}
+
+/// How many bytes two texts share at their start. Compared in blocks (a
+/// `memcmp` each), which is several times faster than byte by byte over a
+/// whole snapshot.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
+        i += BLOCK;
+    }
+    i + a[i..n].iter().zip(&b[i..n]).position(|(x, y)| x != y).unwrap_or(n - i)
+}
+
+/// How many bytes two texts share at their end.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut i = 0;
+    while i + BLOCK <= n && a[n - i - BLOCK..n - i] == b[n - i - BLOCK..n - i] {
+        i += BLOCK;
+    }
+    i + a[..n - i].iter().rev().zip(b[..n - i].iter().rev()).position(|(x, y)| x != y).unwrap_or(n - i)
+}
+
+/// Where the physical line holding byte `at` begins.
+fn physical_start(text: &[u8], at: usize) -> usize {
+    memchr::memrchr(b'\n', &text[..at.min(text.len())]).map_or(0, |i| i + 1)
+}
+
+/// The physical line that begins at `at` (a line start).
+fn physical(text: &str, at: usize) -> &str {
+    let rest = &text[at..];
+    &rest[..memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len())]
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// The refs of the lines of `text` (which begins with a line).
+fn each_ref<'t>(text: &'t str, out: &mut Vec<&'t str>) {
+    for line in text.split('\n') {
+        if let Some(r) = ref_of(line.trim_start_matches(' ')) {
+            out.push(r);
+        }
+    }
+}
+
+/// What a comparison's changes reached: the first line (old or new) in a
+/// change, whether the last line of either text is in one, and the refs of
+/// changed lines.
+struct Touched<'t> {
+    first_line: usize,
+    /// The first line compared from `kept_from` on.
+    first_kept: Option<usize>,
+    reaches_end: bool,
+    refs: FxHashSet<&'t str>,
+}
+
+/// The comparison, with `left_out_refs` more refs unchanged; what it touched
+/// is told relative to line `kept_from`.
+fn compare_lines<'t>(old: &Side<'t>, new: &Side<'t>, from: u32, to: u32, left_out_refs: usize, kept_from: usize) -> (Comparison, Touched<'t>) {
     let old_lines = read_lines(old.text);
     let new_lines = read_lines(new.text);
     let old_keys = comparable(&old_lines, false);
@@ -342,7 +516,7 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison
         }
     }
     let old_refs: FxHashSet<&str> = old_lines.iter().filter_map(|l| l.ref_id).collect();
-    delta.unchanged = new_lines.iter().filter_map(|l| l.ref_id).filter(|r| old_refs.contains(r) && !both.contains(r) && !added_refs.contains_key(r)).count();
+    delta.unchanged = left_out_refs + new_lines.iter().filter_map(|l| l.ref_id).filter(|r| old_refs.contains(r) && !both.contains(r) && !added_refs.contains_key(r)).count();
     let mut header = format!(
         "# changes from revision {from} to {to}: {} added, {} removed, {} changed, {} refs unchanged",
         delta.added.len(),
@@ -360,7 +534,13 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Comparison
     } else {
         format!("{header}\n{}", printer.out)
     };
-    Comparison { kinds, navigated, delta }
+    // In the diff's terms (lines inside churn elements take no part): the
+    // first line of a change, and whether a change is the last line compared.
+    let first_line = hunks.iter().flat_map(|h| h.old.iter().map(|&k| old_keys[k].0).chain(h.new.iter().map(|&k| new_keys[k].0))).min().unwrap_or(usize::MAX);
+    let reaches_end = hunks.iter().any(|h| h.old.last().is_some_and(|&k| k + 1 == old_keys.len()) || h.new.last().is_some_and(|&k| k + 1 == new_keys.len()));
+    let refs = removed_refs.keys().chain(added_refs.keys()).copied().collect();
+    let first_kept = old_keys.iter().map(|&(i, _)| i).find(|&i| i >= kept_from);
+    (Comparison { kinds, navigated, delta }, Touched { first_line, first_kept, reaches_end, refs })
 }
 
 fn removed_line(printer: &mut Printer<'_, '_>, old_lines: &[Line<'_>], i: usize, both: &FxHashSet<&str>, delta: &mut Delta) {
@@ -462,6 +642,99 @@ mod tests {
         let c = cmp(page, now);
         assert_eq!(c.delta.removed, vec!["@e1"]);
         assert!(c.delta.text.ends_with("  - list:\n-   - listitem:\n-     - text: Milk\n-     - button \"Remove Milk\" [ref=@e1]"), "{}", c.delta.text);
+    }
+
+    /// A long snapshot text: nested lists of items alike enough for a diff to
+    /// have choices, refs, a timer, multi-line text, and repeated subtrees.
+    fn long_text(rng: &mut u64, items: usize) -> Vec<String> {
+        let mut lines = vec!["- document \"Shop\"".to_string(), "  - main:".to_string()];
+        let mut r = 1;
+        for i in 0..items {
+            let kind = next(rng) % 6;
+            lines.push("    - listitem:".into());
+            match kind {
+                0 if i % 3 == 0 => {
+                    lines.push("      - timer:".into());
+                    lines.push("        - text: 00:0".to_string() + &(i % 10).to_string());
+                }
+                0 => lines.push("      - timer: 00:0".to_string() + &(i % 10).to_string()),
+                1 => {
+                    lines.push("      - text: first".into());
+                    lines.push("second line".into());
+                }
+                2 => lines.push("      - listitem:".into()),
+                _ => {}
+            }
+            lines.push(format!("      - button \"Remove {}\" [ref=@e{r}]", i % 7));
+            r += 1;
+            if kind == 3 {
+                lines.push(format!("        - checkbox \"x\" [ref=@e{r} checked=true]"));
+                r += 1;
+            }
+        }
+        lines.push("  - button \"Add [ref=@e1]\" [ref=@e999999]".into());
+        lines
+    }
+
+    fn next(rng: &mut u64) -> usize {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        (*rng >> 11) as usize
+    }
+
+    /// One random edit of a text's lines (by line: the edits a page makes).
+    fn edit(rng: &mut u64, lines: &mut Vec<String>) {
+        let n = lines.len();
+        let at = 2 + next(rng) % (n - 3);
+        match next(rng) % 8 {
+            0 => lines[at] = lines[at].replace("Remove", "Delete"),
+            1 => lines[at].push_str(" [checked=true]"),
+            2 => {
+                lines.remove(at);
+            }
+            3 => {
+                let copy = lines[at].clone();
+                lines.insert(at, copy);
+            }
+            4 => lines.insert(at, "    - listitem:".into()),
+            5 => lines.insert(at, "more text".into()),
+            6 => {
+                let take = (next(rng) % 4).min(n - at - 1);
+                let moved: Vec<String> = lines.drain(at..at + take).collect();
+                let to = 2 + next(rng) % (lines.len() - 2);
+                for (k, l) in moved.into_iter().enumerate() {
+                    lines.insert(to + k, l);
+                }
+            }
+            _ => lines[at] = lines[at].replace("00:0", "00:1"),
+        }
+    }
+
+    #[test]
+    fn leaving_out_the_shared_ends_gives_the_whole_comparison() {
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut trimmed = 0;
+        for case in 0..400 {
+            let items = 40 + next(&mut rng) % 300;
+            let old = long_text(&mut rng, items);
+            let mut new = old.clone();
+            for _ in 0..1 + next(&mut rng) % 3 {
+                edit(&mut rng, &mut new);
+            }
+            let (a, b) = (old.join("\n"), new.join("\n"));
+            let (sa, sb) = (Side { text: &a, url: Some("u") }, Side { text: &b, url: Some(if case % 50 == 0 { "v" } else { "u" }) });
+            let whole = compare_lines(&sa, &sb, 1, 2, 0, 0).0;
+            if let Some(t) = compare_trimmed(&sa, &sb, 1, 2) {
+                trimmed += 1;
+                assert_eq!(t, whole, "case {case}\n--- old\n{a}\n--- new\n{b}");
+            }
+            // Equal texts too.
+            if let Some(t) = compare_trimmed(&sa, &Side { text: &a, url: Some("u") }, 1, 2) {
+                assert_eq!(t, compare_lines(&sa, &sa, 1, 2, 0, 0).0, "case {case} (equal)");
+            }
+        }
+        assert!(trimmed > 300, "the shared ends were left out in {trimmed} of 400 cases");
     }
 
     #[test]

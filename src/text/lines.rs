@@ -31,7 +31,7 @@ pub fn read_lines(text: &str) -> Vec<Line<'_>> {
     for raw in text.split('\n') {
         let trimmed = raw.trim_start_matches(' ');
         let indent = raw.len() - trimmed.len();
-        if trimmed.starts_with("- ") || trimmed == "-" || starts.is_empty() {
+        if is_line_start(trimmed) || starts.is_empty() {
             starts.push((offset, indent));
         }
         offset += raw.len() + 1;
@@ -42,6 +42,69 @@ pub fn read_lines(text: &str) -> Vec<Line<'_>> {
         out.push(parse(&whole[indent.min(whole.len())..], indent / 2));
     }
     out
+}
+
+/// Whether a physical line of the text begins a line (`- …` after its
+/// indentation); any other continues the line before.
+pub fn is_line_start(physical: &str) -> bool {
+    let trimmed = physical.trim_start_matches(' ');
+    trimmed.starts_with("- ") || trimmed == "-"
+}
+
+/// The ref of one line's body (as `Line::ref_id`), read without building the line.
+pub fn ref_of(body: &str) -> Option<&str> {
+    let (rest, at) = head(body)?;
+    let mut found = None;
+    each_attr(rest, at, |attr| {
+        if let Some(r) = attr.strip_prefix("ref=") {
+            found = Some(r);
+        }
+    });
+    found
+}
+
+/// The body after `- `, and where its attributes may begin (past the role and
+/// the quoted name); `None` for a line with neither (not `- role`, or a text line).
+fn head(body: &str) -> Option<(&str, usize)> {
+    let rest = body.strip_prefix("- ")?;
+    if rest.starts_with("text: ") {
+        return None;
+    }
+    let role_end = rest.find([' ', ':']).unwrap_or(rest.len());
+    let mut at = role_end;
+    if rest[at..].starts_with(" \"") {
+        at = json_string_end(rest, at + 1);
+    }
+    Some((rest, at))
+}
+
+/// Each attribute of the `[…]` that opens at `at` (if one does), in order;
+/// returns where the text after it begins.
+fn each_attr<'a>(rest: &'a str, at: usize, mut f: impl FnMut(&'a str)) -> usize {
+    if !rest[at..].starts_with(" [") {
+        return at;
+    }
+    let b = rest.as_bytes();
+    let mut i = at + 2;
+    let mut attr_start = i;
+    while i < b.len() && b[i] != b']' {
+        match b[i] {
+            b'"' => i = json_string_end(rest, i),
+            b' ' => {
+                if attr_start < i {
+                    f(&rest[attr_start..i]);
+                }
+                i += 1;
+                attr_start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    let last = &rest[attr_start..i.min(b.len())];
+    if !last.is_empty() {
+        f(last);
+    }
+    (i + 1).min(b.len())
 }
 
 fn parse(body: &str, depth: usize) -> Line<'_> {
@@ -63,23 +126,7 @@ fn parse(body: &str, depth: usize) -> Line<'_> {
         line.name = if closed { &rest[open + 1..close - 1] } else { &rest[open + 1..] };
         at = close;
     }
-    if rest[at..].starts_with(" [") {
-        let mut i = at + 2;
-        let mut attr_start = i;
-        while i < b.len() && b[i] != b']' {
-            match b[i] {
-                b'"' => i = json_string_end(rest, i),
-                b' ' => {
-                    push_attr(&mut line, &rest[attr_start..i]);
-                    i += 1;
-                    attr_start = i;
-                }
-                _ => i += 1,
-            }
-        }
-        push_attr(&mut line, &rest[attr_start..i.min(b.len())]);
-        at = (i + 1).min(b.len());
-    }
+    at = each_attr(rest, at, |attr| push_attr(&mut line, attr));
     if let Some(t) = rest[at..].strip_prefix(": ") {
         line.inline = t;
     } else if rest[at..].starts_with(':') {
@@ -89,9 +136,6 @@ fn parse(body: &str, depth: usize) -> Line<'_> {
 }
 
 fn push_attr<'a>(line: &mut Line<'a>, attr: &'a str) {
-    if attr.is_empty() {
-        return;
-    }
     match attr.strip_prefix("ref=") {
         Some(r) => line.ref_id = Some(r),
         None => line.attrs.push(attr),
