@@ -301,21 +301,28 @@ impl Mirror {
     /// The mirror as a DOMSnapshot reply: each document's live nodes in pre-order.
     pub(crate) fn to_snapshot(&self) -> Snapshot<'static> {
         let mut strings = Interner::default();
+        strings.index.reserve(self.live);
+        strings.list.reserve(self.live);
+        // Each mirror node's document and place in its arrays (a parent in
+        // another document, as a frame's owner, is none in this one).
+        let mut pos: Vec<(usize, i64)> = vec![(usize::MAX, -1); self.nodes.len()];
+        // The last value of each style and its string: neighbours mostly share
+        // their computed styles, and a compare is cheaper than a hash lookup.
+        let mut last_style: Vec<(&str, i64)> = Vec::new();
         let mut documents = Vec::with_capacity(self.docs.len());
-        for doc in &self.docs {
+        for (d, doc) in self.docs.iter().enumerate() {
             let mut nodes = SnapNodes::default();
             let mut layout = SnapLayout::default();
             let mut rare = RareSet::default();
             if doc.root != NONE {
-                let mut pos: FxHashMap<u32, i64> = FxHashMap::default();
                 for k in self.walk(doc.root) {
                     let n = &self.nodes[k as usize];
                     if !n.alive {
                         continue;
                     }
                     let i = nodes.node_type.len();
-                    pos.insert(k, i as i64);
-                    nodes.parent_index.push(pos.get(&n.parent).copied().unwrap_or(-1));
+                    pos[k as usize] = (d, i as i64);
+                    nodes.parent_index.push(pos.get(n.parent as usize).filter(|p| p.0 == d).map_or(-1, |p| p.1));
                     nodes.backend_node_id.push(n.backend);
                     nodes.node_type.push(n.node_type);
                     nodes.node_name.push(strings.get(&n.name));
@@ -347,7 +354,20 @@ impl Mirror {
                     }
                     if let Some(styles) = &n.styles {
                         layout.node_index.push(i);
-                        layout.styles.push(styles.iter().map(|s| strings.get(s)).collect());
+                        if last_style.len() < styles.len() {
+                            last_style.resize(styles.len(), ("", -1));
+                        }
+                        let ids = styles
+                            .iter()
+                            .zip(last_style.iter_mut())
+                            .map(|(s, last)| {
+                                if last.1 < 0 || last.0 != s.as_str() {
+                                    *last = (s.as_str(), strings.get(s));
+                                }
+                                last.1
+                            })
+                            .collect();
+                        layout.styles.push(ids);
                     }
                 }
             }

@@ -378,7 +378,7 @@ fn is_separator(text: &str) -> bool {
 
 /// Merge adjacent text (compact), normalize it, and drop empty text, list
 /// bullets and text repeating the parent's name (compact).
-fn normalize_text(view: &mut [VNode<'_>], compact: bool, max_name: usize) {
+fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_name: usize) {
     for i in 0..view.len() {
         if view[i].kind != Kind::Element || view[i].children.is_empty() {
             continue;
@@ -387,16 +387,18 @@ fn normalize_text(view: &mut [VNode<'_>], compact: bool, max_name: usize) {
         let mut out: Vec<u32> = Vec::with_capacity(children.len());
         // A run of adjacent text: the first node and, once a second joins, the merged text.
         let mut run: Option<(u32, Option<String>)> = None;
-        let flush = |run: &mut Option<(u32, Option<String>)>, out: &mut Vec<u32>, view: &mut [VNode<'_>]| {
+        let flush = |run: &mut Option<(u32, Option<String>)>, out: &mut Vec<u32>, view: &mut [VNode<'a>]| {
             if let Some((idx, merged)) = run.take() {
-                let text: Cow<'_, str> = match merged {
-                    Some(m) => Cow::Owned(normalize_name(&m, max_name)),
-                    None => Cow::Owned(normalize_name_cow(&view[idx as usize].name, max_name).into_owned()),
+                // Text read from the tree as it is written stays borrowed (no copy per text node).
+                let text: Cow<'a, str> = match (merged, &view[idx as usize].name) {
+                    (Some(m), _) => Cow::Owned(normalize_name(&m, max_name)),
+                    (None, Cow::Borrowed(name)) => normalize_name_cow(name, max_name),
+                    (None, Cow::Owned(name)) => Cow::Owned(normalize_name_cow(name, max_name).into_owned()),
                 };
                 let parent_name = &view[i].name;
                 let repeats_parent = compact && !parent_name.is_empty() && text == *parent_name;
                 if !text.is_empty() && !repeats_parent {
-                    view[idx as usize].name = Cow::Owned(text.into_owned());
+                    view[idx as usize].name = text;
                     out.push(idx);
                 } else {
                     view[idx as usize].kept = false;
