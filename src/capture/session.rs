@@ -1005,6 +1005,15 @@ impl CaptureSession {
         let style_at = self.engine_style_at();
         let engine = || crate::engine::build::build(&crate::engine::page::from_snapshot(snap, style_at));
         let dom_pass = || snapshot_reader::read_parsed(snap, want_boxes, want_concealed);
+        // The thread that reads the DOM is done long before the engine: it indexes
+        // the document for the refs' selectors meanwhile.
+        let dom_pass_and_index = || {
+            let mut read = dom_pass();
+            if let Some(tree) = read.tree.as_mut() {
+                tree.index_root_document();
+            }
+            read
+        };
         // Both only read the reply: on a large page the DOM pass's reading runs on a
         // second thread beside the engine (the machine's other core: about 2 of 12-14 ms
         // on the 40k-node page, replayed: `npm run bench:replay`). On small pages a thread costs more than it saves.
@@ -1012,7 +1021,7 @@ impl CaptureSession {
             return (dom_pass(), engine());
         }
         std::thread::scope(|scope| {
-            let read = scope.spawn(dom_pass);
+            let read = scope.spawn(dom_pass_and_index);
             let tree = engine();
             match read.join() {
                 Ok(read) => (read, tree),

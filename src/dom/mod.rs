@@ -101,9 +101,21 @@ pub struct DomTree {
     /// Nodes whose text a person cannot see (`untrustedContent: 'mark'`), by backend id.
     pub concealed: FxHashMap<i64, concealment::Concealed>,
     pub placement: Option<Placement>,
+    /// The selector index of the root document's elements, built ahead where
+    /// a thread is idle (see [`DomTree::index_root_document`]).
+    pub(crate) root_region: Option<(u32, selector::RegionIndex)>,
 }
 
 impl DomTree {
+    /// Build the selector index of the root document now: a capture does it
+    /// on the thread that read the DOM, beside the engine, instead of after it.
+    pub fn index_root_document(&mut self) {
+        let root = self.scope_root(0);
+        if self.node(root).is_some() {
+            self.root_region = Some((root, selector::RegionIndex::build(self, root)));
+        }
+    }
+
     /// Read a `DOM.getDocument({ depth: -1, pierce: true })` result.
     pub fn from_get_document(text: &str, root_frame: Option<String>) -> Result<DomTree, String> {
         let arena = json_arena::parse(text)?;

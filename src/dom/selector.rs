@@ -35,7 +35,8 @@ const MAX_ATTR_VALUE: usize = 120;
 const MAX_CHAIN_STEPS: usize = 48;
 
 /// Counts of every selector key among the elements of one query region.
-struct RegionIndex {
+#[derive(Debug)]
+pub(crate) struct RegionIndex {
     counts: FxHashMap<String, u32>,
     elements: Vec<u32>,
     /// The region's elements by tag and position among their siblings of
@@ -64,7 +65,7 @@ fn usable_value(v: &str) -> bool {
 impl RegionIndex {
     /// All elements reachable from `root` (not `root` itself) through element
     /// children and open shadow roots; frame documents are other regions.
-    fn build(tree: &DomTree, root: u32) -> RegionIndex {
+    pub(crate) fn build(tree: &DomTree, root: u32) -> RegionIndex {
         let mut counts: FxHashMap<String, u32> = FxHashMap::default();
         let mut elements = Vec::new();
         let mut stack: Vec<u32> = Vec::new();
@@ -302,6 +303,11 @@ impl<'t> Locator<'t> {
 
     fn region(&mut self, t: usize, root: u32) -> &RegionIndex {
         let trees = self.trees;
+        if let Some((r, index)) = &trees[t].root_region {
+            if *r == root {
+                return index;
+            }
+        }
         self.regions.entry((t, root)).or_insert_with(|| RegionIndex::build(&trees[t], root))
     }
 
@@ -437,6 +443,33 @@ mod tests {
     fn sel(tree: &DomTree, backend: i64) -> Located {
         let trees = std::slice::from_ref(tree);
         Locator::new(trees).locate(Some("F"), backend).unwrap()
+    }
+
+    #[test]
+    fn an_index_built_ahead_gives_the_same_selectors() {
+        // Ids shared and unique, test ids, a shadow root, and elements found by position only.
+        let mut items = Vec::new();
+        for k in 0..40i64 {
+            let attrs: Vec<(&str, String)> = match k % 4 {
+                0 => vec![("id", format!("item{}", k % 12))],
+                1 => vec![("data-testid", format!("t{k}"))],
+                2 => vec![("name", "q".to_string())],
+                _ => vec![],
+            };
+            let attrs: Vec<(&str, &str)> = attrs.iter().map(|(a, v)| (*a, v.as_str())).collect();
+            items.push(el("li", 100 + k, &attrs, &el("button", 200 + k, &[], "")));
+        }
+        let body = el("ul", 10, &[], &items.join(","));
+        let ahead = {
+            let mut t = page(&body);
+            t.index_root_document();
+            assert!(t.root_region.is_some());
+            t
+        };
+        let lazy = page(&body);
+        for backend in (2..=3).chain(10..=10).chain(100..140).chain(200..240) {
+            assert_eq!(sel(&ahead, backend), sel(&lazy, backend), "backend {backend}");
+        }
     }
 
     #[test]
