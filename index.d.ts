@@ -210,6 +210,11 @@ export interface IncrementalInput {
   /** The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`). */
   reuse?: boolean
   /**
+   * The session's look just before saw the page change since its last capture
+   * (the changed subtrees are asked for with the first question: an optimization only).
+   */
+  changed?: boolean
+  /**
    * The `snapshotId` of the last snapshot of this slot the session holds the refs of:
    * refs unchanged since are sent as `0` (`refsReused`).
    */

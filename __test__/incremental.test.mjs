@@ -137,6 +137,20 @@ test('a repeat snapshot reads only the subtrees that changed, and an unchanged p
         assert.match(two.text, /link "Start"/);
         assert.match(two.text, /list "Basket items"/);
 
+        // More separate changes than the capture asks for with its first question: the rest after it.
+        const six = await page.evaluate(() => {
+            const leaves = [...document.querySelectorAll('label, button, h1, h2, nav a')].filter(el => !el.querySelector('label, button, h1, h2, a'));
+            const chosen = leaves.filter((el, i) => leaves.every((other, j) => j === i || (!other.contains(el) && !el.contains(other)))).slice(0, 6);
+            chosen.forEach((el, i) => { el.append(` (${i})`); });
+            return chosen.length;
+        });
+        assert.equal(six, 6, 'forms.html has six separate leaves to change');
+        const numbering = session._numbering();
+        const many = await session.snapshot();
+        assert.equal(many.stats.captureMode, 'incremental');
+        assert.equal(many.stats.subtreesReread, 6);
+        assert.equal(difference(many, await fullCapture(page, numbering)), null);
+
         // A value typed by script (no event, no mutation) is found by the watcher's sweep.
         await page.evaluate(() => { document.querySelector('input[type=email]').value = 'a@b.example'; });
         const typed = await session.snapshot();

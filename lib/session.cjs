@@ -295,7 +295,9 @@ class PageSession {
         const token = incremental && state && typeof state.token === 'string' ? state.token : null;
         // The last snapshot of this shape, of this document, can answer for an unchanged page.
         const reuse = Boolean(prev && !bypass && prev.state && prev.state.token === token);
-        const snapshot = await this._capture(o, token, reuse);
+        // The look saw mutations or input since the last capture's look: the capture asks for the changed subtrees at once.
+        const sawChange = Boolean(state && this._lastState && (state.seq !== this._lastState.seq || state.token !== this._lastState.token));
+        const snapshot = await this._capture(o, token, reuse, sawChange);
         if (snapshot.unchanged) {
             prev.state = state;
             prev.snapshot.capturedAtMs = Date.now();
@@ -359,14 +361,14 @@ class PageSession {
      * its last snapshot of these options) an unchanged page comes back as
      * `{ unchanged: true, captureMs }`.
      */
-    async _capture(opts, token = null, reuse = false) {
+    async _capture(opts, token = null, reuse = false, changed = false) {
         let incremental = null;
         if (token !== null) {
             if (this._slot === null) {
                 this._slot = native.mirrorSlotOpen();
                 this._sent = null;
             }
-            incremental = { slot: this._slot, token, session: this._key, reuse, always: this._always, base: this._sent ? this._sent.id : undefined };
+            incremental = { slot: this._slot, token, session: this._key, reuse, always: this._always, changed, base: this._sent ? this._sent.id : undefined };
         }
         // The refs the core compares with are those of `base`, whatever another capture does meanwhile.
         const base = this._sent;

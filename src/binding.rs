@@ -512,6 +512,9 @@ pub struct IncrementalInput {
     pub always: Option<bool>,
     /// The session holds its last snapshot with these options (an unchanged page is answered with `unchanged`).
     pub reuse: Option<bool>,
+    /// The session's look just before saw the page change since its last capture
+    /// (the changed subtrees are asked for with the first question: an optimization only).
+    pub changed: Option<bool>,
     /// The `snapshotId` of the last snapshot of this slot the session holds the refs of:
     /// refs unchanged since are sent as `0` (`refsReused`).
     pub base: Option<String>,
@@ -557,7 +560,7 @@ impl CapturePump {
         let base = incremental.as_ref().and_then(|i| i.base.clone());
         let opts = capture_options(&options, numbering).map(|mut opts| {
             opts.world = world_of(world);
-            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, session: i.session, reuse: i.reuse.unwrap_or(false), always: i.always.unwrap_or(false) });
+            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, session: i.session, reuse: i.reuse.unwrap_or(false), always: i.always.unwrap_or(false), changed: i.changed.unwrap_or(false) });
             opts
         });
         let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.slot, base.clone()));

@@ -29,6 +29,10 @@ pub struct Incremental {
     /// The session holds the last snapshot built with these options: an
     /// unchanged page may be answered with it.
     pub reuse: bool,
+    /// The session's look just before saw the page change since its last
+    /// capture: the changed subtrees are asked for with the first question
+    /// instead of after it (one round trip fewer; an optimization only).
+    pub changed: bool,
 }
 
 /// Our isolated world in a document: its frame, the document's loader, the context.

@@ -1,8 +1,9 @@
 //! A page session's repeat capture over its mirror (`crate::incremental`):
 //! ask the watcher what changed, read those subtrees again, patch the
 //! mirror, and build the snapshot from it as a capture builds it from
-//! Chrome's reply. Five round trips when subtrees changed, one when nothing
-//! did, whatever the page's size; what is read grows with the change.
+//! Chrome's reply. Five round trips when subtrees changed (four when the
+//! session's look saw the change coming and few subtrees changed), one when
+//! nothing did, whatever the page's size; what is read grows with the change.
 //! Anything it cannot bound becomes a full capture (which keeps a new
 //! mirror), and the snapshot's notes say why.
 
@@ -23,7 +24,7 @@ use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 const TAKE_JS: &str = include_str!("scripts/take_changes.js");
 const FACTS_JS: &str = include_str!("scripts/subtree_facts.js");
 
-/// The remote objects a repeat capture makes, released together.
+/// The remote objects a repeat capture makes, released together (the session's key follows).
 const OBJECT_GROUP: &str = "__web_ai_snapshot_repeat__";
 
 /// A page (the mirror's nodes, every document) smaller than this is captured in full
@@ -33,6 +34,10 @@ const OBJECT_GROUP: &str = "__web_ai_snapshot_repeat__";
 /// few hundred nodes on, reading what changed is. An unchanged page is still answered by
 /// the watcher alone.
 pub const REPEAT_MIN_NODES: usize = 200;
+/// Changed subtrees a capture asks for with its first question when the
+/// session's look saw the page change (`Incremental::changed`): one round trip
+/// fewer for most changes. More than this are asked for after it, as always.
+const MAX_EXPECTED: usize = 4;
 /// More separate changed subtrees than this and a full capture is simpler.
 const MAX_ROOTS: usize = 200;
 /// Frames of other origins (each read again whole) beyond which a full capture is simpler.
@@ -107,6 +112,22 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
     Ok(SessionCapture::Snapshot(Box::new(captured)))
 }
 
+/// What the reading of changed subtrees shares: where to send, until when,
+/// and the session's own group of remote objects (sessions on one page share
+/// a CDP session: one's release must not take the other's objects).
+struct Reader<'a> {
+    transport: &'a dyn CdpTransport,
+    opts: &'a SnapshotOptions,
+    deadline: Instant,
+    group: String,
+}
+
+impl Reader<'_> {
+    async fn batch(&self, cmds: &[CdpCommand]) -> Vec<CdpReply> {
+        batch(self.transport, cmds, self.deadline).await
+    }
+}
+
 /// The error of a call that must answer, or the fallback its refusal means.
 fn answered(call: Call, reply: &CdpReply, opts: &SnapshotOptions) -> Result<std::result::Result<Value, Fallback>> {
     match reply {
@@ -162,16 +183,33 @@ async fn repeat(
     let shape = crate::incremental::mirror::shape_of(opts);
     // The session's key as a JS string literal (JSON's escaping is JS's).
     let key = Value::String(inc.session.clone()).to_string();
+    let reader = Reader { transport, opts, deadline, group: format!("{OBJECT_GROUP}{}", inc.session) };
+
+    let root = |k: usize| {
+        command(
+            RepeatCall::Root(k as u32),
+            json!({ "expression": format!("globalThis.__webAiSnapshotWatch.pending({key})[{k}]"), "contextId": world.context_id, "objectGroup": reader.group, "returnByValue": false }),
+        )
+    };
+    let dom_enable = || command(RepeatCall::DomEnable, json!({ "includeWhitespace": "all" }));
 
     // 1. What changed (and the page's URL and title), and which documents the frames show.
     // The last repeat's remote objects and DOM agent are let go here, in parallel, not after it.
-    let first = [
+    // When the session's look saw a change, the changed subtrees (those the take holds, in order:
+    // a session's commands run in turn) are asked for here too.
+    let expected = if inc.changed { MAX_EXPECTED } else { 0 };
+    let mut first = vec![
         command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key})"), "contextId": world.context_id, "returnByValue": true })),
         CdpCommand::new(Call::FrameTree, json!({})),
-        command(RepeatCall::Release, json!({ "objectGroup": OBJECT_GROUP })),
+        command(RepeatCall::Release, json!({ "objectGroup": reader.group })),
         command(RepeatCall::DomDisable, json!({})),
     ];
-    let replies = batch(transport, &first, deadline).await;
+    let asked_from = first.len();
+    if expected > 0 {
+        first.push(dom_enable());
+        first.extend((0..expected).map(root));
+    }
+    let replies = reader.batch(&first).await;
     let taken = json_of!(first[0], &replies[0], opts);
     if let Some(f) = thrown(&taken, "the watcher could not be asked") {
         return Ok(Err(f));
@@ -231,30 +269,31 @@ async fn repeat(
     // The hash is of the tags alone: when only text nodes' data changed, it is the last one (the
     // page's outerHTML, megabytes on large pages, is not read and normalised again).
     let same_tags = summary.get("sameTags").and_then(Value::as_bool) == Some(true);
-    let second = {
-        let mut cmds = vec![command(RepeatCall::DomEnable, json!({ "includeWhitespace": "all" }))];
-        // No marks: the watcher said whether a modal dialog is open, and focus is not mirrored. (Asked
-        // here, between DOM.enable and the roots' describeNode, the page's `:modal` query left Chromium 156's
-        // renderer hung on the describeNode that followed, on clickable.html after a script set a hidden field's value.)
-        if !same_tags {
-            cmds.extend(helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot, false));
-        }
-        for k in 0..root_count + blind {
-            cmds.push(command(
-                RepeatCall::Root(k as u32),
-                json!({ "expression": format!("globalThis.__webAiSnapshotWatch.pending({key})[{k}]"), "contextId": world.context_id, "objectGroup": OBJECT_GROUP, "returnByValue": false }),
-            ));
-        }
-        cmds
-    };
-    let replies = batch(transport, &second, deadline).await;
+    // No marks: the watcher said whether a modal dialog is open, and focus is not mirrored. (Asked
+    // between DOM.enable and the roots' describeNode, the page's `:modal` query left Chromium 156's
+    // renderer hung on the describeNode that followed, on clickable.html after a script set a hidden field's value.)
+    let page_facts = if same_tags { Vec::new() } else { helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot, false) };
+    let wanted = root_count + blind;
     let styles = helper.snapshot_style_names();
-    let (roots, t) = match read_roots(transport, opts, &second, &replies, root_count, &styles, mirror, deadline).await? {
+    let mut page_replies = Vec::new();
+    let read = if wanted <= expected {
+        // Asked for with the take: the page facts go with the subtrees' reading.
+        let asked = asked_from..asked_from + 1 + wanted;
+        read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &page_facts, &mut page_replies).await?
+    } else {
+        let mut second = vec![dom_enable()];
+        second.extend(page_facts.iter().cloned());
+        second.extend((0..wanted).map(root));
+        let replies = reader.batch(&second).await;
+        page_replies = replies[1..1 + page_facts.len()].to_vec();
+        read_roots(&reader, &second, &replies, root_count, &styles, mirror, &[], &mut Vec::new()).await?
+    };
+    let (roots, t) = match read {
         Ok(r) => r,
         Err(f) => return Ok(Err(f)),
     };
-    if let Some(k) = second.iter().position(|c| c.call == Call::PageFacts) {
-        let page = helper.read_page_facts(&replies[k]);
+    if let Some(k) = page_facts.iter().position(|c| c.call == Call::PageFacts) {
+        let page = helper.read_page_facts(&page_replies[k]);
         facts.dom_hash = page.dom_hash;
         facts.notes = page.notes;
     }
@@ -266,20 +305,20 @@ async fn repeat(
 /// `root_count` of `second`'s remote objects; the rest are frames of other
 /// origins, whose documents are read again whole): how many, and when reading ended.
 async fn read_roots(
-    transport: &dyn CdpTransport,
-    opts: &SnapshotOptions,
+    r: &Reader<'_>,
     second: &[CdpCommand],
     replies: &[CdpReply],
     root_count: usize,
     styles: &[String],
     mirror: &mut Mirror,
-    deadline: Instant,
+    extra: &[CdpCommand],
+    extra_replies: &mut Vec<CdpReply>,
 ) -> Result<std::result::Result<(u32, Instant), Fallback>> {
-    json_of!(second[0], &replies[0], opts);
+    json_of!(second[0], &replies[0], r.opts);
     // After DOM.enable and the page facts: one remote object per root, then per frame.
     let mut items: Vec<(usize, String)> = Vec::new();
     for (k, (cmd, reply)) in second.iter().zip(replies).enumerate().filter(|(_, (c, _))| matches!(c.call, Call::Repeat(RepeatCall::Root(_)))) {
-        let v = json_of!(cmd, reply, opts);
+        let v = json_of!(cmd, reply, r.opts);
         if let Some(f) = thrown(&v, "a changed node could not be fetched") {
             return Ok(Err(f));
         }
@@ -306,15 +345,20 @@ async fn read_roots(
         .map(|(k, (_, id))| command(RepeatCall::Describe((roots.len() + k) as u32), json!({ "objectId": id, "depth": -1, "pierce": true })))
         .collect();
     reads.extend(owners.iter().cloned());
-    let replies = batch(transport, &reads, deadline).await;
+    // `extra` (the page facts, when not asked before) goes first, as it would have in its own batch.
+    let mut sent: Vec<CdpCommand> = extra.to_vec();
+    sent.extend(reads.iter().cloned());
+    let mut replies = r.batch(&sent).await;
+    let rest = replies.split_off(extra.len().min(replies.len()));
+    *extra_replies = std::mem::replace(&mut replies, rest);
     let mut subtrees = Vec::with_capacity(roots.len());
     for k in 0..roots.len() {
-        let described = json_of!(reads[k * 2], &replies[k * 2], opts);
-        let facts = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], opts);
+        let described = json_of!(reads[k * 2], &replies[k * 2], r.opts);
+        let facts = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
         subtrees.push((described, facts));
     }
     // 4. Their listeners (clickable nodes), asked of the page's own world.
-    let listeners = match page_listeners(transport, opts, &subtrees, deadline).await? {
+    let listeners = match page_listeners(r, &subtrees).await? {
         Ok(l) => l,
         Err(f) => return Ok(Err(f)),
     };
@@ -327,7 +371,7 @@ async fn read_roots(
     // The frames' documents (in this process; another process's frame has none here).
     let mut docs = Vec::new();
     for (j, cmd) in owners.iter().enumerate() {
-        let described = json_of!(cmd, &replies[roots.len() * 2 + j], opts);
+        let described = json_of!(cmd, &replies[roots.len() * 2 + j], r.opts);
         let (Some(doc), Some(frame)) = (described.pointer("/node/contentDocument"), described.pointer("/node/frameId").and_then(Value::as_str)) else { continue };
         let Some(backend) = doc.get("backendNodeId").and_then(Value::as_i64) else { continue };
         if mirror.node_of(backend).is_none() {
@@ -336,7 +380,7 @@ async fn read_roots(
         docs.push((doc.clone(), frame.to_string(), backend));
     }
     if !docs.is_empty() {
-        match read_frame_documents(transport, opts, &docs, styles, mirror, deadline).await? {
+        match read_frame_documents(r, &docs, styles, mirror).await? {
             Ok(()) => t = Instant::now(),
             Err(f) => return Ok(Err(f)),
         }
@@ -357,31 +401,29 @@ async fn read_roots(
 /// its document's main world, then its listeners: one `getEventListeners`
 /// reply per subtree, in order.
 async fn page_listeners(
-    transport: &dyn CdpTransport,
-    opts: &SnapshotOptions,
+    r: &Reader<'_>,
     subtrees: &[(Value, Value)],
-    deadline: Instant,
 ) -> Result<std::result::Result<Vec<Value>, Fallback>> {
     let mut resolve = Vec::with_capacity(subtrees.len());
     for (k, (described, _)) in subtrees.iter().enumerate() {
         let Some(backend) = described.pointer("/node/backendNodeId").and_then(Value::as_i64) else {
             return Ok(Err(Fallback("a changed subtree's root has no backendNodeId".into())));
         };
-        resolve.push(command(RepeatCall::PageRoot(k as u32), json!({ "backendNodeId": backend, "objectGroup": OBJECT_GROUP })));
+        resolve.push(command(RepeatCall::PageRoot(k as u32), json!({ "backendNodeId": backend, "objectGroup": r.group })));
     }
-    let replies = batch(transport, &resolve, deadline).await;
+    let replies = r.batch(&resolve).await;
     let mut asks = Vec::with_capacity(resolve.len());
     for (k, cmd) in resolve.iter().enumerate() {
-        let resolved = json_of!(cmd, &replies[k], opts);
+        let resolved = json_of!(cmd, &replies[k], r.opts);
         let Some(id) = resolved.pointer("/object/objectId").and_then(Value::as_str) else {
             return Ok(Err(Fallback("a changed subtree's root could not be reached in the page's world".into())));
         };
         asks.push(command(RepeatCall::Listeners(k as u32), json!({ "objectId": id, "depth": -1, "pierce": true })));
     }
-    let replies = batch(transport, &asks, deadline).await;
+    let replies = r.batch(&asks).await;
     let mut out = Vec::with_capacity(asks.len());
     for (cmd, reply) in asks.iter().zip(&replies) {
-        out.push(json_of!(cmd, reply, opts));
+        out.push(json_of!(cmd, reply, r.opts));
     }
     Ok(Ok(out))
 }
@@ -389,37 +431,35 @@ async fn page_listeners(
 /// Read frame documents of other origins again, whole, each through our world in its frame
 /// (the page's world cannot enter them): `(described document, frame id, its backend id)`.
 async fn read_frame_documents(
-    transport: &dyn CdpTransport,
-    opts: &SnapshotOptions,
+    r: &Reader<'_>,
     docs: &[(Value, String, i64)],
     styles: &[String],
     mirror: &mut Mirror,
-    deadline: Instant,
 ) -> Result<std::result::Result<(), Fallback>> {
     let worlds: Vec<CdpCommand> = docs
         .iter()
         .enumerate()
         .map(|(k, (_, frame, _))| command(RepeatCall::FrameWorld(k as u32), json!({ "frameId": frame, "worldName": super::WORLD_NAME })))
         .collect();
-    let replies = batch(transport, &worlds, deadline).await;
+    let replies = r.batch(&worlds).await;
     let mut resolve = Vec::with_capacity(docs.len());
     for (k, (_, _, backend)) in docs.iter().enumerate() {
-        let made = json_of!(worlds[k], &replies[k], opts);
+        let made = json_of!(worlds[k], &replies[k], r.opts);
         let Some(context) = made.get("executionContextId").and_then(Value::as_i64) else {
             return Ok(Err(Fallback("a frame gave no world to read it in".into())));
         };
         resolve.push(command(
             RepeatCall::FrameDocument(k as u32),
-            json!({ "backendNodeId": backend, "executionContextId": context, "objectGroup": OBJECT_GROUP }),
+            json!({ "backendNodeId": backend, "executionContextId": context, "objectGroup": r.group }),
         ));
         // The listeners are asked of the frame's own world (see `page_listeners`).
-        resolve.push(command(RepeatCall::FramePageDocument(k as u32), json!({ "backendNodeId": backend, "objectGroup": OBJECT_GROUP })));
+        resolve.push(command(RepeatCall::FramePageDocument(k as u32), json!({ "backendNodeId": backend, "objectGroup": r.group })));
     }
-    let replies = batch(transport, &resolve, deadline).await;
+    let replies = r.batch(&resolve).await;
     let mut reads = Vec::with_capacity(docs.len() * 2);
     for (k, pair) in resolve.chunks(2).enumerate() {
-        let ours = json_of!(pair[0], &replies[k * 2], opts);
-        let theirs = json_of!(pair[1], &replies[k * 2 + 1], opts);
+        let ours = json_of!(pair[0], &replies[k * 2], r.opts);
+        let theirs = json_of!(pair[1], &replies[k * 2 + 1], r.opts);
         let (Some(id), Some(page_id)) =
             (ours.pointer("/object/objectId").and_then(Value::as_str), theirs.pointer("/object/objectId").and_then(Value::as_str))
         else {
@@ -432,10 +472,10 @@ async fn read_frame_documents(
         ));
         reads.push(command(RepeatCall::FrameListeners(k), json!({ "objectId": page_id, "depth": -1, "pierce": true })));
     }
-    let replies = batch(transport, &reads, deadline).await;
+    let replies = r.batch(&reads).await;
     for (k, (doc, _, _)) in docs.iter().enumerate() {
-        let facts = json_of!(reads[k * 2], &replies[k * 2], opts);
-        let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], opts);
+        let facts = json_of!(reads[k * 2], &replies[k * 2], r.opts);
+        let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
         if let Err(f) = patch(mirror, &json!({ "node": doc }), &facts, &listeners, "a frame's document could not be read") {
             return Ok(Err(f));
         }
@@ -530,7 +570,7 @@ mod tests {
 
     async fn run_with(take: CdpReply, reuse: bool, always: bool) -> Result<std::result::Result<Repeated, Fallback>> {
         let world = World { frame_id: "F".into(), loader_id: "L".into(), context_id: 7, token: None };
-        let inc = Incremental { slot: 1, token: "doc-1".into(), session: "s-1".into(), reuse, always };
+        let inc = Incremental { slot: 1, token: "doc-1".into(), session: "s-1".into(), reuse, always, changed: false };
         let t = Answer(move |method: &str, _: &Value| match method {
             "Runtime.evaluate" => take.clone(),
             "Page.getFrameTree" => CdpReply::Ok(json!({ "frameTree": { "frame": { "id": "F", "loaderId": "L" } } }).to_string()),
