@@ -439,57 +439,59 @@ async fn page_listeners(
 
 /// Read frame documents of other origins again, whole, each through our world in its frame
 /// (the page's world cannot enter them): `(described document, frame id, its backend id)`.
-async fn read_frame_documents(
-    r: &Reader<'_>,
-    docs: &[(Value, String, i64)],
-    styles: &[String],
-    mirror: &mut Mirror,
-) -> Result<std::result::Result<(), Fallback>> {
-    let worlds: Vec<CdpCommand> = docs
-        .iter()
-        .enumerate()
-        .map(|(k, (_, frame, _))| command(RepeatCall::FrameWorld(k as u32), json!({ "frameId": frame, "worldName": super::WORLD_NAME })))
-        .collect();
-    let replies = r.batch(&worlds).await;
-    let mut resolve = Vec::with_capacity(docs.len());
-    for (k, (_, _, backend)) in docs.iter().enumerate() {
-        let made = json_of!(worlds[k], &replies[k], r.opts);
-        let Some(context) = made.get("executionContextId").and_then(Value::as_i64) else {
-            return Ok(Err(Fallback("a frame gave no world to read it in".into())));
-        };
-        resolve.push(command(
-            RepeatCall::FrameDocument(k as u32),
-            json!({ "backendNodeId": backend, "executionContextId": context, "objectGroup": r.group }),
-        ));
-        // The listeners are asked of the frame's own world (see `page_listeners`).
-        resolve.push(command(RepeatCall::FramePageDocument(k as u32), json!({ "backendNodeId": backend, "objectGroup": r.group })));
-    }
-    let replies = r.batch(&resolve).await;
-    let mut reads = Vec::with_capacity(docs.len() * 2);
-    for (k, pair) in resolve.chunks(2).enumerate() {
-        let ours = json_of!(pair[0], &replies[k * 2], r.opts);
-        let theirs = json_of!(pair[1], &replies[k * 2 + 1], r.opts);
-        let (Some(id), Some(page_id)) =
-            (ours.pointer("/object/objectId").and_then(Value::as_str), theirs.pointer("/object/objectId").and_then(Value::as_str))
-        else {
-            return Ok(Err(Fallback("a frame's document could not be reached".into())));
-        };
-        let k = k as u32;
-        reads.push(command(
-            RepeatCall::FrameFacts(k),
-            json!({ "objectId": id, "functionDeclaration": FACTS_JS, "arguments": [{ "value": styles }], "returnByValue": true }),
-        ));
-        reads.push(command(RepeatCall::FrameListeners(k), json!({ "objectId": page_id, "depth": -1, "pierce": true })));
-    }
-    let replies = r.batch(&reads).await;
-    for (k, (doc, _, _)) in docs.iter().enumerate() {
-        let facts = json_of!(reads[k * 2], &replies[k * 2], r.opts);
-        let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
-        if let Err(f) = patch(mirror, &json!({ "node": doc }), &facts, &listeners, "a frame's document could not be read") {
-            return Ok(Err(f));
+async fn read_frame_documents(r: &Reader<'_>, docs: &[(Value, String, i64)], styles: &[String], mirror: &mut Mirror) -> Result<std::result::Result<(), Fallback>> {
+    // Our world in each frame: the one a repeat capture made there before, else a new one.
+    // A world kept from before that no longer answers (its document went) is made again, once.
+    for fresh_worlds in [false, true] {
+        let unknown: Vec<usize> = (0..docs.len()).filter(|&k| fresh_worlds || !mirror.frame_worlds.contains_key(&docs[k].1)).collect();
+        let worlds: Vec<CdpCommand> =
+            unknown.iter().map(|&k| command(RepeatCall::FrameWorld(k as u32), json!({ "frameId": docs[k].1, "worldName": super::WORLD_NAME }))).collect();
+        let replies = r.batch(&worlds).await;
+        for (j, &k) in unknown.iter().enumerate() {
+            let made = json_of!(worlds[j], &replies[j], r.opts);
+            let Some(context) = made.get("executionContextId").and_then(Value::as_i64) else {
+                return Ok(Err(Fallback("a frame gave no world to read it in".into())));
+            };
+            mirror.frame_worlds.insert(docs[k].1.clone(), context);
         }
+        let mut resolve = Vec::with_capacity(docs.len() * 2);
+        for (k, (_, frame, backend)) in docs.iter().enumerate() {
+            let context = mirror.frame_worlds.get(frame).copied().unwrap_or_default();
+            resolve.push(command(RepeatCall::FrameDocument(k as u32), json!({ "backendNodeId": backend, "executionContextId": context, "objectGroup": r.group })));
+            // The listeners are asked of the frame's own world (see `page_listeners`).
+            resolve.push(command(RepeatCall::FramePageDocument(k as u32), json!({ "backendNodeId": backend, "objectGroup": r.group })));
+        }
+        let replies = r.batch(&resolve).await;
+        if !fresh_worlds && replies.iter().step_by(2).any(|reply| matches!(reply, CdpReply::Err(_))) {
+            continue;
+        }
+        let mut reads = Vec::with_capacity(docs.len() * 2);
+        for (k, pair) in resolve.chunks(2).enumerate() {
+            let ours = json_of!(pair[0], &replies[k * 2], r.opts);
+            let theirs = json_of!(pair[1], &replies[k * 2 + 1], r.opts);
+            let (Some(id), Some(page_id)) =
+                (ours.pointer("/object/objectId").and_then(Value::as_str), theirs.pointer("/object/objectId").and_then(Value::as_str))
+            else {
+                return Ok(Err(Fallback("a frame's document could not be reached".into())));
+            };
+            let k = k as u32;
+            reads.push(command(
+                RepeatCall::FrameFacts(k),
+                json!({ "objectId": id, "functionDeclaration": FACTS_JS, "arguments": [{ "value": styles }], "returnByValue": true }),
+            ));
+            reads.push(command(RepeatCall::FrameListeners(k), json!({ "objectId": page_id, "depth": -1, "pierce": true })));
+        }
+        let replies = r.batch(&reads).await;
+        for (k, (doc, _, _)) in docs.iter().enumerate() {
+            let facts = json_of!(reads[k * 2], &replies[k * 2], r.opts);
+            let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
+            if let Err(f) = patch(mirror, &json!({ "node": doc }), &facts, &listeners, "a frame's document could not be read") {
+                return Ok(Err(f));
+            }
+        }
+        return Ok(Ok(()));
     }
-    Ok(Ok(()))
+    Ok(Err(Fallback("a frame's document could not be reached".into())))
 }
 
 /// Join one subtree's replies (`describeNode`, the facts script's evaluation,
@@ -596,6 +598,36 @@ mod tests {
             Ok(Ok(_)) => panic!("expected a fallback, got a snapshot"),
             Err(e) => panic!("expected a fallback, got {e:?}"),
         }
+    }
+
+    #[tokio::test]
+    async fn a_frame_world_kept_from_before_is_used_and_made_again_when_it_no_longer_answers() {
+        use std::sync::Mutex;
+        let calls = std::sync::Arc::new(Mutex::new(Vec::<String>::new()));
+        let seen = calls.clone();
+        let t = Answer(move |method: &str, params: &Value| {
+            seen.lock().unwrap().push(format!("{method} {}", params.get("executionContextId").map(Value::to_string).unwrap_or_default()));
+            match (method, params.get("executionContextId").and_then(Value::as_i64)) {
+                ("Page.createIsolatedWorld", _) => CdpReply::Ok(json!({ "executionContextId": 5 }).to_string()),
+                // The kept world (41) is gone; the new one (5) and the page's own world answer.
+                ("DOM.resolveNode", Some(41)) => CdpReply::Err("Cannot find context with specified id".into()),
+                ("DOM.resolveNode", _) => CdpReply::Ok(json!({ "object": { "objectId": "o-1" } }).to_string()),
+                _ => CdpReply::Err("not read in this test".into()),
+            }
+        });
+        let opts = opts();
+        let reader = Reader { transport: &t, opts: &opts, deadline: Instant::now() + Duration::from_secs(5), group: "g".into() };
+        let docs = vec![(json!({ "nodeType": 9, "backendNodeId": 7 }), "F2".to_string(), 7)];
+        let mut m = mirror();
+        m.frame_worlds.insert("F2".into(), 41);
+        let read = read_frame_documents(&reader, &docs, &[], &mut m).await;
+        // The facts are not answered here: what matters is how the world was found.
+        assert!(matches!(read, Ok(Err(_))));
+        assert_eq!(m.frame_worlds.get("F2"), Some(&5), "the world made again is kept");
+        let calls = calls.lock().unwrap().clone();
+        assert_eq!(calls[0], "DOM.resolveNode 41", "the kept world is tried first, with no new world: {calls:?}");
+        assert!(calls.iter().any(|c| c.starts_with("Page.createIsolatedWorld")), "{calls:?}");
+        assert!(calls.iter().any(|c| c == "DOM.resolveNode 5"), "{calls:?}");
     }
 
     #[tokio::test]

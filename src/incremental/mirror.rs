@@ -65,6 +65,11 @@ pub struct Mirror {
     pub shape: String,
     /// The page has frames in other processes: their documents are read again by each repeat capture.
     pub frames_elsewhere: bool,
+    /// Our world in each frame of another origin read again by a repeat capture:
+    /// frame id → execution context (kept while the frame shows the mirror's document;
+    /// `Page.createIsolatedWorld` costs the renderer about 4 ms a frame even when
+    /// the world exists, one-off measurement).
+    pub frame_worlds: FxHashMap<String, i64>,
 }
 
 /// Options as far as they shape a snapshot (not the session's numbering, world or deadline).
