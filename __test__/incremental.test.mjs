@@ -106,19 +106,36 @@ async function shorten(path, seeds) {
 
 test('a repeat snapshot reads only the subtrees that changed, and an unchanged page is one round trip', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
+    // The capture's round trips: the pump's polls that hand out commands to send.
+    const pollOf = native.CapturePump.prototype.poll;
+    let rounds = 0;
+    native.CapturePump.prototype.poll = function () {
+        const r = pollOf.call(this);
+        if (r.requests && r.requests.length) rounds += 1;
+        return r;
+    };
+    const counted = async () => {
+        rounds = 0;
+        const s = await session.snapshot();
+        return [s, rounds];
+    };
     try {
         const first = await session.snapshot();
         assert.equal(first.stats.captureMode, 'full');
         assert.equal(first.stats.subtreesReread, 0);
 
-        const same = await session.snapshot();
+        const [same, unchangedRounds] = await counted();
+        assert.equal(unchangedRounds, 1, 'an unchanged page: the capture asks the watcher, once');
         assert.equal(same.stats.captureMode, 'incremental');
         assert.equal(same.stats.subtreesReread, 0);
         assert.equal(same.fromCache, true, 'an unchanged page is answered with the last snapshot');
         assert.equal(same.text, first.text);
 
         await page.evaluate(() => { document.querySelector('h1').textContent = 'Your basket'; });
-        const changed = await session.snapshot();
+        const [changed, changedRounds] = await counted();
+        // The look saw the change: the roots come with the first question (take, roots; DOM and
+        // facts; the page's world; listeners).
+        assert.equal(changedRounds, 4);
         assert.equal(changed.stats.captureMode, 'incremental');
         assert.equal(changed.stats.subtreesReread, 1);
         assert.match(changed.text, /heading "Your basket"/);
@@ -146,14 +163,16 @@ test('a repeat snapshot reads only the subtrees that changed, and an unchanged p
         });
         assert.equal(six, 6, 'forms.html has six separate leaves to change');
         const numbering = session._numbering();
-        const many = await session.snapshot();
+        const [many, manyRounds] = await counted();
+        assert.equal(manyRounds, 5, 'the roots past the first four are asked for in a round trip of their own');
         assert.equal(many.stats.captureMode, 'incremental');
         assert.equal(many.stats.subtreesReread, 6);
         assert.equal(difference(many, await fullCapture(page, numbering)), null);
 
         // A value typed by script (no event, no mutation) is found by the watcher's sweep.
         await page.evaluate(() => { document.querySelector('input[type=email]').value = 'a@b.example'; });
-        const typed = await session.snapshot();
+        const [typed, typedRounds] = await counted();
+        assert.equal(typedRounds, 5, 'a change the look could not see: the roots are asked for after the take');
         assert.equal(typed.stats.captureMode, 'incremental');
         assert.match(typed.text, /a@b\.example/);
 
@@ -161,6 +180,7 @@ test('a repeat snapshot reads only the subtrees that changed, and an unchanged p
         const again = await session.snapshot();
         assert.equal(again.stats.captureMode, 'full', 'invalidate() drops the mirror');
     } finally {
+        native.CapturePump.prototype.poll = pollOf;
         await close();
     }
 });
