@@ -197,7 +197,8 @@ async fn repeat(
     // The last repeat's remote objects and DOM agent are let go here, in parallel, not after it.
     // When the session's look saw a change, the changed subtrees (those the take holds, in order:
     // a session's commands run in turn) are asked for here too.
-    let expected = if inc.changed { MAX_EXPECTED } else { 0 };
+    // A small page that changed is captured in full (`Repeated::Small`): nothing to ask for early.
+    let expected = if inc.changed && (inc.always || mirror.len() >= REPEAT_MIN_NODES) { MAX_EXPECTED } else { 0 };
     let mut first = vec![
         command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key})"), "contextId": world.context_id, "returnByValue": true })),
         CdpCommand::new(Call::FrameTree, json!({})),
