@@ -202,11 +202,16 @@ async fn repeat(
     let mut first = vec![
         command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key})"), "contextId": world.context_id, "returnByValue": true })),
         CdpCommand::new(Call::FrameTree, json!({})),
-        command(RepeatCall::Release, json!({ "objectGroup": reader.group })),
-        command(RepeatCall::DomDisable, json!({})),
     ];
+    // Only after a capture that read subtrees: `DOM.disable` costs the renderer about half
+    // a millisecond on the 40k-node page even when the agent is off (one-off trace).
+    if mirror.left_open {
+        first.push(command(RepeatCall::Release, json!({ "objectGroup": reader.group })));
+        first.push(command(RepeatCall::DomDisable, json!({})));
+    }
     let asked_from = first.len();
     first.extend((0..expected).map(root));
+    mirror.left_open = expected > 0;
     let replies = reader.batch(&first).await;
     let taken = json_of!(first[0], &replies[0], opts);
     if let Some(f) = thrown(&taken, "the watcher could not be asked") {
@@ -272,6 +277,7 @@ async fn repeat(
     // renderer hung on the describeNode that followed, on clickable.html after a script set a hidden field's value.)
     let page_facts = if same_tags { Vec::new() } else { helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot, false) };
     let wanted = root_count + blind;
+    mirror.left_open = true;
     let styles = helper.snapshot_style_names();
     let mut page_replies = Vec::new();
     let read = if wanted <= expected {

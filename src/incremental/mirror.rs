@@ -70,6 +70,10 @@ pub struct Mirror {
     /// `Page.createIsolatedWorld` costs the renderer about 4 ms a frame even when
     /// the world exists, one-off measurement).
     pub frame_worlds: FxHashMap<String, i64>,
+    /// The last repeat capture may have left the DOM agent on and remote objects in the
+    /// session's group (it read subtrees): the next one turns the one off and lets the
+    /// others go. A new mirror assumes so (a repeat capture that fell back may have).
+    pub left_open: bool,
 }
 
 /// Options as far as they shape a snapshot (not the session's numbering, world or deadline).
@@ -86,7 +90,7 @@ impl Mirror {
     /// The mirror of a parsed reply with `style_count` computed styles per layout node.
     pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_count: usize) -> Mirror {
         let s = |i: i64| string(snap, i).map(str::to_string);
-        let mut m = Mirror { style_count, ..Mirror::default() };
+        let mut m = Mirror { style_count, left_open: true, ..Mirror::default() };
         for doc in &snap.documents {
             let n = &doc.nodes;
             let count = n.node_type.len();
