@@ -389,8 +389,9 @@ fn compare_trimmed(old: &Side<'_>, new: &Side<'_>, from: u32, to: u32) -> Option
 }
 
 /// How many bytes two texts share at their start. Compared in blocks (a
-/// `memcmp` each), which is several times faster than byte by byte over a
-/// whole snapshot.
+/// `memcmp` each; `memchr` has no search for where two slices first differ):
+/// byte by byte, comparing the 40k-node page's text with itself took 1.15 ms
+/// in all, in blocks 0.72 ms (release, medians of 30, one-off probe).
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     const BLOCK: usize = 256;
     let n = a.len().min(b.len());
