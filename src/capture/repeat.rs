@@ -123,8 +123,9 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    /// Send `cmds` at once; their replies in the same order.
     async fn batch(&self, cmds: &[CdpCommand]) -> Vec<CdpReply> {
-        batch(self.transport, cmds, self.deadline).await
+        join_all(cmds.iter().map(|c| call_before(self.transport, c.as_call(), self.deadline))).await
     }
 }
 
@@ -143,10 +144,6 @@ fn answered(call: Call, reply: &CdpReply, opts: &SnapshotOptions) -> Result<std:
     }
 }
 
-/// Send `cmds` at once; their replies in the same order.
-async fn batch(transport: &dyn CdpTransport, cmds: &[CdpCommand], deadline: Instant) -> Vec<CdpReply> {
-    join_all(cmds.iter().map(|c| call_before(transport, c.as_call(), deadline))).await
-}
 
 fn command(call: RepeatCall, params: Value) -> CdpCommand {
     CdpCommand::new(Call::Repeat(call), params)
@@ -191,7 +188,6 @@ async fn repeat(
             json!({ "expression": format!("globalThis.__webAiSnapshotWatch.pending({key})[{k}]"), "contextId": world.context_id, "objectGroup": reader.group, "returnByValue": false }),
         )
     };
-    let dom_enable = || command(RepeatCall::DomEnable, json!({ "includeWhitespace": "all" }));
 
     // 1. What changed (and the page's URL and title), and which documents the frames show.
     // The last repeat's remote objects and DOM agent are let go here, in parallel, not after it.
@@ -275,35 +271,35 @@ async fn repeat(
     // No marks: the watcher said whether a modal dialog is open, and focus is not mirrored. (Asked
     // between DOM.enable and the roots' describeNode, the page's `:modal` query left Chromium 156's
     // renderer hung on the describeNode that followed, on clickable.html after a script set a hidden field's value.)
-    let page_facts = if same_tags { Vec::new() } else { helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot, false) };
+    // DOM.enable (with white space: `describeNode` then lists every text node) and the page facts
+    // go before the subtrees' reading; `before_replies` holds their answers.
+    let mut before = vec![command(RepeatCall::DomEnable, json!({ "includeWhitespace": "all" }))];
+    if !same_tags {
+        before.extend(helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot, false));
+    }
     let wanted = root_count + blind;
     mirror.left_open = true;
     let styles = helper.snapshot_style_names();
-    let mut page_replies = Vec::new();
+    let mut before_replies = Vec::new();
     let read = if wanted <= expected {
-        // Asked for with the take: the DOM agent's start and the page facts go with the
-        // subtrees' reading, before it. (Started with the take, the agent slowed the take's
-        // answer on small pages: 6–8 ms instead of 3–4 on hidden-nodes, one-off runs.)
+        // Asked for with the take: what goes before goes with the subtrees' reading. (Sent with
+        // the take, DOM.enable slowed the take's answer on small pages: 6–8 ms instead of 3–4
+        // on hidden-nodes, one-off runs.)
         let asked = asked_from..asked_from + wanted;
-        let mut before = vec![dom_enable()];
-        before.extend(page_facts.iter().cloned());
-        let read = read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &before, &mut page_replies).await?;
-        page_replies.drain(..1.min(page_replies.len()));
-        read
+        read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &before, &mut before_replies).await?
     } else {
-        let mut second = vec![dom_enable()];
-        second.extend(page_facts.iter().cloned());
+        let mut second = before.clone();
         second.extend((0..wanted).map(root));
         let replies = reader.batch(&second).await;
-        page_replies = replies[1..1 + page_facts.len()].to_vec();
+        before_replies = replies[..before.len()].to_vec();
         read_roots(&reader, &second, &replies, root_count, &styles, mirror, &[], &mut Vec::new()).await?
     };
     let (roots, t) = match read {
         Ok(r) => r,
         Err(f) => return Ok(Err(f)),
     };
-    if let Some(k) = page_facts.iter().position(|c| c.call == Call::PageFacts) {
-        let page = helper.read_page_facts(&page_replies[k]);
+    if let Some(k) = before.iter().position(|c| c.call == Call::PageFacts) {
+        let page = helper.read_page_facts(&before_replies[k]);
         facts.dom_hash = page.dom_hash;
         facts.notes = page.notes;
     }

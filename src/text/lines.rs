@@ -53,9 +53,9 @@ pub fn is_line_start(physical: &str) -> bool {
 
 /// The ref of one line's body (as `Line::ref_id`), read without building the line.
 pub fn ref_of(body: &str) -> Option<&str> {
-    let (rest, at) = head(body)?;
+    let h = head(body)?;
     let mut found = None;
-    each_attr(rest, at, |attr| {
+    each_attr(h.rest, h.at, |attr| {
         if let Some(r) = attr.strip_prefix("ref=") {
             found = Some(r);
         }
@@ -63,19 +63,33 @@ pub fn ref_of(body: &str) -> Option<&str> {
     found
 }
 
-/// The body after `- `, and where its attributes may begin (past the role and
-/// the quoted name); `None` for a line with neither (not `- role`, or a text line).
-fn head(body: &str) -> Option<(&str, usize)> {
+/// A `- role "name"` line up to its attributes.
+struct Head<'a> {
+    /// The body after `- `.
+    rest: &'a str,
+    role: &'a str,
+    /// The quoted name as written (still JSON-escaped), without quotes.
+    name: &'a str,
+    /// Where the attributes may begin in `rest`.
+    at: usize,
+}
+
+/// `None` for a line that is not `- role…`, and for a text line.
+fn head(body: &str) -> Option<Head<'_>> {
     let rest = body.strip_prefix("- ")?;
     if rest.starts_with("text: ") {
         return None;
     }
     let role_end = rest.find([' ', ':']).unwrap_or(rest.len());
-    let mut at = role_end;
-    if rest[at..].starts_with(" \"") {
-        at = json_string_end(rest, at + 1);
+    let mut h = Head { rest, role: &rest[..role_end], name: "", at: role_end };
+    if rest[role_end..].starts_with(" \"") {
+        let open = role_end + 1;
+        let close = json_string_end(rest, open);
+        let closed = close > open + 1 && rest.as_bytes().get(close - 1) == Some(&b'"');
+        h.name = if closed { &rest[open + 1..close - 1] } else { &rest[open + 1..] };
+        h.at = close;
     }
-    Some((rest, at))
+    Some(h)
 }
 
 /// Each attribute of the `[…]` that opens at `at` (if one does), in order;
@@ -109,27 +123,18 @@ fn each_attr<'a>(rest: &'a str, at: usize, mut f: impl FnMut(&'a str)) -> usize 
 
 fn parse(body: &str, depth: usize) -> Line<'_> {
     let mut line = Line { depth, body, role: "", name: "", ref_id: None, attrs: Vec::new(), inline: "" };
-    let Some(rest) = body.strip_prefix("- ") else { return line };
-    if let Some(t) = rest.strip_prefix("text: ") {
+    if let Some(t) = body.strip_prefix("- text: ") {
         line.role = "text";
         line.inline = t;
         return line;
     }
-    let role_end = rest.find([' ', ':']).unwrap_or(rest.len());
-    line.role = &rest[..role_end];
-    let mut at = role_end;
-    let b = rest.as_bytes();
-    if rest[at..].starts_with(" \"") {
-        let open = at + 1;
-        let close = json_string_end(rest, open);
-        let closed = close > open + 1 && b.get(close - 1) == Some(&b'"');
-        line.name = if closed { &rest[open + 1..close - 1] } else { &rest[open + 1..] };
-        at = close;
-    }
-    at = each_attr(rest, at, |attr| push_attr(&mut line, attr));
-    if let Some(t) = rest[at..].strip_prefix(": ") {
+    let Some(h) = head(body) else { return line };
+    line.role = h.role;
+    line.name = h.name;
+    let at = each_attr(h.rest, h.at, |attr| push_attr(&mut line, attr));
+    if let Some(t) = h.rest[at..].strip_prefix(": ") {
         line.inline = t;
-    } else if rest[at..].starts_with(':') {
+    } else if h.rest[at..].starts_with(':') {
         line.inline = "";
     }
     line
