@@ -17,7 +17,7 @@ use super::driver::{capture_with, drive, drive_from, Captured};
 use super::session::{CaptureSession, CdpCommand, Step};
 use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::error::{ErrorCode, Result, WebAiError};
-use crate::incremental::{fresh, store, Mirror};
+use crate::incremental::{fresh, kept::Kept, store, Mirror};
 use crate::options::{Incremental, SnapshotOptions, World};
 use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 
@@ -526,14 +526,27 @@ async fn rebuild(
     mirror.facts = Some(PageFacts { notes: Vec::new(), ..facts.clone() });
     mirror.shape = shape.to_string();
     facts.documents = documents;
-    let snap = mirror.to_snapshot();
     let mut snapshot = if mirror.frames_elsewhere {
-        let mut s = drive(transport, CaptureSession::with_page_snapshot(opts.clone(), &snap)).await?.snapshot;
+        let snap = mirror.to_snapshot();
+        let mut s = drive(transport, CaptureSession::with_page_snapshot(opts.clone(), &snap, false)).await?.snapshot;
         s.capture_ms = started.elapsed().as_secs_f64() * 1000.0;
         s
     } else {
-        match CaptureSession::finish_from(opts.clone(), started, &snap, facts)? {
-            (_, Step::Done(s)) => *s,
+        // Only values changed since the last build: its page, patched, and its DOM trees.
+        let (finished, page_of) = match mirror.take_kept(shape) {
+            Some(kept) => (CaptureSession::finish_built(opts.clone(), started, kept.page, kept.dom, facts)?, kept.page_of),
+            None => {
+                let (snap, page_of) = mirror.to_snapshot_mapped();
+                (CaptureSession::finish_from(opts.clone(), started, &snap, facts)?, page_of)
+            }
+        };
+        match finished {
+            (mut session, Step::Done(s)) => {
+                if let Some((page, dom)) = session.built.take() {
+                    mirror.keep(Kept { page, page_of, dom, shape: shape.to_string() });
+                }
+                *s
+            }
             (session, Step::Send(batch)) => drive_from(transport, session, batch).await?.snapshot,
         }
     };
@@ -546,6 +559,7 @@ async fn rebuild(
 mod tests {
     use super::*;
     use crate::capture::transport::{CdpCall, ReplyFuture};
+    use crate::incremental::mirror::MNode;
 
     /// Answers each call with `answer(method, params)`.
     struct Answer<F>(F);
@@ -664,6 +678,62 @@ mod tests {
         assert!(matches!(run_with(summary("doc-1", &[], 0), true, false).await, Ok(Ok(Repeated::Unchanged))));
         // With `always`, the changed subtree is read (here the transport refuses: a fallback, not `Small`).
         assert!(matches!(run_with(summary("doc-1", &[], 1), true, true).await, Ok(Err(_))));
+    }
+
+    /// The snapshot of the mirror built from it whole, as a first repeat capture builds it.
+    fn whole(m: &Mirror, facts: &PageFacts) -> WebAiSnapshot {
+        match CaptureSession::finish_from(opts(), Instant::now(), &m.to_snapshot(), facts.clone()) {
+            Ok((_, Step::Done(s))) => *s,
+            _ => panic!("the mirror's snapshot did not build"),
+        }
+    }
+
+    fn same(a: &WebAiSnapshot, b: &WebAiSnapshot) {
+        assert_eq!(a.text, b.text);
+        assert_eq!(a.refs, b.refs);
+        assert_eq!((&a.notes, a.node_count), (&b.notes, b.node_count));
+    }
+
+    /// Re-read the subtree of the first node `is` accepts, changed by `edit` (as Chrome would then give it).
+    fn change(m: &mut Mirror, is: impl Fn(&MNode) -> bool, edit: impl FnOnce(&mut MNode)) {
+        let b = m.find(is).expect("a node to change");
+        let mut again = m.read_again(b);
+        edit(&mut again[0]);
+        m.replace(again).unwrap();
+    }
+
+    fn named(n: &MNode, name: &str, value: &str) -> bool {
+        n.attrs.iter().any(|(k, v)| k == name && v.as_deref() == Some(value))
+    }
+
+    #[tokio::test]
+    async fn after_changes_of_values_only_the_kept_build_gives_what_a_whole_build_gives() {
+        let t = Answer(|_: &str, _: &Value| CdpReply::Err("no call expected".into()));
+        let mut m = mirror();
+        let facts = m.facts.clone().unwrap();
+        let shape = m.shape.clone();
+        let build = async |m: &mut Mirror| rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), &shape, 1).await.unwrap();
+        let first = build(&mut m).await;
+        assert!(m.has_kept(), "the first build is kept");
+        // A text, a field's value and a checkbox, each changed as a re-read of its subtree gives it.
+        change(&mut m, |n| n.node_type == 3 && n.value.as_deref() == Some("Your cart"), |n| n.value = Some("Your basket (3)".into()));
+        let after_text = build(&mut m).await;
+        change(&mut m, |n| named(n, "name", "email"), |n| n.input_value = Some("z@y.x".into()));
+        let after_value = build(&mut m).await;
+        change(&mut m, |n| named(n, "type", "checkbox") && !n.checked, |n| n.checked = true);
+        let after_check = build(&mut m).await;
+        assert!(m.has_kept(), "each build after values changed is kept too");
+        let last = whole(&m, &facts);
+        same(&after_check, &last);
+        assert!(!first.text.contains("Your basket (3)") && after_text.text.contains("Your basket (3)"), "{}", after_text.text);
+        assert!(!after_text.text.contains("z@y.x") && after_value.text.contains("z@y.x"), "{}", after_value.text);
+        assert_ne!(after_value.text, after_check.text);
+        // Any other change (here an attribute) drops what was kept, and the build reads the mirror whole.
+        change(&mut m, |n| named(n, "name", "email"), |n| n.attrs.push(("aria-label".into(), Some("Mail".into()))));
+        assert!(!m.has_kept());
+        let built = build(&mut m).await;
+        assert!(built.text.contains("\"Mail\""), "{}", built.text);
+        same(&built, &whole(&m, &facts));
     }
 
     #[tokio::test]

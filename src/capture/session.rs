@@ -148,6 +148,12 @@ pub struct CaptureSession {
     /// The page's DOM snapshot has frame owners hosting no document in it
     /// (frames in other processes): the DOM engine then asks for the targets.
     unhosted_frames: bool,
+    /// A repeat capture's build: the engine's page and the DOM pass's trees are
+    /// kept for the next (`built`), and may come from the last (`given_dom`).
+    keep_built: bool,
+    pub built: Option<(crate::engine::page::Page, Vec<DomTree>)>,
+    built_page: Option<crate::engine::page::Page>,
+    given_dom: Option<Vec<DomTree>>,
 }
 
 /// One `Accessibility.queryAXTree` for a node of the DOM engine's tree whose
@@ -228,6 +234,10 @@ impl CaptureSession {
             frame_tree_asked: false,
             targets_asked: false,
             unhosted_frames: false,
+            keep_built: false,
+            built: None,
+            built_page: None,
+            given_dom: None,
         }
     }
 
@@ -884,7 +894,16 @@ impl CaptureSession {
             },
             None => None,
         };
-        let dom = self.dom_trees(&tree, facts.viewport, &mut facts.notes);
+        let dom = match self.given_dom.take() {
+            // The last build's trees, as `dom_trees` left them: only the viewport is new.
+            Some(mut dom) => {
+                if let Some(t) = dom.first_mut() {
+                    t.placement = facts.viewport.map(|(w, h)| Placement::page(w, h));
+                }
+                dom
+            }
+            None => self.dom_trees(&tree, facts.viewport, &mut facts.notes),
+        };
         let captures = self.frame_captures();
         if !captures.is_empty() {
             let main_frame = tree.root.and_then(|r| tree.node(r)).and_then(|n| n.frame_id.clone());
@@ -892,7 +911,11 @@ impl CaptureSession {
         }
         facts.notes.append(&mut self.frame_notes);
         let capture_ms = self.started.elapsed().as_secs_f64() * 1000.0;
-        Ok(Step::Done(Box::new(build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom))))
+        let snapshot = build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom);
+        if self.keep_built {
+            self.built = self.built_page.take().map(|page| (page, dom));
+        }
+        Ok(Step::Done(Box::new(snapshot)))
     }
 
     /// Read a DOM pass reply; what it returns joins the batch in flight.
@@ -999,11 +1022,20 @@ impl CaptureSession {
     }
 
     /// The engine's tree and the DOM pass's facts of one parsed reply.
-    fn engine_read(&self, snap: &snapshot_reader::Snapshot<'_>) -> (SnapshotRead, AxTree) {
+    fn engine_read(&mut self, snap: &snapshot_reader::Snapshot<'_>) -> (SnapshotRead, AxTree) {
         let want_concealed = self.opts.mark_untrusted;
         let want_boxes = self.opts.wants_boxes() || want_concealed;
         let style_at = self.engine_style_at();
-        let engine = || crate::engine::build::build(&crate::engine::page::from_snapshot(snap, style_at));
+        let keep = self.keep_built;
+        let kept_page = &mut self.built_page;
+        let mut engine = || {
+            let page = crate::engine::page::from_snapshot(snap, style_at);
+            let tree = crate::engine::build::build(&page);
+            if keep {
+                *kept_page = Some(page);
+            }
+            tree
+        };
         let dom_pass = || snapshot_reader::read_parsed(snap, want_boxes, want_concealed);
         // The thread that reads the DOM is done long before the engine: it indexes
         // the document for the refs' selectors meanwhile.
@@ -1018,7 +1050,8 @@ impl CaptureSession {
         // second thread beside the engine (the machine's other core: about 2 of 12-14 ms
         // on the 40k-node page, replayed: `npm run bench:replay`). On small pages a thread costs more than it saves.
         if snapshot_reader::node_count(snap) < PARALLEL_READ_NODES {
-            return (dom_pass(), engine());
+            let read = dom_pass();
+            return (read, engine());
         }
         std::thread::scope(|scope| {
             let read = scope.spawn(dom_pass_and_index);
@@ -1051,8 +1084,9 @@ impl CaptureSession {
 
     /// A capture whose page DOM snapshot is `snap` (a repeat capture's patched
     /// mirror): the rest (page facts, frames in other processes) is read as usual.
-    pub(crate) fn with_page_snapshot(opts: SnapshotOptions, snap: &snapshot_reader::Snapshot<'_>) -> CaptureSession {
+    pub(crate) fn with_page_snapshot(opts: SnapshotOptions, snap: &snapshot_reader::Snapshot<'_>, keep_built: bool) -> CaptureSession {
         let mut s = CaptureSession::new(opts);
+        s.keep_built = keep_built;
         let (read, tree) = s.engine_read(snap);
         s.ax_tree = Some(Ok(tree));
         if s.opts.dom_pass {
@@ -1091,7 +1125,7 @@ impl CaptureSession {
         snap: &snapshot_reader::Snapshot<'_>,
         mut facts: PageFacts,
     ) -> Result<(CaptureSession, Step)> {
-        let mut s = CaptureSession::with_page_snapshot(opts, snap);
+        let mut s = CaptureSession::with_page_snapshot(opts, snap, true);
         s.started = started;
         s.documents = std::mem::take(&mut facts.documents);
         s.stage = Stage::First;
@@ -1099,6 +1133,30 @@ impl CaptureSession {
         if !s.dom_pending.is_empty() {
             return Err(WebAiError::new(ErrorCode::CaptureFailed, "the mirror's DOM is not the element tree (shadow roots)"));
         }
+        let step = s.finish()?;
+        Ok((s, step))
+    }
+
+    /// [`CaptureSession::finish_from`] with the engine's tree and the DOM
+    /// pass's trees already built (a kept build patched with new values:
+    /// `crate::incremental::kept`). The session keeps them again (`built`).
+    pub(crate) fn finish_built(
+        opts: SnapshotOptions,
+        started: Instant,
+        page: crate::engine::page::Page,
+        dom: Vec<DomTree>,
+        mut facts: PageFacts,
+    ) -> Result<(CaptureSession, Step)> {
+        let mut s = CaptureSession::new(opts);
+        s.started = started;
+        s.keep_built = true;
+        s.ax_tree = Some(Ok(crate::engine::build::build(&page)));
+        s.built_page = Some(page);
+        s.given_dom = Some(dom);
+        s.prebuilt = true;
+        s.documents = std::mem::take(&mut facts.documents);
+        s.stage = Stage::First;
+        s.facts = Some(facts);
         let step = s.finish()?;
         Ok((s, step))
     }

@@ -15,6 +15,8 @@ use rustc_hash::FxHashMap;
 
 use crate::dom::snapshot_reader::{string, Rare, SnapDoc, SnapLayout, SnapNodes, Snapshot};
 
+use super::kept::Kept;
+
 pub const NONE: u32 = u32::MAX;
 
 /// One node as DOMSnapshot reports it.
@@ -74,6 +76,11 @@ pub struct Mirror {
     /// session's group (it read subtrees): the next one turns the one off and lets the
     /// others go. A new mirror assumes so (a repeat capture that fell back may have).
     pub left_open: bool,
+    /// The engine's page and the DOM pass's trees of the last build, while
+    /// only values changed since (see [`super::kept`]).
+    kept: Option<Kept>,
+    /// The nodes whose values changed since the kept build.
+    changed: Vec<u32>,
 }
 
 /// Options as far as they shape a snapshot (not the session's numbering, world or deadline).
@@ -222,9 +229,24 @@ impl Mirror {
         if fresh.iter().any(|n| n.content_doc.is_some()) {
             return Err(Unpatchable("a changed subtree holds a frame".into()));
         }
+        let old: Vec<u32> = self.walk(root).collect();
+        if self.same_but_values(&old, &fresh) {
+            for (&k, f) in old.iter().zip(fresh) {
+                let n = &mut self.nodes[k as usize];
+                if n.value != f.value || n.text_value != f.text_value || n.input_value != f.input_value || n.checked != f.checked || n.selected != f.selected {
+                    (n.value, n.text_value, n.input_value, n.checked, n.selected) = (f.value, f.text_value, f.input_value, f.checked, f.selected);
+                    if self.kept.is_some() {
+                        self.changed.push(k);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        // The tree changed: what the last build made no longer fits it.
+        self.kept = None;
+        self.changed.clear();
         // Retire the old subtree below the root (the root's slot is reused).
-        let old: Vec<u32> = self.walk(root).skip(1).collect();
-        for k in old {
+        for &k in &old[1..] {
             let n = &mut self.nodes[k as usize];
             n.alive = false;
             n.children = Vec::new();
@@ -275,6 +297,74 @@ impl Mirror {
         Ok(())
     }
 
+    /// Whether `fresh`, a re-read of the subtree whose nodes are `old` (in
+    /// pre-order), differs from it only in values (texts, form state): the same
+    /// nodes in the same places, with the same attributes and styles.
+    fn same_but_values(&self, old: &[u32], fresh: &[MNode]) -> bool {
+        if old.len() != fresh.len() || fresh.first().is_some_and(|f| f.node_type == 9) {
+            return false;
+        }
+        // Where each old node stands in `old`, for the parents' places.
+        let place: FxHashMap<u32, u32> = old.iter().enumerate().map(|(j, &k)| (k, j as u32)).collect();
+        old.iter().zip(fresh).enumerate().all(|(j, (&k, f))| {
+            let o = &self.nodes[k as usize];
+            o.alive
+                && o.backend == f.backend
+                && o.node_type == f.node_type
+                && o.name == f.name
+                && o.attrs == f.attrs
+                && o.pseudo == f.pseudo
+                && o.shadow == f.shadow
+                && o.clickable == f.clickable
+                && o.content_doc == f.content_doc
+                && o.styles == f.styles
+                && (j == 0 || (f.parent as usize) < j && place.get(&o.parent) == Some(&f.parent))
+        })
+    }
+
+    /// The subtree of `backend` as a re-read gives it (pre-order, parents as
+    /// indices into the list): for tests that change a page without Chrome.
+    #[cfg(test)]
+    pub(crate) fn read_again(&self, backend: i64) -> Vec<MNode> {
+        let Some(&root) = self.by_backend.get(&backend) else { return Vec::new() };
+        let order: Vec<u32> = self.walk(root).collect();
+        let place: FxHashMap<u32, u32> = order.iter().enumerate().map(|(j, &k)| (k, j as u32)).collect();
+        order
+            .iter()
+            .map(|&k| {
+                let n = &self.nodes[k as usize];
+                MNode { parent: place.get(&n.parent).copied().unwrap_or(NONE), children: Vec::new(), ..n.clone() }
+            })
+            .collect()
+    }
+
+    /// The backend id of the first live node `is` accepts.
+    #[cfg(test)]
+    pub(crate) fn find(&self, is: impl Fn(&MNode) -> bool) -> Option<i64> {
+        self.nodes.iter().find(|n| n.alive && is(n)).map(|n| n.backend)
+    }
+
+    /// Whether a build's page and DOM trees are kept for the next.
+    #[cfg(test)]
+    pub(crate) fn has_kept(&self) -> bool {
+        self.kept.is_some()
+    }
+
+    /// Keep what a build from the mirror made, for the next build.
+    pub fn keep(&mut self, kept: Kept) {
+        self.kept = Some(kept);
+        self.changed.clear();
+    }
+
+    /// What the last build made, with the values changed since written in:
+    /// for a build after changes of values only (None after any other).
+    /// (None also when it was built with options of another shape.)
+    pub fn take_kept(&mut self, shape: &str) -> Option<Kept> {
+        let changed = std::mem::take(&mut self.changed);
+        let mut kept = self.kept.take().filter(|k| k.shape == shape)?;
+        kept.patch(&changed, &self.nodes).then_some(kept)
+    }
+
     /// Drop retired nodes (and links to them) from the arena.
     fn compact(&mut self) {
         let mut remap = vec![NONE; self.nodes.len()];
@@ -309,6 +399,12 @@ impl Mirror {
 
     /// The mirror as a DOMSnapshot reply: each document's live nodes in pre-order.
     pub(crate) fn to_snapshot(&self) -> Snapshot<'static> {
+        self.to_snapshot_mapped().0
+    }
+
+    /// [`Mirror::to_snapshot`], and each mirror node's index in the engine's
+    /// page of it (its documents' nodes one after another; `NONE`: not in it).
+    pub(crate) fn to_snapshot_mapped(&self) -> (Snapshot<'static>, Vec<u32>) {
         let mut strings = Interner::default();
         strings.index.reserve(self.live);
         strings.list.reserve(self.live);
@@ -399,7 +495,14 @@ impl Mirror {
                 scroll_offset_y: 0.0,
             });
         }
-        Snapshot { documents, strings: strings.list }
+        let mut offsets = Vec::with_capacity(documents.len());
+        let mut total = 0usize;
+        for d in &documents {
+            offsets.push(total);
+            total += d.nodes.node_type.len();
+        }
+        let page_of = pos.iter().map(|&(d, i)| offsets.get(d).map_or(NONE, |o| (o + i as usize) as u32)).collect();
+        (Snapshot { documents, strings: strings.list }, page_of)
     }
 }
 

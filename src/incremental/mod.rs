@@ -16,6 +16,7 @@
 //! new document) falls back to a full capture, and the snapshot's notes say why.
 
 pub mod fresh;
+pub mod kept;
 pub mod mirror;
 pub mod store;
 
