@@ -104,7 +104,15 @@ pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: Captur
                 }
                 let mut snapshot = *snapshot;
                 let mirror = match (session.mirror.take(), session.mirror_unusable()) {
-                    (Some(m), None) => Some(m),
+                    (Some(mut m), None) => {
+                        // A mirror read from this reply holds its nodes in the page's order.
+                        if let Some((page, dom)) = session.built.take().filter(|(page, _)| !m.frames_elsewhere && page.nodes.len() == m.node_slots()) {
+                            let page_of = (0..m.node_slots() as u32).collect();
+                            let shape = m.shape.clone();
+                            m.keep(crate::incremental::kept::Kept { page, page_of, dom, shape });
+                        }
+                        Some(m)
+                    }
                     (_, Some(why)) if session.wants_mirror() => {
                         snapshot.notes.push(format!("{}{why}", super::repeat::NOT_MIRRORED_NOTE));
                         None

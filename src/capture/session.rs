@@ -948,13 +948,15 @@ impl CaptureSession {
         let want_boxes = self.opts.wants_boxes() || want_concealed;
         // The DOM engine's tree and the DOM pass's facts come from one parse of the reply.
         let keep = self.opts.incremental.is_some() && call == Call::DomSnapshot;
+        // The mirror's first build is kept with it, as a repeat capture's is (`crate::incremental::kept`).
+        self.keep_built |= keep;
         let read = match &text {
             Ok(t) if self.dom_engine() => {
                 let page = call == Call::DomSnapshot;
                 let both = snapshot_reader::with_snapshot(t, |snap| {
                     let mirror = keep.then(|| crate::incremental::Mirror::from_snapshot(snap, self.snapshot_style_names().len()));
                     let unhosted = page && snapshot_reader::has_unhosted_frames(snap);
-                    (self.engine_read(snap), mirror, unhosted)
+                    (self.engine_read(snap, keep), mirror, unhosted)
                 });
                 match both {
                     Ok(((read, tree), mirror, unhosted)) => {
@@ -1022,16 +1024,16 @@ impl CaptureSession {
     }
 
     /// The engine's tree and the DOM pass's facts of one parsed reply.
-    fn engine_read(&mut self, snap: &snapshot_reader::Snapshot<'_>) -> (SnapshotRead, AxTree) {
+    /// With `keep_page`, the engine's page is kept for the build's `built`.
+    fn engine_read(&mut self, snap: &snapshot_reader::Snapshot<'_>, keep_page: bool) -> (SnapshotRead, AxTree) {
         let want_concealed = self.opts.mark_untrusted;
         let want_boxes = self.opts.wants_boxes() || want_concealed;
         let style_at = self.engine_style_at();
-        let keep = self.keep_built;
         let kept_page = &mut self.built_page;
         let mut engine = || {
             let page = crate::engine::page::from_snapshot(snap, style_at);
             let tree = crate::engine::build::build(&page);
-            if keep {
+            if keep_page {
                 *kept_page = Some(page);
             }
             tree
@@ -1087,7 +1089,7 @@ impl CaptureSession {
     pub(crate) fn with_page_snapshot(opts: SnapshotOptions, snap: &snapshot_reader::Snapshot<'_>, keep_built: bool) -> CaptureSession {
         let mut s = CaptureSession::new(opts);
         s.keep_built = keep_built;
-        let (read, tree) = s.engine_read(snap);
+        let (read, tree) = s.engine_read(snap, keep_built);
         s.ax_tree = Some(Ok(tree));
         if s.opts.dom_pass {
             s.keep_dom_read(Call::DomSnapshot, Ok(read), &Ok(String::new()));

@@ -186,6 +186,11 @@ impl Mirror {
         self.live
     }
 
+    /// The arena's length, retired nodes included (what the mirror's indices range over).
+    pub fn node_slots(&self) -> usize {
+        self.nodes.len()
+    }
+
     pub fn document_count(&self) -> usize {
         self.docs.len()
     }
