@@ -911,6 +911,10 @@ impl CaptureSession {
         }
         facts.notes.append(&mut self.frame_notes);
         let capture_ms = self.started.elapsed().as_secs_f64() * 1000.0;
+        let mut dom = dom;
+        if self.keep_built {
+            dom.iter_mut().for_each(DomTree::remember_locations);
+        }
         let snapshot = build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom);
         if self.keep_built {
             self.built = self.built_page.take().map(|page| (page, dom));

@@ -200,6 +200,9 @@ pub struct Locator<'t> {
     unanchored_budget: usize,
 }
 
+/// Elements' locations by tree index, with the unanchored budget each search spent.
+pub(crate) type Remembered = FxHashMap<u32, (Located, usize)>;
+
 /// Chain checks all unanchored selectors of one capture may make together.
 const UNANCHORED_BUDGET: usize = 2_000_000;
 
@@ -214,12 +217,26 @@ impl<'t> Locator<'t> {
         if !self.trees[t].node(idx)?.is_element() {
             return None;
         }
+        let memo = self.trees[t].located.as_ref().and_then(|m| m.lock().ok());
+        // What this locator would find again, and the budget it would spend: only while
+        // more than that is left (a search that ran out of budget is not remembered).
+        if let Some((found, spent)) = memo.as_ref().and_then(|m| m.get(&idx)).filter(|(_, spent)| *spent < self.unanchored_budget) {
+            self.unanchored_budget -= spent;
+            return Some(found.clone());
+        }
+        drop(memo);
+        let before = self.unanchored_budget;
         let mut out = Located::default();
         let (selector, hosts, closed, doc) = self.in_document(t, idx);
         out.selector = if closed { None } else { selector };
         out.shadow_path = hosts;
         out.shadow_closed = closed;
         out.frame_path = self.frame_path(t, doc);
+        if self.unanchored_budget > 0 {
+            if let Some(mut memo) = self.trees[t].located.as_ref().and_then(|m| m.lock().ok()) {
+                memo.insert(idx, (out.clone(), before - self.unanchored_budget));
+            }
+        }
         Some(out)
     }
 
@@ -506,6 +523,32 @@ mod tests {
         assert_eq!(located.selector, None, "no 200-step selector");
         assert!(!located.shadow_closed);
         assert_eq!(sel(&t, 50).selector.as_deref(), Some("body > button"));
+    }
+
+    #[test]
+    fn a_remembered_location_is_what_locating_again_finds_within_the_budget_left() {
+        let items: Vec<String> = (0..3).map(|k| el("li", 60 + k, &[], &el("button", 70 + k, &[], ""))).collect();
+        let root = format!(r#"{{"nodeType":11,"shadowRootType":"open","backendNodeId":59,"children":[{}]}}"#, items.join(","));
+        let body = format!(r#"{{"nodeType":1,"localName":"x-list","backendNodeId":58,"attributes":[],"shadowRoots":[{root}]}},{}"#, el("button", 50, &[("id", "go")], ""));
+        let mut t = page(&body);
+        let fresh: Vec<Option<Located>> = [71, 50, 72].iter().map(|&b| Locator::new(std::slice::from_ref(&t)).locate(Some("F"), b)).collect();
+        t.remember_locations();
+        let trees = std::slice::from_ref(&t);
+        let mut first = Locator::new(trees);
+        let found: Vec<Option<Located>> = [71, 50, 72].iter().map(|&b| first.locate(Some("F"), b)).collect();
+        let spent = UNANCHORED_BUDGET - first.unanchored_budget;
+        assert!(spent > 0, "the shadow root's buttons have no anchor");
+        assert_eq!(t.located.as_ref().unwrap().lock().unwrap().len(), 3);
+        // A later build's locator finds the same from memory, and spends the same budget.
+        let mut again = Locator::new(trees);
+        assert_eq!([71, 50, 72].map(|b| again.locate(Some("F"), b)).to_vec(), found);
+        assert_eq!(found, fresh);
+        assert_eq!(UNANCHORED_BUDGET - again.unanchored_budget, spent);
+        // With less budget left than a remembered search spent, the search runs out as it would have.
+        let mut short = Locator::new(trees);
+        short.unanchored_budget = 1;
+        assert_eq!(short.locate(Some("F"), 71).unwrap().selector, None);
+        assert_eq!(short.locate(Some("F"), 50).unwrap().selector.as_deref(), Some("#go"));
     }
 
     #[test]

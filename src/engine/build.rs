@@ -67,6 +67,8 @@ pub fn build(page: &Page) -> AxTree {
     if page.nodes.is_empty() {
         return tree;
     }
+    // Most rendered nodes become tree nodes: sized once, not grown by doubling.
+    tree.nodes.reserve(page.nodes.len());
     let ex = exclusion(page);
     // Roles first: names depend on them (name from content, embedded controls).
     let mut roles: Vec<&'static str> = vec!["generic"; page.nodes.len()];

@@ -214,7 +214,10 @@ fn build_view<'a>(
     notes: &mut Vec<String>,
 ) -> Vec<VNode<'a>> {
     let doc_title = title.or_else(|| tree.title()).unwrap_or_default();
-    let mut view = vec![VNode::element(Cow::Borrowed("document"), Cow::Owned(normalize_name(doc_title, max_name)))];
+    // At most one view node for each tree node (and the document): sized once,
+    // not grown by doubling (each growth copies every node so far).
+    let mut view = Vec::with_capacity(tree.nodes.len() + 1);
+    view.push(VNode::element(Cow::Borrowed("document"), Cow::Owned(normalize_name(doc_title, max_name))));
     let Some(tree_root) = tree.root else { return view };
     let mut visited = vec![false; tree.nodes.len()];
     let mut repeats = 0usize;
@@ -1029,7 +1032,7 @@ fn layout<'v>(
     notes: &mut Vec<String>,
 ) -> Vec<Printed<'v>> {
     let ref_id = |i: u32| ref_of.get(i as usize).copied().flatten().map(|r| &refs[r as usize]);
-    let mut lines: Vec<Printed<'v>> = Vec::new();
+    let mut lines: Vec<Printed<'v>> = Vec::with_capacity(view.len());
     if opts.refs_only {
         for i in 0..view.len() as u32 {
             if let Some(r) = ref_id(i) {
