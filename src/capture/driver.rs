@@ -106,10 +106,10 @@ pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: Captur
                 let mirror = match (session.mirror.take(), session.mirror_unusable()) {
                     (Some(mut m), None) => {
                         // A mirror read from this reply holds its nodes in the page's order.
-                        if let Some((page, dom)) = session.built.take().filter(|(page, _)| !m.frames_elsewhere && page.nodes.len() == m.node_slots()) {
+                        if let Some(built) = session.built.take().filter(|b| !m.frames_elsewhere && b.page.nodes.len() == m.node_slots()) {
                             let page_of = (0..m.node_slots() as u32).collect();
                             let shape = m.shape.clone();
-                            m.keep(crate::incremental::kept::Kept { page, page_of, dom, shape });
+                            m.keep(built.kept(page_of, &shape));
                         }
                         Some(m)
                     }

@@ -17,7 +17,7 @@ use super::driver::{capture_with, drive, drive_from, Captured};
 use super::session::{CaptureSession, CdpCommand, Step};
 use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::error::{ErrorCode, Result, WebAiError};
-use crate::incremental::{fresh, kept::Kept, store, Mirror};
+use crate::incremental::{fresh, store, Mirror};
 use crate::options::{Incremental, SnapshotOptions, World};
 use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 
@@ -542,8 +542,8 @@ async fn rebuild(
         };
         match finished {
             (mut session, Step::Done(s)) => {
-                if let Some((page, dom)) = session.built.take() {
-                    mirror.keep(Kept { page, page_of, dom, shape: shape.to_string() });
+                if let Some(built) = session.built.take() {
+                    mirror.keep(built.kept(page_of, shape));
                 }
                 *s
             }
@@ -573,10 +573,17 @@ mod tests {
 
     /// A mirror of a recorded page (real Chromium), with its last facts.
     fn mirror() -> Mirror {
-        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded/forms.json");
+        mirror_of("forms.json")
+    }
+
+    /// A mirror of the DOM snapshot in a recording (its computed styles as it asked for them).
+    fn mirror_of(recording: &str) -> Mirror {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded").join(recording);
         let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let reply = v["replies"].as_array().unwrap().iter().find(|r| r["method"] == "DOMSnapshot.captureSnapshot").unwrap()["result"].to_string();
-        let mut m = crate::dom::snapshot_reader::with_snapshot(&reply, |s| Mirror::from_snapshot(s, 1)).unwrap();
+        let call = v["replies"].as_array().unwrap().iter().find(|r| r["method"] == "DOMSnapshot.captureSnapshot").unwrap();
+        let styles = call["params"]["computedStyles"].as_array().map_or(1, Vec::len);
+        let reply = call["result"].to_string();
+        let mut m = crate::dom::snapshot_reader::with_snapshot(&reply, |s| Mirror::from_snapshot(s, styles)).unwrap();
         m.facts = Some(PageFacts { url: Some("file:///forms.html".into()), title: Some("Checkout".into()), viewport: Some((1280.0, 900.0)), ..PageFacts::default() });
         m.shape = crate::incremental::mirror::shape_of(&opts());
         m
@@ -709,7 +716,8 @@ mod tests {
     #[tokio::test]
     async fn after_changes_of_values_only_the_kept_build_gives_what_a_whole_build_gives() {
         let t = Answer(|_: &str, _: &Value| CdpReply::Err("no call expected".into()));
-        let mut m = mirror();
+        // Recorded with the DOM engine: the engine's styles follow `cursor`.
+        let mut m = mirror_of("forms-dom.json");
         let facts = m.facts.clone().unwrap();
         let shape = m.shape.clone();
         let build = async |m: &mut Mirror| rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), &shape, 1).await.unwrap();
@@ -723,12 +731,24 @@ mod tests {
         change(&mut m, |n| named(n, "type", "checkbox") && !n.checked, |n| n.checked = true);
         let after_check = build(&mut m).await;
         assert!(m.has_kept(), "each build after values changed is kept too");
-        let last = whole(&m, &facts);
-        same(&after_check, &last);
+        same(&after_check, &whole(&m, &facts));
+        // An attribute the DOM pass does not read, and a style only the engine reads.
+        change(&mut m, |n| named(n, "name", "email"), |n| n.attrs.push(("aria-disabled".into(), Some("true".into()))));
+        // (`cursor`, then `display`, `visibility`, …; the heading's text inherits it)
+        let heading = m.find(|n| n.node_type == 1 && n.name == "H1").expect("a heading");
+        let mut again = m.read_again(heading);
+        again.iter_mut().filter_map(|n| n.styles.as_mut()).for_each(|s| s[2] = "hidden".into());
+        m.replace(again).unwrap();
+        let after_attrs = build(&mut m).await;
+        assert!(m.has_kept(), "neither reaches the DOM pass");
+        same(&after_attrs, &whole(&m, &facts));
+        assert!(after_attrs.text.contains("\"Email\" [ref=@e3 disabled=true") && !after_check.text.contains("\"Email\" [ref=@e3 disabled"), "{}", after_attrs.text);
+        assert_ne!(after_attrs.text.lines().count(), after_check.text.lines().count(), "the hidden heading is gone");
         assert!(!first.text.contains("Your basket (3)") && after_text.text.contains("Your basket (3)"), "{}", after_text.text);
         assert!(!after_text.text.contains("z@y.x") && after_value.text.contains("z@y.x"), "{}", after_value.text);
         assert_ne!(after_value.text, after_check.text);
-        // Any other change (here an attribute) drops what was kept, and the build reads the mirror whole.
+        // A change the DOM pass reads (here an attribute it makes selectors of) drops what was kept,
+        // and the build reads the mirror whole.
         change(&mut m, |n| named(n, "name", "email"), |n| n.attrs.push(("aria-label".into(), Some("Mail".into()))));
         assert!(!m.has_kept());
         let built = build(&mut m).await;

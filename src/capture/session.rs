@@ -151,7 +151,7 @@ pub struct CaptureSession {
     /// A repeat capture's build: the engine's page and the DOM pass's trees are
     /// kept for the next (`built`), and may come from the last (`given_dom`).
     keep_built: bool,
-    pub built: Option<(crate::engine::page::Page, Vec<DomTree>)>,
+    pub built: Option<crate::incremental::kept::Built>,
     built_page: Option<crate::engine::page::Page>,
     given_dom: Option<Vec<DomTree>>,
 }
@@ -917,7 +917,8 @@ impl CaptureSession {
         }
         let snapshot = build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom);
         if self.keep_built {
-            self.built = self.built_page.take().map(|page| (page, dom));
+            let style_at = self.engine_style_at();
+            self.built = self.built_page.take().map(|page| crate::incremental::kept::Built { page, dom, style_at });
         }
         Ok(Step::Done(Box::new(snapshot)))
     }

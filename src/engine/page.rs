@@ -46,6 +46,16 @@ pub enum Transform {
 }
 
 impl Transform {
+    /// The computed `text-transform`.
+    pub fn of(value: &str) -> Transform {
+        match value {
+            "uppercase" => Transform::Upper,
+            "lowercase" => Transform::Lower,
+            "capitalize" => Transform::Capitalize,
+            _ => Transform::None,
+        }
+    }
+
     /// The text as rendered (CSS Text 3 #text-transform-property; `capitalize` upper-cases each word's first letter).
     pub fn apply(self, text: &str) -> std::borrow::Cow<'_, str> {
         match self {
@@ -389,12 +399,7 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
             if node.pseudo.is_some() {
                 node.content = string(style(2)).unwrap_or_default().to_string();
             }
-            node.transform = match string(style(3)).unwrap_or_default() {
-                "uppercase" => Transform::Upper,
-                "lowercase" => Transform::Lower,
-                "capitalize" => Transform::Capitalize,
-                _ => Transform::None,
-            };
+            node.transform = Transform::of(string(style(3)).unwrap_or_default());
         }
     }
     // Children lists, in order (parents come first, so each push is in document order).

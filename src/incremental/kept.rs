@@ -16,9 +16,24 @@
 //! [`super::Mirror::replace`]); the next build reads the mirror whole.
 
 use crate::dom::DomTree;
-use crate::engine::page::{Kind, Page, NONE};
+use crate::engine::page::{Atom, Kind, Page, Transform, NONE};
 
 use super::mirror::MNode;
+
+/// What a build leaves for the next: the engine's page, the DOM pass's trees,
+/// and where the engine's computed styles begin among a node's.
+pub struct Built {
+    pub page: Page,
+    pub dom: Vec<DomTree>,
+    pub style_at: usize,
+}
+
+impl Built {
+    /// Kept with a mirror whose nodes are `page_of` in the page, built with options of `shape`.
+    pub fn kept(self, page_of: Vec<u32>, shape: &str) -> Kept {
+        Kept { page: self.page, page_of, dom: self.dom, shape: shape.to_string(), style_at: self.style_at }
+    }
+}
 
 /// The engine's page and the DOM pass's trees of the mirror's last build.
 pub struct Kept {
@@ -28,16 +43,24 @@ pub struct Kept {
     pub dom: Vec<DomTree>,
     /// The options' shape it was built with (`super::mirror::shape_of`): the DOM pass may be off.
     pub shape: String,
+    /// Where the engine's computed styles begin among a node's (the DOM pass's come first).
+    pub style_at: usize,
 }
 
 impl Kept {
-    /// Write the values of the mirror's nodes `changed` into the page, as the
-    /// engine reads them from a reply (`crate::engine::page::from_snapshot`).
-    /// False when one is not where the map says (the page then cannot be used).
+    /// Write the facts of the mirror's nodes `changed` into the page, as the
+    /// engine reads them from a reply (`crate::engine::page::from_snapshot`):
+    /// values, attributes, and the engine's styles. False when one is not where the map says (the page then
+    /// cannot be used).
     pub fn patch(&mut self, changed: &[u32], nodes: &[MNode]) -> bool {
+        let style_at = self.style_at;
         for &k in changed {
             let (Some(&p), Some(m)) = (self.page_of.get(k as usize), nodes.get(k as usize)) else { return false };
             let Some(n) = self.page.nodes.get_mut(p as usize).filter(|_| p != NONE) else { return false };
+            // The DOM pass's facts did not change (`Mirror::replace`), so neither did being laid out.
+            if n.laid_out != m.styles.is_some() {
+                return false;
+            }
             match n.kind {
                 Some(Kind::Text) => n.text = m.value.clone().unwrap_or_default(),
                 Some(Kind::Element) => {
@@ -45,8 +68,18 @@ impl Kept {
                     n.value = m.input_value.clone().or_else(|| m.text_value.clone());
                     n.checked = m.checked;
                     n.selected = m.selected;
+                    n.attrs = m.attrs.iter().map(|(k, v)| (Atom::from(k.to_ascii_lowercase().as_str()), v.clone().unwrap_or_default())).collect();
                 }
                 _ => {}
+            }
+            if let Some(styles) = &m.styles {
+                let style = |j: usize| styles.get(style_at + j).map_or("", String::as_str);
+                n.display = Atom::from(style(0));
+                n.visibility = Atom::from(style(1));
+                if n.pseudo.is_some() {
+                    n.content = style(2).to_string();
+                }
+                n.transform = Transform::of(style(3));
             }
         }
         true

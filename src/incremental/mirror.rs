@@ -89,6 +89,11 @@ pub fn shape_of(opts: &crate::options::SnapshotOptions) -> String {
     format!("{bare:?}")
 }
 
+/// The attributes the DOM pass reads (and `for`, which the engine's page indexes).
+fn dom_attrs(attrs: &[(String, Option<String>)]) -> impl Iterator<Item = &(String, Option<String>)> {
+    attrs.iter().filter(|(k, _)| crate::dom::is_kept_attr(k) || k == "for")
+}
+
 /// Why a subtree could not be patched in: the repeat capture falls back to a full one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unpatchable(pub String);
@@ -235,15 +240,34 @@ impl Mirror {
             return Err(Unpatchable("a changed subtree holds a frame".into()));
         }
         let old: Vec<u32> = self.walk(root).collect();
-        if self.same_but_values(&old, &fresh) {
+        if self.same_nodes(&old, &fresh) {
+            // The same nodes in the same places: their facts are written over in place. What
+            // the last build made still serves unless the DOM pass reads what changed.
+            let style_at = self.kept.as_ref().map_or(0, |k| k.style_at);
             for (&k, f) in old.iter().zip(fresh) {
                 let n = &mut self.nodes[k as usize];
-                if n.value != f.value || n.text_value != f.text_value || n.input_value != f.input_value || n.checked != f.checked || n.selected != f.selected {
-                    (n.value, n.text_value, n.input_value, n.checked, n.selected) = (f.value, f.text_value, f.input_value, f.checked, f.selected);
-                    if self.kept.is_some() {
-                        self.changed.push(k);
-                    }
+                let same = n.value == f.value
+                    && n.attrs == f.attrs
+                    && n.styles == f.styles
+                    && n.clickable == f.clickable
+                    && (&n.text_value, &n.input_value, n.checked, n.selected) == (&f.text_value, &f.input_value, f.checked, f.selected);
+                if same {
+                    continue;
                 }
+                if n.clickable != f.clickable
+                    || n.styles.as_ref().map(|s| s.get(..style_at)) != f.styles.as_ref().map(|s| s.get(..style_at))
+                    || dom_attrs(&n.attrs).ne(dom_attrs(&f.attrs))
+                {
+                    self.kept = None;
+                }
+                let (parent, children) = (n.parent, std::mem::take(&mut n.children));
+                *n = MNode { parent, children, alive: true, ..f };
+                if self.kept.is_some() {
+                    self.changed.push(k);
+                }
+            }
+            if self.kept.is_none() {
+                self.changed.clear();
             }
             return Ok(());
         }
@@ -303,9 +327,9 @@ impl Mirror {
     }
 
     /// Whether `fresh`, a re-read of the subtree whose nodes are `old` (in
-    /// pre-order), differs from it only in values (texts, form state): the same
-    /// nodes in the same places, with the same attributes and styles.
-    fn same_but_values(&self, old: &[u32], fresh: &[MNode]) -> bool {
+    /// pre-order), holds the same nodes in the same places (their attributes,
+    /// styles and values may differ).
+    fn same_nodes(&self, old: &[u32], fresh: &[MNode]) -> bool {
         if old.len() != fresh.len() || fresh.first().is_some_and(|f| f.node_type == 9) {
             return false;
         }
@@ -317,12 +341,9 @@ impl Mirror {
                 && o.backend == f.backend
                 && o.node_type == f.node_type
                 && o.name == f.name
-                && o.attrs == f.attrs
                 && o.pseudo == f.pseudo
                 && o.shadow == f.shadow
-                && o.clickable == f.clickable
                 && o.content_doc == f.content_doc
-                && o.styles == f.styles
                 && (j == 0 || (f.parent as usize) < j && place.get(&o.parent) == Some(&f.parent))
         })
     }
