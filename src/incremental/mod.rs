@@ -9,7 +9,9 @@
 //! Chrome. Roles, names and states depend on other nodes (labels, `aria-*`
 //! references, names from content, hidden ancestors), but they are derived
 //! again in Rust from the whole mirror, so those rules need no browser call.
-//! Only what style and layout say is re-read, for the changed subtrees.
+//! Only what style and layout say is re-read, for the changed subtrees. When
+//! only values changed, the engine's page and the DOM pass's trees of the last
+//! build serve again, patched ([`kept`]), instead of being read from the mirror.
 //!
 //! What cannot be bounded that way (a frame or shadow root in a changed
 //! subtree, a changed style sheet, a change near the top of a large page, a
