@@ -297,7 +297,7 @@ class PageSession {
         const reuse = Boolean(prev && !bypass && prev.state && prev.state.token === token);
         // The look saw mutations or input since the last capture's look: the capture asks for the changed subtrees at once.
         const sawChange = Boolean(state && this._lastState && (state.seq !== this._lastState.seq || state.token !== this._lastState.token));
-        const snapshot = await this._capture(o, token, reuse, sawChange);
+        const { snapshot, after } = await this._capture(o, token, reuse, sawChange, incremental && state);
         if (snapshot.unchanged) {
             prev.state = state;
             prev.snapshot.capturedAtMs = Date.now();
@@ -313,8 +313,6 @@ class PageSession {
             else delete same.loadingState;
             return same;
         }
-        // The page's loading signals after the capture, asked now: the page answers while the texts are compared.
-        const after = incremental && state ? this._watch(true) : null;
         const from = prev ? prev.snapshot.revision : this._revision;
         let comparison = null;
         if (prev) {
@@ -359,9 +357,10 @@ class PageSession {
      * Capture; with the page's watcher `token`, incrementally when the
      * session's mirror is of that document. With `reuse` (the session holds
      * its last snapshot of these options) an unchanged page comes back as
-     * `{ unchanged: true, captureMs }`.
+     * `{ unchanged: true, captureMs }`. With `lookAfter`, `after` is the
+     * page's watch state (its loading signals) asked once the capture's reads are done.
      */
-    async _capture(opts, token = null, reuse = false, changed = false) {
+    async _capture(opts, token = null, reuse = false, changed = false, lookAfter = false) {
         let incremental = null;
         if (token !== null) {
             if (this._slot === null) {
@@ -374,7 +373,9 @@ class PageSession {
         const base = this._sent;
         const outcome = await this._access.capture(optionsOf(opts), this._numbering(), incremental);
         unwrapOutcome(outcome);
-        if (outcome.unchanged) return { unchanged: true, captureMs: Math.round(outcome.processingMs * 1000) / 1000 };
+        if (outcome.unchanged) return { snapshot: { unchanged: true, captureMs: Math.round(outcome.processingMs * 1000) / 1000 }, after: null };
+        // Asked before the outcome is read: the page answers while this process parses it and compares the texts.
+        const after = lookAfter ? this._watch(true) : null;
         const snapshot = JSON.parse(outcome.snapshot);
         if (incremental) snapshot.refs = this._takeRefs(snapshot, outcome.refsReused === true ? base : null);
         // Every session snapshot says how it was read (the core says so when it kept a mirror).
@@ -393,7 +394,7 @@ class PageSession {
             this._known.set(r.ref, r);
         }
         while (this._known.size > MAX_REMEMBERED_REFS) this._known.delete(this._known.keys().next().value);
-        return snapshot;
+        return { snapshot, after };
     }
 
     /**
