@@ -83,6 +83,8 @@ export interface CaptureOutcome {
   unchanged: boolean
   /** Some of `snapshot.refs` are `0`: the same as in the session's snapshot named by `base`. */
   refsReused: boolean
+  /** The value of `IncrementalInput::after` as JSON, when a repeat capture read subtrees and it answered. */
+  after?: string
 }
 
 /** One CDP command for the JS driver to send. */
@@ -219,6 +221,11 @@ export interface IncrementalInput {
    * refs unchanged since are sent as `0` (`refsReused`).
    */
   base?: string
+  /**
+   * An expression for our world, evaluated with the changed subtrees' reading;
+   * its value comes back as the outcome's `after` (JSON).
+   */
+  after?: string
 }
 
 /** Page text inside untrusted-content boundaries, imitations defused (a session's delta). */

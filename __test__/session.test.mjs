@@ -326,6 +326,35 @@ test('loading state follows attributes set on elements already there, and styles
     }
 });
 
+test('a repeat capture that reads what changed brings the loading signals with its reads: no look of its own after it', async () => {
+    // `always`: loading.html is small, and a small page that changed is otherwise captured in full.
+    const t = await open('loading.html', 'playwright', { incremental: 'always', cacheTtlMs: 0 });
+    try {
+        const looks = [];
+        const evaluate = t.session._access.evaluate;
+        t.session._access.evaluate = (args, ms) => {
+            looks.push(args[0]);
+            return evaluate(args, ms);
+        };
+        assert.equal((await t.session.snapshot()).loadingState, undefined);
+        for (const [change, signal] of [
+            [() => document.querySelector('main').setAttribute('aria-busy', 'true'), 'aria_busy'],
+            [() => document.querySelector('main').removeAttribute('aria-busy'), undefined],
+            [() => document.querySelector('h1').classList.add('skeleton'), 'skeleton'],
+        ]) {
+            await t.page.evaluate(change);
+            looks.length = 0;
+            const s = await t.session.snapshot();
+            assert.equal(s.stats.captureMode, 'incremental');
+            assert.ok(s.stats.subtreesReread > 0);
+            assert.equal(s.loadingState?.signal, signal);
+            assert.deepEqual(looks.map(l => Boolean(l.loading)), [false], 'only the look before the capture');
+        }
+    } finally {
+        await t.close();
+    }
+});
+
 test('an action waits for the requests it started before the fresh snapshot', async () => {
     const t = await open('loading.html', 'playwright', { settleMs: 3000 });
     let answeredAt = null;

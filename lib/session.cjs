@@ -25,6 +25,12 @@ const WATCH_SOURCE = fs.readFileSync(path.join(__dirname, 'page', 'watch.js'), '
 
 /** Where the watcher function lives in the isolated world. */
 const WATCH_GLOBAL = '__webAiSnapshotWatchFn';
+/**
+ * The page's loading signals as the snapshot shows the page: a repeat capture
+ * that reads changed subtrees evaluates this (in our world, where the watcher
+ * is) with its reads, so the session needs no look of its own after it.
+ */
+const LOADING_LOOK = `globalThis.${WATCH_GLOBAL}.apply(null, ${JSON.stringify([{ loading: true, light: true }])})`;
 const DEFAULT_CACHE_TTL_MS = 5000;
 const DEFAULT_SETTLE_MS = 1500;
 const DEFAULT_QUIET_MS = 100;
@@ -186,6 +192,15 @@ function pageAccess(source) {
             return r;
         },
     };
+}
+
+/** A look's answer as the core passed it on (JSON), or null. */
+function parseLook(text) {
+    try {
+        return JSON.parse(text);
+    } catch {
+        return null;
+    }
 }
 
 /** Options that shape the text, as a key: snapshots compare only within one. */
@@ -367,15 +382,16 @@ class PageSession {
                 this._slot = native.mirrorSlotOpen();
                 this._sent = null;
             }
-            incremental = { slot: this._slot, token, session: this._key, reuse, always: this._always, changed, base: this._sent ? this._sent.id : undefined };
+            incremental = { slot: this._slot, token, session: this._key, reuse, always: this._always, changed, base: this._sent ? this._sent.id : undefined, after: lookAfter ? LOADING_LOOK : undefined };
         }
         // The refs the core compares with are those of `base`, whatever another capture does meanwhile.
         const base = this._sent;
         const outcome = await this._access.capture(optionsOf(opts), this._numbering(), incremental);
         unwrapOutcome(outcome);
         if (outcome.unchanged) return { snapshot: { unchanged: true, captureMs: Math.round(outcome.processingMs * 1000) / 1000 }, after: null };
-        // Asked before the outcome is read: the page answers while this process parses it and compares the texts.
-        const after = lookAfter ? this._watch(true) : null;
+        // The capture looked with its reads when it read subtrees; else the look is asked now, before
+        // the outcome is read: the page answers while this process parses it and compares the texts.
+        const after = !lookAfter ? null : typeof outcome.after === 'string' ? Promise.resolve(parseLook(outcome.after)) : this._watch(true, 2000, false, true);
         const snapshot = JSON.parse(outcome.snapshot);
         if (incremental) snapshot.refs = this._takeRefs(snapshot, outcome.refsReused === true ? base : null);
         // Every session snapshot says how it was read (the core says so when it kept a mirror).

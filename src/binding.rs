@@ -425,6 +425,8 @@ pub struct CaptureOutcome {
     pub unchanged: bool,
     /// Some of `snapshot.refs` are `0`: the same as in the session's snapshot named by `base`.
     pub refs_reused: bool,
+    /// The value of `IncrementalInput::after` as JSON, when a repeat capture read subtrees and it answered.
+    pub after: Option<String>,
 }
 
 /// Our isolated world in a page's document (see `SnapshotOptions::world`).
@@ -457,7 +459,7 @@ fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
 fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool, sent: Option<(u32, Option<String>)>) -> CaptureOutcome {
     let c = match r {
         Ok(c) => c,
-        Err(e) => return CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false },
+        Err(e) => return CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false, after: None },
     };
     let (json, refs_reused) = match sent {
         Some((slot, base)) => {
@@ -476,6 +478,7 @@ fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool,
         next_ref: numbered.then_some(c.snapshot.next_ref),
         ref_keys: numbered.then_some(c.snapshot.ref_keys),
         world: c.world.map(WorldInput::from),
+        after: c.after,
     }
 }
 
@@ -518,6 +521,9 @@ pub struct IncrementalInput {
     /// The `snapshotId` of the last snapshot of this slot the session holds the refs of:
     /// refs unchanged since are sent as `0` (`refsReused`).
     pub base: Option<String>,
+    /// An expression for our world, evaluated with the changed subtrees' reading;
+    /// its value comes back as the outcome's `after` (JSON).
+    pub after: Option<String>,
 }
 
 /// A capture over a CDP session held by JS, driven from JS's own thread
@@ -560,7 +566,7 @@ impl CapturePump {
         let base = incremental.as_ref().and_then(|i| i.base.clone());
         let opts = capture_options(&options, numbering).map(|mut opts| {
             opts.world = world_of(world);
-            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, session: i.session, reuse: i.reuse.unwrap_or(false), always: i.always.unwrap_or(false), changed: i.changed.unwrap_or(false) });
+            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, session: i.session, reuse: i.reuse.unwrap_or(false), always: i.always.unwrap_or(false), changed: i.changed.unwrap_or(false), after: i.after });
             opts
         });
         let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.slot, base.clone()));
@@ -579,6 +585,7 @@ impl CapturePump {
                     world: Some(world.into()),
                     unchanged: true,
                     refs_reused: false,
+                    after: None,
                 },
                 Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome(Ok(*c), numbered, sent),
                 Err(e) => capture_outcome(Err(e), numbered, None),

@@ -33,6 +33,10 @@ pub struct Incremental {
     /// capture: the changed subtrees are asked for with the first question
     /// instead of after it (one round trip fewer; an optimization only).
     pub changed: bool,
+    /// An expression for our world, evaluated with the subtrees' reading (the
+    /// page as the snapshot shows it): its value comes back with the snapshot
+    /// (`Captured::after`), which spares the caller a round trip of its own after the capture.
+    pub after: Option<String>,
 }
 
 /// Our isolated world in a document: its frame, the document's loader, the context.

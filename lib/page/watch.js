@@ -15,8 +15,8 @@
 // With `options.track` (a session's key), it also starts recording which
 // subtrees change, for that session's incremental captures (see
 // `state.take`); `options.untrack` stops that session's record; with
-// `options.light`, it answers without `fp` and `loading`, which their
-// captures do not need.
+// `options.light`, it answers without `fp` (and without `loading` unless
+// `options.loading` asks for it), which their captures do not need.
 function (options) {
     const g = globalThis;
     const now = () => performance.now();
@@ -381,7 +381,7 @@ function (options) {
     }
     // An incremental session's light look: its capture asks the watcher what changed.
     if (options && options.light) {
-        return { token: w.token, seq: w.seq, fp: null, quietMs: Math.round(now() - w.lastAt), readyState: document.readyState, url: location.href, loading: null };
+        return { token: w.token, seq: w.seq, fp: null, quietMs: Math.round(now() - w.lastAt), readyState: document.readyState, url: location.href, loading };
     }
     // Properties a script can set without any event (FNV-1a over their values).
     let h = 2166136261;

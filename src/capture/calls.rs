@@ -73,6 +73,8 @@ pub enum RepeatCall {
     /// and what style, layout and listeners say of it.
     FrameFacts(u32),
     FrameListeners(u32),
+    /// The caller's look at the page once the subtrees are read (`Incremental::after`).
+    After,
     /// The remote objects of the roots, released.
     Release,
     DomDisable,
@@ -103,7 +105,7 @@ impl Call {
             Call::DomSnapshot | Call::Frame(_, FrameCall::DomSnapshot) => "DOMSnapshot.captureSnapshot",
             Call::Frame(_, FrameCall::Owner) => "DOM.getFrameOwner",
             Call::Cleanup(_) | Call::Repeat(RepeatCall::DomDisable) => "DOM.disable",
-            Call::Repeat(RepeatCall::Take) => "Runtime.evaluate",
+            Call::Repeat(RepeatCall::Take | RepeatCall::After) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::DomEnable) => "DOM.enable",
             Call::Repeat(RepeatCall::Root(_)) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::Describe(_)) => "DOM.describeNode",

@@ -30,6 +30,8 @@ pub struct Captured {
     pub world: Option<crate::options::World>,
     /// With `opts.incremental`: the page's DOM snapshot as a mirror, when it can serve repeat captures.
     pub mirror: Option<crate::incremental::Mirror>,
+    /// The value of `Incremental::after` as JSON, when a repeat capture read subtrees and it answered.
+    pub after: Option<String>,
 }
 
 /// Send a batch and hand each reply over as it comes. A broken connection
@@ -119,7 +121,7 @@ pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: Captur
                     }
                     _ => None,
                 };
-                return Ok(Captured { snapshot, processing_ms: processing.as_secs_f64() * 1000.0, world: session.world.clone(), mirror });
+                return Ok(Captured { snapshot, processing_ms: processing.as_secs_f64() * 1000.0, world: session.world.clone(), mirror, after: None });
             }
         }
     }

@@ -62,7 +62,8 @@ impl From<crate::incremental::Unpatchable> for Fallback {
 enum Repeated {
     /// Nothing changed since the last snapshot built from the mirror (with these options).
     Unchanged,
-    Built(Box<WebAiSnapshot>, f64),
+    /// The snapshot, the time spent building it, and `Incremental::after`'s answer (JSON).
+    Built(Box<WebAiSnapshot>, f64, Option<String>),
     /// Something changed on a page under `REPEAT_MIN_NODES`: a full capture costs less
     /// (a choice, not a fallback: no note).
     Small,
@@ -90,9 +91,9 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
                 store::put(inc.slot, &inc.token, mirror);
                 return Ok(SessionCapture::Unchanged { capture_ms: started.elapsed().as_secs_f64() * 1000.0, world });
             }
-            Ok(Ok(Repeated::Built(s, processing_ms))) => {
+            Ok(Ok(Repeated::Built(s, processing_ms, after))) => {
                 store::put(inc.slot, &inc.token, mirror);
-                return Ok(SessionCapture::Snapshot(Box::new(Captured { snapshot: *s, processing_ms, world: Some(world), mirror: None })));
+                return Ok(SessionCapture::Snapshot(Box::new(Captured { snapshot: *s, processing_ms, world: Some(world), mirror: None, after })));
             }
             Ok(Err(Fallback(why))) => Some(why),
             // The watcher's record was taken and the mirror may be half patched:
@@ -261,7 +262,7 @@ async fn repeat(
         // Nothing in the DOM changed: the DOM hash stands; the rest is rebuilt with the new facts.
         let t = Instant::now();
         let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, 0).await?;
-        return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0)));
+        return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
     }
 
     // 2. The roots as remote objects (one evaluation each: no round trip to list them), and the DOM hash of the changed page.
@@ -279,6 +280,8 @@ async fn repeat(
     }
     let wanted = root_count + blind;
     mirror.left_open = true;
+    // The caller's look, with the subtrees' reading: the page as the snapshot shows it.
+    let look = inc.after.as_ref().map(|e| command(RepeatCall::After, json!({ "expression": e, "contextId": world.context_id, "returnByValue": true })));
     let styles = helper.snapshot_style_names();
     let mut before_replies = Vec::new();
     let read = if wanted <= expected {
@@ -286,30 +289,43 @@ async fn repeat(
         // the take, DOM.enable slowed the take's answer on small pages: 6–8 ms instead of 3–4
         // on hidden-nodes, one-off runs.)
         let asked = asked_from..asked_from + wanted;
-        read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &before, &mut before_replies).await?
+        read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &before, &mut before_replies, look.as_ref()).await?
     } else {
         let mut second = before.clone();
         second.extend((0..wanted).map(root));
         let replies = reader.batch(&second).await;
         before_replies = replies[..before.len()].to_vec();
-        read_roots(&reader, &second, &replies, root_count, &styles, mirror, &[], &mut Vec::new()).await?
+        read_roots(&reader, &second, &replies, root_count, &styles, mirror, &[], &mut Vec::new(), look.as_ref()).await?
     };
-    let (roots, t) = match read {
+    let read = match read {
         Ok(r) => r,
         Err(f) => return Ok(Err(f)),
     };
+    let (roots, t) = (read.roots, read.ended);
     if let Some(k) = before.iter().position(|c| c.call == Call::PageFacts) {
         let page = helper.read_page_facts(&before_replies[k]);
         facts.dom_hash = page.dom_hash;
         facts.notes = page.notes;
     }
     let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots).await?;
-    Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0)))
+    Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
+}
+
+/// What reading the changed subtrees gave besides the patched mirror.
+struct Read {
+    /// Subtrees read (roots and frame documents).
+    roots: u32,
+    /// When reading ended (what follows is the build).
+    ended: Instant,
+    /// The answer to the caller's look (`Incremental::after`) as JSON, if it gave one.
+    after: Option<String>,
 }
 
 /// Read each root's subtree and patch it into the mirror (the first
 /// `root_count` of `second`'s remote objects; the rest are frames of other
-/// origins, whose documents are read again whole): how many, and when reading ended.
+/// origins, whose documents are read again whole). `look`, if any, is sent
+/// after the subtrees' reads in their batch.
+#[allow(clippy::too_many_arguments)]
 async fn read_roots(
     r: &Reader<'_>,
     second: &[CdpCommand],
@@ -319,7 +335,8 @@ async fn read_roots(
     mirror: &mut Mirror,
     extra: &[CdpCommand],
     extra_replies: &mut Vec<CdpReply>,
-) -> Result<std::result::Result<(u32, Instant), Fallback>> {
+    look: Option<&CdpCommand>,
+) -> Result<std::result::Result<Read, Fallback>> {
     // DOM.enable, here or first among `extra`, must have answered before anything is patched.
     if second.first().is_some_and(|c| c.call == Call::Repeat(RepeatCall::DomEnable)) {
         json_of!(second[0], &replies[0], r.opts);
@@ -357,7 +374,16 @@ async fn read_roots(
     // `extra` (the page facts, when not asked before) goes first, as it would have in its own batch.
     let mut sent: Vec<CdpCommand> = extra.to_vec();
     sent.extend(reads.iter().cloned());
+    sent.extend(look.cloned());
     let mut replies = r.batch(&sent).await;
+    // A look that did not answer is only a look: the caller asks again itself.
+    let after = look.and_then(|_| replies.pop()).and_then(|reply| match reply {
+        CdpReply::Ok(text) => serde_json::from_str::<Value>(&text)
+            .ok()
+            .filter(|v| v.get("exceptionDetails").is_none())
+            .and_then(|v| v.pointer("/result/value").map(Value::to_string)),
+        _ => None,
+    });
     let rest = replies.split_off(extra.len().min(replies.len()));
     *extra_replies = std::mem::replace(&mut replies, rest);
     for (cmd, reply) in extra.iter().zip(extra_replies.iter()).filter(|(c, _)| c.call == Call::Repeat(RepeatCall::DomEnable)) {
@@ -397,7 +423,7 @@ async fn read_roots(
             Err(f) => return Ok(Err(f)),
         }
     }
-    Ok(Ok(((roots.len() + docs.len()) as u32, t)))
+    Ok(Ok(Read { roots: (roots.len() + docs.len()) as u32, ended: t, after }))
 }
 
 /// Why listeners are never asked through our world's objects: Chrome answers
@@ -605,7 +631,7 @@ mod tests {
 
     async fn run_with(take: CdpReply, reuse: bool, always: bool) -> Result<std::result::Result<Repeated, Fallback>> {
         let world = World { frame_id: "F".into(), loader_id: "L".into(), context_id: 7, token: None };
-        let inc = Incremental { slot: 1, token: "doc-1".into(), session: "s-1".into(), reuse, always, changed: false };
+        let inc = Incremental { slot: 1, token: "doc-1".into(), session: "s-1".into(), reuse, always, changed: false, after: None };
         let t = Answer(move |method: &str, _: &Value| match method {
             "Runtime.evaluate" => take.clone(),
             "Page.getFrameTree" => CdpReply::Ok(json!({ "frameTree": { "frame": { "id": "F", "loaderId": "L" } } }).to_string()),
@@ -659,7 +685,7 @@ mod tests {
         assert!(matches!(run(summary("doc-1", &[], 0), true).await, Ok(Ok(Repeated::Unchanged))));
         // Without the session's last snapshot, the mirror is built again (with the recorded page's tree).
         match run(summary("doc-1", &[], 0), false).await {
-            Ok(Ok(Repeated::Built(s, _))) => {
+            Ok(Ok(Repeated::Built(s, _, _))) => {
                 assert_eq!(s.capture_mode, Some(CaptureMode::Incremental));
                 assert_eq!(s.subtrees_reread, 0);
                 assert!(s.text.contains("Your cart"), "{}", s.text);
