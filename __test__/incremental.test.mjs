@@ -525,6 +525,62 @@ test("a repeat snapshot's unchanged refs are not sent again, and no two snapshot
     }
 });
 
+test('a frame of another origin in the page\'s process is read again only when it changed: the session watches it', async () => {
+    // 127.0.0.1 on two ports: two origins of one site, so one renderer process,
+    // and a frame the page's watcher cannot enter.
+    const http = await import('node:http');
+    const serve = body => new Promise(resolve => {
+        const server = http.createServer((req, res) => { res.setHeader('content-type', 'text/html'); res.end(body()); });
+        server.listen(0, '127.0.0.1', () => resolve(server));
+    });
+    const child = await serve(() => '<!doctype html><title>Card</title><p id=t>Card number</p><input id=card name=card aria-label=Card><button>Pay now</button>');
+    const top = await serve(() => `<!doctype html><title>Shop</title><h1>Checkout</h1><button>Top</button><iframe title="Payment" src="http://127.0.0.1:${child.address().port}/"></iframe>`);
+    const page = await (await browser()).newPage();
+    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    try {
+        await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
+        const frame = page.frames().find(f => f !== page.mainFrame());
+        assert.equal(await page.evaluate(() => { try { return document.querySelector('iframe').contentDocument; } catch { return 'blocked'; } }), null, 'the page cannot enter the frame');
+        /** The session's snapshot, checked against a full capture with its numbering. */
+        const look = async () => {
+            const numbering = session._numbering();
+            const s = await session.snapshot();
+            const full = await fullCapture(page, numbering);
+            assert.equal(difference(s, full), null);
+            return s;
+        };
+        // The first look captures; the next reads the frame and puts our world there; the next marks it.
+        for (let k = 0; k < 3; k += 1) await look();
+        const quiet = await look();
+        assert.equal(quiet.fromCache, true, 'an unchanged frame is not read again');
+        assert.equal(quiet.stats.captureMode, 'incremental');
+        const changes = [
+            [() => { document.getElementById('t').textContent = 'Card number (Visa)'; }, /Card number \(Visa\)/],
+            // A value set by script: no event, no mutation.
+            [() => { document.getElementById('card').value = '4242'; }, /textbox "Card" \[ref=@e\d+ value="4242"/],
+            [() => { document.querySelector('button').setAttribute('aria-label', 'Pay 10 EUR'); }, /button "Pay 10 EUR"/],
+        ];
+        for (const [change, shown] of changes) {
+            await frame.evaluate(change);
+            const s = await look();
+            assert.equal(s.fromCache, false, String(change));
+            assert.equal(s.stats.captureMode, 'incremental');
+            assert.match(s.text, shown);
+            assert.equal((await look()).fromCache, true, 'then unchanged again');
+        }
+        // A change on the page itself reads its subtree and leaves the unchanged frame as it was.
+        await page.evaluate(() => { document.querySelector('h1').textContent = 'Checkout (2)'; });
+        const mixed = await look();
+        assert.match(mixed.text, /heading "Checkout \(2\)"/);
+        assert.equal(mixed.stats.subtreesReread, 1, 'the heading, not the frame');
+    } finally {
+        await session.close();
+        await page.close();
+        top.close();
+        child.close();
+    }
+});
+
 test('a session with the ax engine captures in full, as before', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
     try {

@@ -73,6 +73,10 @@ pub enum RepeatCall {
     /// and what style, layout and listeners say of it.
     FrameFacts(u32),
     FrameListeners(u32),
+    /// Whether the `k`th frame world the mirror keeps shows its frame as it was at the session's last mark,
+    FrameCheck(u32),
+    /// and that mark, made before the frame is read again.
+    FrameMark(u32),
     /// The caller's look at the page once the subtrees are read (`Incremental::after`).
     After,
     /// The remote objects of the roots, released.
@@ -105,7 +109,7 @@ impl Call {
             Call::DomSnapshot | Call::Frame(_, FrameCall::DomSnapshot) => "DOMSnapshot.captureSnapshot",
             Call::Frame(_, FrameCall::Owner) => "DOM.getFrameOwner",
             Call::Cleanup(_) | Call::Repeat(RepeatCall::DomDisable) => "DOM.disable",
-            Call::Repeat(RepeatCall::Take | RepeatCall::After) => "Runtime.evaluate",
+            Call::Repeat(RepeatCall::Take | RepeatCall::After | RepeatCall::FrameCheck(_) | RepeatCall::FrameMark(_)) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::DomEnable) => "DOM.enable",
             Call::Repeat(RepeatCall::Root(_)) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::Describe(_)) => "DOM.describeNode",

@@ -23,6 +23,7 @@ use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 
 const TAKE_JS: &str = include_str!("scripts/take_changes.js");
 const FACTS_JS: &str = include_str!("scripts/subtree_facts.js");
+const FRAME_WATCH_JS: &str = include_str!("scripts/frame_watch.js");
 
 /// The remote objects a repeat capture makes, released together (the session's key follows).
 const OBJECT_GROUP: &str = "__web_ai_snapshot_repeat__";
@@ -150,6 +151,11 @@ fn command(call: RepeatCall, params: Value) -> CdpCommand {
     CdpCommand::new(Call::Repeat(call), params)
 }
 
+/// `frame_watch.js` in our world `context` of a frame, for the session whose key is `key` (a JS string literal).
+fn frame_watch(call: RepeatCall, context: i64, mode: &str, key: &str) -> CdpCommand {
+    command(call, json!({ "expression": format!("({FRAME_WATCH_JS})({mode:?}, {key})"), "contextId": context, "returnByValue": true }))
+}
+
 /// A reply's JSON, or (`?`) the error or fallback it means.
 macro_rules! json_of {
     ($cmd:expr, $reply:expr, $opts:expr) => {
@@ -206,6 +212,12 @@ async fn repeat(
         first.push(command(RepeatCall::Release, json!({ "objectGroup": reader.group })));
         first.push(command(RepeatCall::DomDisable, json!({})));
     }
+    // The frames of other origins in this process the mirror keeps our world in: is each as the
+    // session last read it (`frame_watch.js`)?
+    let mut watched: Vec<(String, i64)> = mirror.frame_worlds.iter().map(|(f, &c)| (f.clone(), c)).collect();
+    watched.sort();
+    let checks_from = first.len();
+    first.extend(watched.iter().enumerate().map(|(k, (_, context))| frame_watch(RepeatCall::FrameCheck(k as u32), *context, "check", &key)));
     let asked_from = first.len();
     first.extend((0..expected).map(root));
     mirror.left_open = expected > 0;
@@ -234,7 +246,14 @@ async fn repeat(
         return Ok(Err(Fallback(format!("the changes reach {reach} of the page's {total} elements"))));
     }
     let root_count = summary.get("roots").and_then(Value::as_u64).unwrap_or(0) as usize;
-    let blind = summary.get("blind").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let mut blind = summary.get("blind").and_then(Value::as_u64).unwrap_or(0) as usize;
+    // Every frame the watcher cannot enter is one the mirror watches or one in another process
+    // (read by its own capture when the snapshot is built), and each watched one is as it was:
+    // none is read again here (the watcher holds them after the roots, which are all that is fetched).
+    let as_it_was = |reply: &CdpReply| matches!(reply, CdpReply::Ok(text) if serde_json::from_str::<Value>(text).ok().and_then(|v| v.pointer("/result/value").and_then(Value::as_bool)) == Some(true));
+    if blind > 0 && blind == watched.len() + mirror.blind_elsewhere && replies[checks_from..checks_from + watched.len()].iter().all(as_it_was) {
+        blind = 0;
+    }
     if root_count + blind > 0 && mirror.len() < REPEAT_MIN_NODES && !inc.always {
         return Ok(Ok(Repeated::Small));
     }
@@ -282,6 +301,12 @@ async fn repeat(
     mirror.left_open = true;
     // The caller's look, with the subtrees' reading: the page as the snapshot shows it.
     let look = inc.after.as_ref().map(|e| command(RepeatCall::After, json!({ "expression": e, "contextId": world.context_id, "returnByValue": true })));
+    // Frames read again are marked first: a change after the mark is one the next look sees.
+    let marks: Vec<CdpCommand> = if blind > 0 {
+        watched.iter().enumerate().map(|(k, (_, context))| frame_watch(RepeatCall::FrameMark(k as u32), *context, "mark", &key)).collect()
+    } else {
+        Vec::new()
+    };
     let styles = helper.snapshot_style_names();
     let mut before_replies = Vec::new();
     let read = if wanted <= expected {
@@ -289,13 +314,13 @@ async fn repeat(
         // the take, DOM.enable slowed the take's answer on small pages: 6–8 ms instead of 3–4
         // on hidden-nodes, one-off runs.)
         let asked = asked_from..asked_from + wanted;
-        read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &before, &mut before_replies, look.as_ref()).await?
+        read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &before, &mut before_replies, &marks, look.as_ref()).await?
     } else {
         let mut second = before.clone();
         second.extend((0..wanted).map(root));
         let replies = reader.batch(&second).await;
         before_replies = replies[..before.len()].to_vec();
-        read_roots(&reader, &second, &replies, root_count, &styles, mirror, &[], &mut Vec::new(), look.as_ref()).await?
+        read_roots(&reader, &second, &replies, root_count, &styles, mirror, &[], &mut Vec::new(), &marks, look.as_ref()).await?
     };
     let read = match read {
         Ok(r) => r,
@@ -323,8 +348,8 @@ struct Read {
 
 /// Read each root's subtree and patch it into the mirror (the first
 /// `root_count` of `second`'s remote objects; the rest are frames of other
-/// origins, whose documents are read again whole). `look`, if any, is sent
-/// after the subtrees' reads in their batch.
+/// origins, whose documents are read again whole). `marks` go before the
+/// reads in their batch and `look`, if any, after them.
 #[allow(clippy::too_many_arguments)]
 async fn read_roots(
     r: &Reader<'_>,
@@ -335,6 +360,7 @@ async fn read_roots(
     mirror: &mut Mirror,
     extra: &[CdpCommand],
     extra_replies: &mut Vec<CdpReply>,
+    marks: &[CdpCommand],
     look: Option<&CdpCommand>,
 ) -> Result<std::result::Result<Read, Fallback>> {
     // DOM.enable, here or first among `extra`, must have answered before anything is patched.
@@ -373,6 +399,9 @@ async fn read_roots(
     reads.extend(owners.iter().cloned());
     // `extra` (the page facts, when not asked before) goes first, as it would have in its own batch.
     let mut sent: Vec<CdpCommand> = extra.to_vec();
+    // Marks only matter where frames are read (a mark that fails leaves the next look reading them again).
+    let marks = if owners.is_empty() { &[][..] } else { marks };
+    sent.extend(marks.iter().cloned());
     sent.extend(reads.iter().cloned());
     sent.extend(look.cloned());
     let mut replies = r.batch(&sent).await;
@@ -386,6 +415,7 @@ async fn read_roots(
     });
     let rest = replies.split_off(extra.len().min(replies.len()));
     *extra_replies = std::mem::replace(&mut replies, rest);
+    replies.drain(..marks.len().min(replies.len()));
     for (cmd, reply) in extra.iter().zip(extra_replies.iter()).filter(|(c, _)| c.call == Call::Repeat(RepeatCall::DomEnable)) {
         json_of!(cmd, reply, r.opts);
     }
@@ -408,14 +438,21 @@ async fn read_roots(
     }
     // The frames' documents (in this process; another process's frame has none here).
     let mut docs = Vec::new();
+    let mut elsewhere = 0;
     for (j, cmd) in owners.iter().enumerate() {
         let described = json_of!(cmd, &replies[roots.len() * 2 + j], r.opts);
-        let (Some(doc), Some(frame)) = (described.pointer("/node/contentDocument"), described.pointer("/node/frameId").and_then(Value::as_str)) else { continue };
+        let (Some(doc), Some(frame)) = (described.pointer("/node/contentDocument"), described.pointer("/node/frameId").and_then(Value::as_str)) else {
+            elsewhere += 1;
+            continue;
+        };
         let Some(backend) = doc.get("backendNodeId").and_then(Value::as_i64) else { continue };
         if mirror.node_of(backend).is_none() {
             return Ok(Err(Fallback("a frame shows another document".into())));
         }
         docs.push((doc.clone(), frame.to_string(), backend));
+    }
+    if !owners.is_empty() {
+        mirror.blind_elsewhere = elsewhere;
     }
     if !docs.is_empty() {
         match read_frame_documents(r, &docs, styles, mirror).await? {

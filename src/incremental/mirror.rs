@@ -72,6 +72,9 @@ pub struct Mirror {
     /// `Page.createIsolatedWorld` costs the renderer about 4 ms a frame even when
     /// the world exists, one-off measurement).
     pub frame_worlds: FxHashMap<String, i64>,
+    /// Of the frames the page's watcher cannot enter, those whose document was in another
+    /// process when a repeat capture last read them (read by their own capture, not here).
+    pub blind_elsewhere: usize,
     /// The last repeat capture may have left the DOM agent on and remote objects in the
     /// session's group (it read subtrees): the next one turns the one off and lets the
     /// others go. A new mirror assumes so (a repeat capture that fell back may have).

@@ -1,0 +1,53 @@
+// A page session's watch over a frame of another origin in the page's own
+// process, run in our isolated world in that frame. The page's watcher
+// (lib/page/watch.js) cannot enter such a frame, so a repeat capture used to
+// read its document again whole on every look; with this it reads it again
+// only when something in it may have changed.
+//
+// `mode` 'mark': session `session` is about to read the frame: remember where
+// the frame stands for it (sent before the frame's DOM is described, so a
+// change after the mark is a change the next look sees).
+// `mode` 'check': whether the frame is as it was at the session's last mark.
+// A frame that holds frames of its own is never as it was (their documents
+// are not watched here), nor is one without a mark for the session.
+//
+// What no mutation shows is folded into a fingerprint: form fields' values,
+// checked and selection as a script may set them, without an event.
+function (mode, session) {
+    const g = globalThis;
+    let w = g.__webAiSnapshotFrameWatch;
+    if (!w || w.doc !== document) {
+        w = { doc: document, seq: 0, marks: new Map() };
+        const bump = () => { w.seq += 1; };
+        w.observer = new MutationObserver(bump);
+        w.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        document.addEventListener('input', bump, true);
+        document.addEventListener('change', bump, true);
+        g.__webAiSnapshotFrameWatch = w;
+    }
+    // Records not yet delivered to the observer's callback count too.
+    if (w.observer.takeRecords().length) w.seq += 1;
+    const MAX_FIELDS = 5000;
+    let h = 2166136261;
+    const mix = str => {
+        for (let i = 0; i < str.length; i += 1) h = Math.imul(h ^ str.charCodeAt(i), 16777619);
+    };
+    const fields = document.querySelectorAll('input,select,textarea');
+    const n = Math.min(fields.length, MAX_FIELDS);
+    for (let i = 0; i < n; i += 1) {
+        const f = fields[i];
+        h = Math.imul(h ^ (f.checked ? 3 : 5) ^ (f.indeterminate ? 8 : 16) ^ ((f.selectedIndex | 0) << 5), 16777619);
+        const v = f.value;
+        if (v) mix(v);
+    }
+    const at = `${w.seq}:${fields.length}:${(h >>> 0).toString(36)}`;
+    if (mode === 'mark') {
+        w.marks.delete(session);
+        w.marks.set(session, at);
+        // Sessions come and go: keep the last few marks.
+        while (w.marks.size > 16) w.marks.delete(w.marks.keys().next().value);
+        return true;
+    }
+    const framed = document.getElementsByTagName('iframe').length + document.getElementsByTagName('frame').length > 0;
+    return !framed && fields.length <= MAX_FIELDS && w.marks.get(session) === at;
+}
