@@ -214,7 +214,8 @@ async fn repeat(
     }
     // The frames of other origins in this process the mirror keeps our world in: is each as the
     // session last read it (`frame_watch.js`)?
-    let mut watched: Vec<(String, i64)> = mirror.frame_worlds.iter().map(|(f, &c)| (f.clone(), c)).collect();
+    let mut watched: Vec<(String, i64)> =
+        mirror.frame_worlds.iter().filter(|(f, _)| !mirror.unwatched_frames.contains(*f)).map(|(f, &c)| (f.clone(), c)).collect();
     watched.sort();
     let checks_from = first.len();
     first.extend(watched.iter().enumerate().map(|(k, (_, context))| frame_watch(RepeatCall::FrameCheck(k as u32), *context, "check", &key)));
@@ -548,16 +549,44 @@ async fn read_frame_documents(r: &Reader<'_>, docs: &[(Value, String, i64)], sty
             reads.push(command(RepeatCall::FrameListeners(k), json!({ "objectId": page_id, "depth": -1, "pierce": true })));
         }
         let replies = r.batch(&reads).await;
-        for (k, (doc, _, _)) in docs.iter().enumerate() {
+        for (k, (doc, frame, _)) in docs.iter().enumerate() {
             let facts = json_of!(reads[k * 2], &replies[k * 2], r.opts);
             let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
             if let Err(f) = patch(mirror, &json!({ "node": doc }), &facts, &listeners, "a frame's document could not be read") {
                 return Ok(Err(f));
             }
+            // The frame's watcher sees no shadow tree's inside: such a frame is read again on every look.
+            if has_author_shadow_root(doc) {
+                mirror.unwatched_frames.insert(frame.clone());
+            } else {
+                mirror.unwatched_frames.remove(frame);
+            }
         }
         return Ok(Ok(()));
     }
     Ok(Err(Fallback("a frame's document could not be reached".into())))
+}
+
+/// Whether a described document holds an open or closed shadow root (not a
+/// user-agent one: every `<input>` has one of those, and the page cannot change it).
+fn has_author_shadow_root(doc: &Value) -> bool {
+    let mut stack = vec![doc];
+    while let Some(n) = stack.pop() {
+        if matches!(n.get("shadowRootType").and_then(Value::as_str), Some("open" | "closed")) {
+            return true;
+        }
+        for key in ["children", "shadowRoots"] {
+            if let Some(list) = n.get(key).and_then(Value::as_array) {
+                stack.extend(list);
+            }
+        }
+        for key in ["contentDocument", "templateContent"] {
+            if let Some(inner) = n.get(key) {
+                stack.push(inner);
+            }
+        }
+    }
+    false
 }
 
 /// Join one subtree's replies (`describeNode`, the facts script's evaluation,
@@ -817,6 +846,22 @@ mod tests {
         let built = build(&mut m).await;
         assert!(built.text.contains("\"Mail\""), "{}", built.text);
         same(&built, &whole(&m, &facts));
+    }
+
+    #[test]
+    fn a_frame_with_a_shadow_tree_of_the_page_is_not_watched_but_user_agent_roots_do_not_count() {
+        let input = json!({ "nodeName": "INPUT", "shadowRoots": [{ "nodeName": "#document-fragment", "shadowRootType": "user-agent" }] });
+        let doc = |inner: Value| json!({ "nodeType": 9, "children": [{ "nodeName": "HTML", "children": [input.clone(), inner] }] });
+        assert!(!has_author_shadow_root(&doc(json!({ "nodeName": "P" }))));
+        for kind in ["open", "closed"] {
+            let host = json!({ "nodeName": "DIV", "shadowRoots": [{ "nodeName": "#document-fragment", "shadowRootType": kind }] });
+            assert!(has_author_shadow_root(&doc(host)), "{kind}");
+        }
+        // In a frame inside the frame, and in a template's content.
+        let nested = json!({ "nodeName": "IFRAME", "contentDocument": { "nodeType": 9, "children": [{ "nodeName": "X", "shadowRoots": [{ "shadowRootType": "open" }] }] } });
+        assert!(has_author_shadow_root(&doc(nested)));
+        let template = json!({ "nodeName": "TEMPLATE", "templateContent": { "children": [{ "shadowRoots": [{ "shadowRootType": "closed" }] }] } });
+        assert!(has_author_shadow_root(&doc(template)));
     }
 
     #[tokio::test]

@@ -75,6 +75,9 @@ pub struct Mirror {
     /// Of the frames the page's watcher cannot enter, those whose document was in another
     /// process when a repeat capture last read them (read by their own capture, not here).
     pub blind_elsewhere: usize,
+    /// Frames of `frame_worlds` whose document held a shadow tree of the page's when last
+    /// read: their watcher cannot see inside it, so they are read again on every look.
+    pub unwatched_frames: rustc_hash::FxHashSet<String>,
     /// The last repeat capture may have left the DOM agent on and remote objects in the
     /// session's group (it read subtrees): the next one turns the one off and lets the
     /// others go. A new mirror assumes so (a repeat capture that fell back may have).
