@@ -73,10 +73,19 @@ pub enum RepeatCall {
     /// and what style, layout and listeners say of it.
     FrameFacts(u32),
     FrameListeners(u32),
-    /// Whether the `k`th frame world the mirror keeps shows its frame as it was at the session's last mark,
+    /// Whether the `k`th frame world the mirror keeps shows its frame as it was at the session's last mark
+    /// (and the mark made again: the frame is read after it in this look, if at all),
     FrameCheck(u32),
-    /// and that mark, made before the frame is read again.
+    /// and its first mark when its world is new, with its document described again after it.
     FrameMark(u32),
+    FrameDescribe(u32),
+    /// The `k`th frame in another process the mirror keeps our world in: as it was, then marked again,
+    OopifSwap(u32),
+    /// the page's frames in other processes (targets),
+    OopifTargets,
+    /// our world in the `k`th that has none yet, and its first mark.
+    OopifWorld(u32),
+    OopifMark(u32),
     /// The caller's look at the page once the subtrees are read (`Incremental::after`).
     After,
     /// The remote objects of the roots, released.
@@ -109,10 +118,14 @@ impl Call {
             Call::DomSnapshot | Call::Frame(_, FrameCall::DomSnapshot) => "DOMSnapshot.captureSnapshot",
             Call::Frame(_, FrameCall::Owner) => "DOM.getFrameOwner",
             Call::Cleanup(_) | Call::Repeat(RepeatCall::DomDisable) => "DOM.disable",
-            Call::Repeat(RepeatCall::Take | RepeatCall::After | RepeatCall::FrameCheck(_) | RepeatCall::FrameMark(_)) => "Runtime.evaluate",
+            Call::Repeat(
+                RepeatCall::Take | RepeatCall::After | RepeatCall::FrameCheck(_) | RepeatCall::FrameMark(_) | RepeatCall::OopifSwap(_) | RepeatCall::OopifMark(_),
+            ) => "Runtime.evaluate",
+            Call::Repeat(RepeatCall::OopifTargets) => "Target.getTargets",
+            Call::Repeat(RepeatCall::OopifWorld(_)) => "Page.createIsolatedWorld",
             Call::Repeat(RepeatCall::DomEnable) => "DOM.enable",
             Call::Repeat(RepeatCall::Root(_)) => "Runtime.evaluate",
-            Call::Repeat(RepeatCall::Describe(_)) => "DOM.describeNode",
+            Call::Repeat(RepeatCall::Describe(_) | RepeatCall::FrameDescribe(_)) => "DOM.describeNode",
             Call::Repeat(RepeatCall::Facts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::Listeners(_)) => "DOMDebugger.getEventListeners",
             Call::Repeat(RepeatCall::Release) => "Runtime.releaseObjectGroup",

@@ -4,6 +4,9 @@
 //! Chrome's reply. Five round trips when subtrees changed (four when the
 //! session's look saw the change coming and few subtrees changed), one when
 //! nothing did, whatever the page's size; what is read grows with the change.
+//! Frames the page's watcher cannot enter (other origins, in this process or
+//! another) are watched from our world in each (`scripts/frame_watch.js`) and
+//! read again only when they may have changed.
 //! Anything it cannot bound becomes a full capture (which keeps a new
 //! mirror), and the snapshot's notes say why.
 
@@ -213,12 +216,24 @@ async fn repeat(
         first.push(command(RepeatCall::DomDisable, json!({})));
     }
     // The frames of other origins in this process the mirror keeps our world in: is each as the
-    // session last read it (`frame_watch.js`)?
+    // session last read it (`frame_watch.js`), marked again now, before anything of this look is read?
     let mut watched: Vec<(String, i64)> =
         mirror.frame_worlds.iter().filter(|(f, _)| !mirror.unwatched_frames.contains(*f)).map(|(f, &c)| (f.clone(), c)).collect();
     watched.sort();
     let checks_from = first.len();
-    first.extend(watched.iter().enumerate().map(|(k, (_, context))| frame_watch(RepeatCall::FrameCheck(k as u32), *context, "check", &key)));
+    first.extend(watched.iter().enumerate().map(|(k, (_, context))| frame_watch(RepeatCall::FrameCheck(k as u32), *context, "swap", &key)));
+    // Frames in other processes: each is read by its own capture whenever the snapshot is built,
+    // so each is asked and marked again at once; all as they were, with nothing else changed,
+    // and the look is answered as unchanged.
+    let mut elsewhere: Vec<(String, i64)> = if mirror.frames_elsewhere { mirror.oopif_worlds.iter().map(|(f, &c)| (f.clone(), c)).collect() } else { Vec::new() };
+    elsewhere.sort();
+    let swaps_from = first.len();
+    first.extend(
+        elsewhere
+            .iter()
+            .enumerate()
+            .map(|(k, (frame, context))| CdpCommand { session: Some(frame.clone()), ..frame_watch(RepeatCall::OopifSwap(k as u32), *context, "swap", &key) }),
+    );
     let asked_from = first.len();
     first.extend((0..expected).map(root));
     mirror.left_open = expected > 0;
@@ -255,6 +270,15 @@ async fn repeat(
     if blind > 0 && blind == watched.len() + mirror.blind_elsewhere && replies[checks_from..checks_from + watched.len()].iter().all(as_it_was) {
         blind = 0;
     }
+    let swaps = &replies[swaps_from..swaps_from + elsewhere.len()];
+    // A world that did not answer (its frame navigated or went) is made again before the next build.
+    for ((frame, _), reply) in elsewhere.iter().zip(swaps) {
+        if !matches!(reply, CdpReply::Ok(text) if !text.contains("exceptionDetails")) {
+            mirror.oopif_worlds.remove(frame);
+        }
+    }
+    let elsewhere_as_they_were = !mirror.frames_elsewhere
+        || (!elsewhere.is_empty() && elsewhere.len() == mirror.blind_elsewhere && swaps.iter().all(as_it_was));
     if root_count + blind > 0 && mirror.len() < REPEAT_MIN_NODES && !inc.always {
         return Ok(Ok(Repeated::Small));
     }
@@ -276,10 +300,13 @@ async fn repeat(
     };
     if root_count == 0 && blind == 0 {
         let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;
-        if same && inc.reuse && shape == mirror.shape && !mirror.frames_elsewhere {
+        if same && inc.reuse && shape == mirror.shape && elsewhere_as_they_were {
             return Ok(Ok(Repeated::Unchanged));
         }
         // Nothing in the DOM changed: the DOM hash stands; the rest is rebuilt with the new facts.
+        if let Err(f) = watch_elsewhere(&reader, mirror, &documents, &key).await? {
+            return Ok(Err(f));
+        }
         let t = Instant::now();
         let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, 0).await?;
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
@@ -302,12 +329,9 @@ async fn repeat(
     mirror.left_open = true;
     // The caller's look, with the subtrees' reading: the page as the snapshot shows it.
     let look = inc.after.as_ref().map(|e| command(RepeatCall::After, json!({ "expression": e, "contextId": world.context_id, "returnByValue": true })));
-    // Frames read again are marked first: a change after the mark is one the next look sees.
-    let marks: Vec<CdpCommand> = if blind > 0 {
-        watched.iter().enumerate().map(|(k, (_, context))| frame_watch(RepeatCall::FrameMark(k as u32), *context, "mark", &key)).collect()
-    } else {
-        Vec::new()
-    };
+    // The frames marked by the first question; any other is marked when its world is made.
+    let marked: Vec<String> = watched.iter().map(|(f, _)| f.clone()).collect();
+    let frames = Frames { marked: &marked, key: &key };
     let styles = helper.snapshot_style_names();
     let mut before_replies = Vec::new();
     let read = if wanted <= expected {
@@ -315,13 +339,13 @@ async fn repeat(
         // the take, DOM.enable slowed the take's answer on small pages: 6–8 ms instead of 3–4
         // on hidden-nodes, one-off runs.)
         let asked = asked_from..asked_from + wanted;
-        read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &before, &mut before_replies, &marks, look.as_ref()).await?
+        read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &before, &mut before_replies, &frames, look.as_ref()).await?
     } else {
         let mut second = before.clone();
         second.extend((0..wanted).map(root));
         let replies = reader.batch(&second).await;
         before_replies = replies[..before.len()].to_vec();
-        read_roots(&reader, &second, &replies, root_count, &styles, mirror, &[], &mut Vec::new(), &marks, look.as_ref()).await?
+        read_roots(&reader, &second, &replies, root_count, &styles, mirror, &[], &mut Vec::new(), &frames, look.as_ref()).await?
     };
     let read = match read {
         Ok(r) => r,
@@ -333,8 +357,18 @@ async fn repeat(
         facts.dom_hash = page.dom_hash;
         facts.notes = page.notes;
     }
+    if let Err(f) = watch_elsewhere(&reader, mirror, &documents, &key).await? {
+        return Ok(Err(f));
+    }
     let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots).await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
+}
+
+/// The session's watch over frames of other origins in this process (`frame_watch.js`):
+/// those its first question marked, and its key (a JS string literal).
+struct Frames<'a> {
+    marked: &'a [String],
+    key: &'a str,
 }
 
 /// What reading the changed subtrees gave besides the patched mirror.
@@ -349,8 +383,8 @@ struct Read {
 
 /// Read each root's subtree and patch it into the mirror (the first
 /// `root_count` of `second`'s remote objects; the rest are frames of other
-/// origins, whose documents are read again whole). `marks` go before the
-/// reads in their batch and `look`, if any, after them.
+/// origins, whose documents are read again whole). `look`, if any, goes
+/// after the reads in their batch.
 #[allow(clippy::too_many_arguments)]
 async fn read_roots(
     r: &Reader<'_>,
@@ -361,7 +395,7 @@ async fn read_roots(
     mirror: &mut Mirror,
     extra: &[CdpCommand],
     extra_replies: &mut Vec<CdpReply>,
-    marks: &[CdpCommand],
+    watch: &Frames<'_>,
     look: Option<&CdpCommand>,
 ) -> Result<std::result::Result<Read, Fallback>> {
     // DOM.enable, here or first among `extra`, must have answered before anything is patched.
@@ -400,9 +434,6 @@ async fn read_roots(
     reads.extend(owners.iter().cloned());
     // `extra` (the page facts, when not asked before) goes first, as it would have in its own batch.
     let mut sent: Vec<CdpCommand> = extra.to_vec();
-    // Marks only matter where frames are read (a mark that fails leaves the next look reading them again).
-    let marks = if owners.is_empty() { &[][..] } else { marks };
-    sent.extend(marks.iter().cloned());
     sent.extend(reads.iter().cloned());
     sent.extend(look.cloned());
     let mut replies = r.batch(&sent).await;
@@ -416,7 +447,6 @@ async fn read_roots(
     });
     let rest = replies.split_off(extra.len().min(replies.len()));
     *extra_replies = std::mem::replace(&mut replies, rest);
-    replies.drain(..marks.len().min(replies.len()));
     for (cmd, reply) in extra.iter().zip(extra_replies.iter()).filter(|(c, _)| c.call == Call::Repeat(RepeatCall::DomEnable)) {
         json_of!(cmd, reply, r.opts);
     }
@@ -456,7 +486,7 @@ async fn read_roots(
         mirror.blind_elsewhere = elsewhere;
     }
     if !docs.is_empty() {
-        match read_frame_documents(r, &docs, styles, mirror).await? {
+        match read_frame_documents(r, &docs, styles, mirror, watch).await? {
             Ok(()) => t = Instant::now(),
             Err(f) => return Ok(Err(f)),
         }
@@ -506,7 +536,17 @@ async fn page_listeners(
 
 /// Read frame documents of other origins again, whole, each through our world in its frame
 /// (the page's world cannot enter them): `(described document, frame id, its backend id)`.
-async fn read_frame_documents(r: &Reader<'_>, docs: &[(Value, String, i64)], styles: &[String], mirror: &mut Mirror) -> Result<std::result::Result<(), Fallback>> {
+///
+/// A frame the look's first question did not mark (its world is new) is
+/// marked now, and its document described again after the mark: a change
+/// after the mark is the next look's, and none before it is missed.
+async fn read_frame_documents(
+    r: &Reader<'_>,
+    docs: &[(Value, String, i64)],
+    styles: &[String],
+    mirror: &mut Mirror,
+    frames: &Frames<'_>,
+) -> Result<std::result::Result<(), Fallback>> {
     // Our world in each frame: the one a repeat capture made there before, else a new one.
     // A world kept from before that no longer answers (its document went) is made again, once.
     for fresh_worlds in [false, true] {
@@ -521,6 +561,17 @@ async fn read_frame_documents(r: &Reader<'_>, docs: &[(Value, String, i64)], sty
             };
             mirror.frame_worlds.insert(docs[k].1.clone(), context);
         }
+        // Worlds made again leave no mark of this look's first question.
+        let to_mark: Vec<usize> = (0..docs.len())
+            .filter(|&k| (fresh_worlds || !frames.marked.contains(&docs[k].1)) && !mirror.unwatched_frames.contains(&docs[k].1))
+            .collect();
+        let mut marks = Vec::with_capacity(to_mark.len() * 2);
+        for &k in &to_mark {
+            let (_, frame, backend) = &docs[k];
+            let context = mirror.frame_worlds.get(frame).copied().unwrap_or_default();
+            marks.push(frame_watch(RepeatCall::FrameMark(k as u32), context, "mark", frames.key));
+            marks.push(command(RepeatCall::FrameDescribe(k as u32), json!({ "backendNodeId": backend, "depth": -1, "pierce": true })));
+        }
         let mut resolve = Vec::with_capacity(docs.len() * 2);
         for (k, (_, frame, backend)) in docs.iter().enumerate() {
             let context = mirror.frame_worlds.get(frame).copied().unwrap_or_default();
@@ -528,9 +579,20 @@ async fn read_frame_documents(r: &Reader<'_>, docs: &[(Value, String, i64)], sty
             // The listeners are asked of the frame's own world (see `page_listeners`).
             resolve.push(command(RepeatCall::FramePageDocument(k as u32), json!({ "backendNodeId": backend, "objectGroup": r.group })));
         }
-        let replies = r.batch(&resolve).await;
+        let mut sent = marks.clone();
+        sent.extend(resolve.iter().cloned());
+        let mut replies = r.batch(&sent).await;
+        let rest = replies.split_off(marks.len().min(replies.len()));
+        let marked = std::mem::replace(&mut replies, rest);
         if !fresh_worlds && replies.iter().step_by(2).any(|reply| matches!(reply, CdpReply::Err(_))) {
             continue;
+        }
+        // The documents as described after their marks (a mark that failed leaves its frame unmarked:
+        // the next look reads it again).
+        let mut described: Vec<Option<Value>> = vec![None; docs.len()];
+        for (j, &k) in to_mark.iter().enumerate() {
+            let again = json_of!(marks[j * 2 + 1], &marked[j * 2 + 1], r.opts);
+            described[k] = again.get("node").cloned();
         }
         let mut reads = Vec::with_capacity(docs.len() * 2);
         for (k, pair) in resolve.chunks(2).enumerate() {
@@ -550,6 +612,7 @@ async fn read_frame_documents(r: &Reader<'_>, docs: &[(Value, String, i64)], sty
         }
         let replies = r.batch(&reads).await;
         for (k, (doc, frame, _)) in docs.iter().enumerate() {
+            let doc = described[k].as_ref().unwrap_or(doc);
             let facts = json_of!(reads[k * 2], &replies[k * 2], r.opts);
             let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
             if let Err(f) = patch(mirror, &json!({ "node": doc }), &facts, &listeners, "a frame's document could not be read") {
@@ -565,6 +628,61 @@ async fn read_frame_documents(r: &Reader<'_>, docs: &[(Value, String, i64)], sty
         return Ok(Ok(()));
     }
     Ok(Err(Fallback("a frame's document could not be reached".into())))
+}
+
+/// Before a build that reads the page's frames in other processes again: our
+/// world (with a first mark) in each such frame the mirror has none in yet, so
+/// that the next look can ask it. The marks of the others were made by this
+/// look's first question. Only the frames' count is known beforehand (the
+/// owners the watcher could not enter whose document was elsewhere): when the
+/// mirror has as many worlds, nothing is asked. A frame that gives no world
+/// is only not watched (the look after reads it again, as before).
+async fn watch_elsewhere(r: &Reader<'_>, mirror: &mut Mirror, documents: &rustc_hash::FxHashMap<String, String>, key: &str) -> Result<std::result::Result<(), Fallback>> {
+    if !mirror.frames_elsewhere || mirror.blind_elsewhere == 0 || mirror.oopif_worlds.len() >= mirror.blind_elsewhere {
+        return Ok(Ok(()));
+    }
+    let targets = command(RepeatCall::OopifTargets, json!({}));
+    let replies = r.batch(std::slice::from_ref(&targets)).await;
+    // A transport that cannot list targets leaves those frames unwatched, not the capture undone.
+    let Ok(listed) = answered(targets.call, &replies[0], r.opts)? else { return Ok(Ok(())) };
+    // The page's frames in other processes: iframe targets whose parent is one of its frames.
+    let mut new: Vec<String> = listed
+        .get("targetInfos")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|t| t.get("type").and_then(Value::as_str) == Some("iframe"))
+        .filter(|t| t.get("parentFrameId").and_then(Value::as_str).is_some_and(|p| documents.contains_key(p)))
+        .filter_map(|t| t.get("targetId").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    mirror.oopif_worlds.retain(|f, _| new.contains(f));
+    new.retain(|f| !mirror.oopif_worlds.contains_key(f));
+    let worlds: Vec<CdpCommand> = new
+        .iter()
+        .enumerate()
+        .map(|(k, f)| CdpCommand { session: Some(f.clone()), ..command(RepeatCall::OopifWorld(k as u32), json!({ "frameId": f, "worldName": super::WORLD_NAME })) })
+        .collect();
+    let replies = r.batch(&worlds).await;
+    let mut made = Vec::new();
+    for ((frame, cmd), reply) in new.iter().zip(&worlds).zip(&replies) {
+        if let Ok(v) = answered(cmd.call, reply, r.opts)? {
+            if let Some(context) = v.get("executionContextId").and_then(Value::as_i64) {
+                made.push((frame.clone(), context));
+            }
+        }
+    }
+    let marks: Vec<CdpCommand> = made
+        .iter()
+        .enumerate()
+        .map(|(k, (frame, context))| CdpCommand { session: Some(frame.clone()), ..frame_watch(RepeatCall::OopifMark(k as u32), *context, "mark", key) })
+        .collect();
+    let replies = r.batch(&marks).await;
+    for ((frame, context), reply) in made.into_iter().zip(&replies) {
+        if matches!(reply, CdpReply::Ok(text) if !text.contains("exceptionDetails")) {
+            mirror.oopif_worlds.insert(frame, context);
+        }
+    }
+    Ok(Ok(()))
 }
 
 /// Whether a described document holds an open or closed shadow root (not a
@@ -722,7 +840,8 @@ mod tests {
         let calls = std::sync::Arc::new(Mutex::new(Vec::<String>::new()));
         let seen = calls.clone();
         let t = Answer(move |method: &str, params: &Value| {
-            seen.lock().unwrap().push(format!("{method} {}", params.get("executionContextId").map(Value::to_string).unwrap_or_default()));
+            let context = params.get("executionContextId").or_else(|| params.get("contextId"));
+            seen.lock().unwrap().push(format!("{method} {}", context.map(Value::to_string).unwrap_or_default()));
             match (method, params.get("executionContextId").and_then(Value::as_i64)) {
                 ("Page.createIsolatedWorld", _) => CdpReply::Ok(json!({ "executionContextId": 5 }).to_string()),
                 // The kept world (41) is gone; the new one (5) and the page's own world answer.
@@ -736,7 +855,9 @@ mod tests {
         let docs = vec![(json!({ "nodeType": 9, "backendNodeId": 7 }), "F2".to_string(), 7)];
         let mut m = mirror();
         m.frame_worlds.insert("F2".into(), 41);
-        let read = read_frame_documents(&reader, &docs, &[], &mut m).await;
+        // The look's first question marked F2 in the kept world.
+        let marked = ["F2".to_string()];
+        let read = read_frame_documents(&reader, &docs, &[], &mut m, &Frames { marked: &marked, key: "\"s-1\"" }).await;
         // The facts are not answered here: what matters is how the world was found.
         assert!(matches!(read, Ok(Err(_))));
         assert_eq!(m.frame_worlds.get("F2"), Some(&5), "the world made again is kept");
@@ -744,6 +865,11 @@ mod tests {
         assert_eq!(calls[0], "DOM.resolveNode 41", "the kept world is tried first, with no new world: {calls:?}");
         assert!(calls.iter().any(|c| c.starts_with("Page.createIsolatedWorld")), "{calls:?}");
         assert!(calls.iter().any(|c| c == "DOM.resolveNode 5"), "{calls:?}");
+        // The world made again has no mark of the first question: the frame is marked there
+        // and described again after the mark, in the batch that reaches its document.
+        let mark = calls.iter().position(|c| c == "Runtime.evaluate 5").expect("a mark in the new world");
+        let described = calls.iter().position(|c| c.starts_with("DOM.describeNode")).expect("the document described again");
+        assert!(mark < described, "{calls:?}");
     }
 
     #[tokio::test]

@@ -78,6 +78,9 @@ pub struct Mirror {
     /// Frames of `frame_worlds` whose document held a shadow tree of the page's when last
     /// read: their watcher cannot see inside it, so they are read again on every look.
     pub unwatched_frames: rustc_hash::FxHashSet<String>,
+    /// Our world in each frame in another process, by its frame (target) id: each look asks
+    /// whether the frame is as it was and marks it again (`frame_watch.js`'s 'swap').
+    pub oopif_worlds: FxHashMap<String, i64>,
     /// The last repeat capture may have left the DOM agent on and remote objects in the
     /// session's group (it read subtrees): the next one turns the one off and lets the
     /// others go. A new mirror assumes so (a repeat capture that fell back may have).

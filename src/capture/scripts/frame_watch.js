@@ -10,6 +10,8 @@
 // `mode` 'check': whether the frame is as it was at the session's last mark.
 // A frame that holds frames of its own is never as it was (their documents
 // are not watched here), nor is one without a mark for the session.
+// `mode` 'swap': 'check', then 'mark' (for a frame in another process, whose
+// reading, by its own capture, comes after this look in the same capture).
 //
 // What no mutation shows is folded into a fingerprint: form fields' values,
 // checked and selection as a script may set them, without an event.
@@ -41,13 +43,13 @@ function (mode, session) {
         if (v) mix(v);
     }
     const at = `${w.seq}:${fields.length}:${(h >>> 0).toString(36)}`;
-    if (mode === 'mark') {
+    const framed = document.getElementsByTagName('iframe').length + document.getElementsByTagName('frame').length > 0;
+    const same = mode !== 'mark' && !framed && fields.length <= MAX_FIELDS && w.marks.get(session) === at;
+    if (mode !== 'check') {
         w.marks.delete(session);
         w.marks.set(session, at);
         // Sessions come and go: keep the last few marks.
         while (w.marks.size > 16) w.marks.delete(w.marks.keys().next().value);
-        return true;
     }
-    const framed = document.getElementsByTagName('iframe').length + document.getElementsByTagName('frame').length > 0;
-    return !framed && fields.length <= MAX_FIELDS && w.marks.get(session) === at;
+    return mode === 'mark' || same;
 }
