@@ -32,6 +32,8 @@ pub struct Captured {
     pub mirror: Option<crate::incremental::Mirror>,
     /// The value of `Incremental::after` as JSON, when a repeat capture read subtrees and it answered.
     pub after: Option<String>,
+    /// A page session's capture: what its frames in other processes answered (for the next one to replay).
+    pub frame_replies: super::session::FrameReplies,
 }
 
 /// Send a batch and hand each reply over as it comes. A broken connection
@@ -121,7 +123,7 @@ pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: Captur
                     }
                     _ => None,
                 };
-                return Ok(Captured { snapshot, processing_ms: processing.as_secs_f64() * 1000.0, world: session.world.clone(), mirror, after: None });
+                return Ok(Captured { snapshot, processing_ms: processing.as_secs_f64() * 1000.0, world: session.world.clone(), mirror, after: None, frame_replies: std::mem::take(&mut session.frame_replies) });
             }
         }
     }

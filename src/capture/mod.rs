@@ -12,5 +12,5 @@ mod transport;
 pub use driver::{capture_with, Captured};
 pub use repeat::{capture_incremental, SessionCapture, FULL_CAPTURE_NOTE, REPEAT_MIN_NODES};
 pub use calls::Call;
-pub use session::WORLD_NAME;
+pub use session::{FrameReplies, WORLD_NAME};
 pub use transport::{call_before, js_rejection, CdpCall, CdpReply, CdpTransport, ReplyFuture};

@@ -97,7 +97,7 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
             }
             Ok(Ok(Repeated::Built(s, processing_ms, after))) => {
                 store::put(inc.slot, &inc.token, mirror);
-                return Ok(SessionCapture::Snapshot(Box::new(Captured { snapshot: *s, processing_ms, world: Some(world), mirror: None, after })));
+                return Ok(SessionCapture::Snapshot(Box::new(Captured { snapshot: *s, processing_ms, world: Some(world), mirror: None, after, frame_replies: Default::default() })));
             }
             Ok(Err(Fallback(why))) => Some(why),
             // The watcher's record was taken and the mirror may be half patched:
@@ -111,7 +111,8 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
     if let Some(why) = why {
         captured.snapshot.notes.push(format!("{FULL_CAPTURE_NOTE}{why}"));
     }
-    if let Some(mirror) = captured.mirror.take() {
+    if let Some(mut mirror) = captured.mirror.take() {
+        mirror.oopif_replies = std::mem::take(&mut captured.frame_replies);
         store::put(inc.slot, &inc.token, mirror);
     }
     Ok(SessionCapture::Snapshot(Box::new(captured)))
@@ -279,6 +280,8 @@ async fn repeat(
     }
     let elsewhere_as_they_were = !mirror.frames_elsewhere
         || (!elsewhere.is_empty() && elsewhere.len() == mirror.blind_elsewhere && swaps.iter().all(as_it_was));
+    // Those as they were: the build replays what they answered last time instead of asking again.
+    let unchanged_elsewhere: Vec<String> = elsewhere.iter().zip(swaps).filter(|(_, r)| as_it_was(r)).map(|((f, _), _)| f.clone()).collect();
     if root_count + blind > 0 && mirror.len() < REPEAT_MIN_NODES && !inc.always {
         return Ok(Ok(Repeated::Small));
     }
@@ -308,7 +311,7 @@ async fn repeat(
             return Ok(Err(f));
         }
         let t = Instant::now();
-        let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, 0).await?;
+        let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere).await?;
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
     }
 
@@ -360,7 +363,7 @@ async fn repeat(
     if let Err(f) = watch_elsewhere(&reader, mirror, &documents, &key).await? {
         return Ok(Err(f));
     }
-    let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots).await?;
+    let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere).await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
 }
 
@@ -732,13 +735,19 @@ async fn rebuild(
     documents: rustc_hash::FxHashMap<String, String>,
     shape: &str,
     roots: u32,
+    unchanged_elsewhere: &[String],
 ) -> Result<WebAiSnapshot> {
     mirror.facts = Some(PageFacts { notes: Vec::new(), ..facts.clone() });
     mirror.shape = shape.to_string();
     facts.documents = documents;
     let mut snapshot = if mirror.frames_elsewhere {
         let snap = mirror.to_snapshot();
-        let mut s = drive(transport, CaptureSession::with_page_snapshot(opts.clone(), &snap, false)).await?.snapshot;
+        let mut session = CaptureSession::with_page_snapshot(opts.clone(), &snap, false);
+        // Frames in other processes that have not changed answer as they did (see `FrameReplies`).
+        session.frame_replay = unchanged_elsewhere.iter().filter_map(|f| mirror.oopif_replies.get(f).map(|r| (f.clone(), r.clone()))).collect();
+        let captured = drive(transport, session).await?;
+        mirror.oopif_replies = captured.frame_replies;
+        let mut s = captured.snapshot;
         s.capture_ms = started.elapsed().as_secs_f64() * 1000.0;
         s
     } else {
@@ -938,7 +947,7 @@ mod tests {
         let mut m = mirror_of("forms-dom.json");
         let facts = m.facts.clone().unwrap();
         let shape = m.shape.clone();
-        let build = async |m: &mut Mirror| rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), &shape, 1).await.unwrap();
+        let build = async |m: &mut Mirror| rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), &shape, 1, &[]).await.unwrap();
         let first = build(&mut m).await;
         assert!(m.has_kept(), "the first build is kept");
         // A text, a field's value and a checkbox, each changed as a re-read of its subtree gives it.

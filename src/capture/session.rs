@@ -154,7 +154,17 @@ pub struct CaptureSession {
     pub built: Option<crate::incremental::kept::Built>,
     built_page: Option<crate::engine::page::Page>,
     given_dom: Option<Vec<DomTree>>,
+    /// A page session's capture records what each frame in another process
+    /// answered (`FrameReplies`): the next repeat capture replays a frame that
+    /// has not changed since instead of asking it again (`frame_replay`).
+    record_frames: bool,
+    pub(crate) frame_replies: FrameReplies,
+    pub(crate) frame_replay: FrameReplies,
 }
+
+/// What frames in other processes answered a capture, by frame id: each
+/// frame call's reply text (its owner, frame tree and DOM snapshot).
+pub type FrameReplies = rustc_hash::FxHashMap<String, Vec<(FrameCall, String)>>;
 
 /// One `Accessibility.queryAXTree` for a node of the DOM engine's tree whose
 /// content is in a user-agent shadow root.
@@ -238,7 +248,29 @@ impl CaptureSession {
             built: None,
             built_page: None,
             given_dom: None,
+            record_frames: false,
+            frame_replies: FrameReplies::default(),
+            frame_replay: FrameReplies::default(),
         }
+        .recording()
+    }
+
+    /// A page session's capture records its frames' replies (see `record_frames`).
+    fn recording(mut self) -> CaptureSession {
+        self.record_frames = self.opts.incremental.is_some() && self.dom_engine();
+        self
+    }
+
+    /// The calls a frame job in another process is asked (`frame_batch`), which a replay must answer.
+    fn oopif_calls(&self) -> Vec<FrameCall> {
+        let mut calls = vec![FrameCall::Owner, FrameCall::FrameTree];
+        if !self.dom_engine() {
+            calls.push(FrameCall::AxTree);
+        }
+        if self.opts.dom_pass || self.dom_engine() {
+            calls.push(FrameCall::DomSnapshot);
+        }
+        calls
     }
 
     /// Milliseconds left before `timeoutMs`; transports bound each call by it.
@@ -308,6 +340,11 @@ impl CaptureSession {
     /// Take one reply. What it returns joins the batch in flight: the page
     /// scripts, once the frame tree names the frame whose world they need.
     pub fn receive(&mut self, call: Call, reply: CdpReply) -> Vec<CdpCommand> {
+        if let (true, Call::Frame(k, fc), CdpReply::Ok(text)) = (self.record_frames, call, &reply) {
+            if let Some(job) = self.frames.get(k as usize).filter(|j| j.oopif_root) {
+                self.frame_replies.entry(job.info.id.clone()).or_default().push((fc, text.clone()));
+            }
+        }
         if let CdpReply::Broken(e) = reply {
             self.fault.get_or_insert(e);
             self.replies.insert(call, CdpReply::Err(String::new()));
@@ -588,9 +625,22 @@ impl CaptureSession {
             return self.finish();
         }
         let mut cmds = Vec::with_capacity(jobs.len() * 3);
+        // Frames in other processes unchanged since a page session's last capture read them:
+        // what they answered then is answered again, through `receive`, as if they had.
+        let wanted = self.oopif_calls();
+        let mut replayed: Vec<(u32, Vec<(FrameCall, String)>)> = Vec::new();
         for job in jobs {
             let k = self.frames.len() as u32;
             let frame_id = job.info.id.clone();
+            if job.oopif_root {
+                if let Some(replies) = self.frame_replay.remove(&frame_id).filter(|r| wanted.iter().all(|w| r.iter().any(|(c, _)| c == w))) {
+                    replayed.push((k, replies));
+                    self.frames.push(job);
+                    self.frame_trees.push(None);
+                    self.frame_doms.push(DomParts::default());
+                    continue;
+                }
+            }
             // The DOM engine builds a frame's tree from its process's DOM snapshot.
             if !self.dom_engine() {
                 cmds.push(CdpCommand {
@@ -621,6 +671,17 @@ impl CaptureSession {
         }
         self.stage = Stage::Frames;
         self.frame_round += 1;
+        for (k, replies) in replayed {
+            for (fc, text) in replies.into_iter().filter(|(c, _)| wanted.contains(c)) {
+                let more = self.receive(Call::Frame(k, fc), CdpReply::Ok(text));
+                cmds.extend(more);
+            }
+        }
+        if cmds.is_empty() && self.dom_pending.is_empty() {
+            // Every frame replayed: nothing to wait for.
+            self.waiting.clear();
+            return self.advance();
+        }
         Ok(self.send(cmds))
     }
 

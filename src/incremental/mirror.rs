@@ -81,6 +81,9 @@ pub struct Mirror {
     /// Our world in each frame in another process, by its frame (target) id: each look asks
     /// whether the frame is as it was and marks it again (`frame_watch.js`'s 'swap').
     pub oopif_worlds: FxHashMap<String, i64>,
+    /// What each frame in another process answered the last capture that read it
+    /// (`crate::capture::FrameReplies`), replayed while it is as it was.
+    pub oopif_replies: crate::capture::FrameReplies,
     /// The last repeat capture may have left the DOM agent on and remote objects in the
     /// session's group (it read subtrees): the next one turns the one off and lets the
     /// others go. A new mirror assumes so (a repeat capture that fell back may have).
