@@ -641,7 +641,7 @@ async fn read_frame_documents(
 /// mirror has as many worlds, nothing is asked. A frame that gives no world
 /// is only not watched (the look after reads it again, as before).
 async fn watch_elsewhere(r: &Reader<'_>, mirror: &mut Mirror, documents: &rustc_hash::FxHashMap<String, String>, key: &str) -> Result<std::result::Result<(), Fallback>> {
-    if !mirror.frames_elsewhere || mirror.blind_elsewhere == 0 || mirror.oopif_worlds.len() >= mirror.blind_elsewhere {
+    if !mirror.frames_elsewhere || mirror.blind_elsewhere == 0 || mirror.oopif_worlds.len() + mirror.oopif_unreachable.len() >= mirror.blind_elsewhere {
         return Ok(Ok(()));
     }
     let targets = command(RepeatCall::OopifTargets, json!({}));
@@ -659,7 +659,8 @@ async fn watch_elsewhere(r: &Reader<'_>, mirror: &mut Mirror, documents: &rustc_
         .filter_map(|t| t.get("targetId").and_then(Value::as_str).map(str::to_string))
         .collect();
     mirror.oopif_worlds.retain(|f, _| new.contains(f));
-    new.retain(|f| !mirror.oopif_worlds.contains_key(f));
+    mirror.oopif_unreachable.retain(|f| new.contains(f));
+    new.retain(|f| !mirror.oopif_worlds.contains_key(f) && !mirror.oopif_unreachable.contains(f));
     let worlds: Vec<CdpCommand> = new
         .iter()
         .enumerate()
@@ -668,9 +669,10 @@ async fn watch_elsewhere(r: &Reader<'_>, mirror: &mut Mirror, documents: &rustc_
     let replies = r.batch(&worlds).await;
     let mut made = Vec::new();
     for ((frame, cmd), reply) in new.iter().zip(&worlds).zip(&replies) {
-        if let Ok(v) = answered(cmd.call, reply, r.opts)? {
-            if let Some(context) = v.get("executionContextId").and_then(Value::as_i64) {
-                made.push((frame.clone(), context));
+        match answered(cmd.call, reply, r.opts)?.ok().and_then(|v| v.get("executionContextId").and_then(Value::as_i64)) {
+            Some(context) => made.push((frame.clone(), context)),
+            None => {
+                mirror.oopif_unreachable.insert(frame.clone());
             }
         }
     }
@@ -981,6 +983,46 @@ mod tests {
         let built = build(&mut m).await;
         assert!(built.text.contains("\"Mail\""), "{}", built.text);
         same(&built, &whole(&m, &facts));
+    }
+
+    #[tokio::test]
+    async fn frames_in_other_processes_get_a_world_and_a_mark_once_and_one_that_gives_no_world_is_not_asked_again() {
+        use std::sync::{Arc, Mutex};
+        let calls = Arc::new(Mutex::new(Vec::<String>::new()));
+        let seen = calls.clone();
+        let t = Answer(move |method: &str, params: &Value| {
+            seen.lock().unwrap().push(method.to_string());
+            match method {
+                // Two frames of this page in other processes, and one of another page.
+                "Target.getTargets" => CdpReply::Ok(
+                    json!({ "targetInfos": [
+                        { "type": "iframe", "targetId": "A", "parentFrameId": "F" },
+                        { "type": "iframe", "targetId": "B", "parentFrameId": "F" },
+                        { "type": "iframe", "targetId": "Z", "parentFrameId": "other-page" },
+                        { "type": "page", "targetId": "F" },
+                    ] })
+                    .to_string(),
+                ),
+                "Page.createIsolatedWorld" if params["frameId"] == "A" => CdpReply::Ok(json!({ "executionContextId": 9 }).to_string()),
+                "Page.createIsolatedWorld" => CdpReply::Err("no session for this frame".into()),
+                "Runtime.evaluate" => CdpReply::Ok(json!({ "result": { "type": "boolean", "value": true } }).to_string()),
+                _ => CdpReply::Err("not expected".into()),
+            }
+        });
+        let opts = opts();
+        let reader = Reader { transport: &t, opts: &opts, deadline: Instant::now() + Duration::from_secs(5), group: "g".into() };
+        let mut m = mirror();
+        m.frames_elsewhere = true;
+        m.blind_elsewhere = 2;
+        let documents: rustc_hash::FxHashMap<String, String> = [("F".to_string(), "L".to_string())].into_iter().collect();
+        assert!(matches!(watch_elsewhere(&reader, &mut m, &documents, "\"s-1\"").await, Ok(Ok(()))));
+        assert_eq!(m.oopif_worlds.get("A"), Some(&9), "A's world, marked");
+        assert!(m.oopif_unreachable.contains("B") && !m.oopif_worlds.contains_key("Z"));
+        assert_eq!(calls.lock().unwrap().as_slice(), ["Target.getTargets", "Page.createIsolatedWorld", "Page.createIsolatedWorld", "Runtime.evaluate"]);
+        // Every frame has a world or gave none: the next build asks nothing.
+        calls.lock().unwrap().clear();
+        assert!(matches!(watch_elsewhere(&reader, &mut m, &documents, "\"s-1\"").await, Ok(Ok(()))));
+        assert!(calls.lock().unwrap().is_empty());
     }
 
     #[test]

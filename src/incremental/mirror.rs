@@ -81,6 +81,9 @@ pub struct Mirror {
     /// Our world in each frame in another process, by its frame (target) id: each look asks
     /// whether the frame is as it was and marks it again (`frame_watch.js`'s 'swap').
     pub oopif_worlds: FxHashMap<String, i64>,
+    /// Frames in other processes that gave no world (a transport that cannot reach their
+    /// sessions): not asked again; such a page is rebuilt on every look, as before.
+    pub oopif_unreachable: rustc_hash::FxHashSet<String>,
     /// What each frame in another process answered the last capture that read it
     /// (`crate::capture::FrameReplies`), replayed while it is as it was.
     pub oopif_replies: crate::capture::FrameReplies,
