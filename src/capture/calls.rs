@@ -75,7 +75,7 @@ pub enum RepeatCall {
     FrameListeners(u32),
     /// Whether the `k`th frame world the mirror keeps shows its frame as it was at the session's last mark
     /// (and the mark made again: the frame is read after it in this look, if at all),
-    FrameCheck(u32),
+    FrameSwap(u32),
     /// and its first mark when its world is new, with its document described again after it.
     FrameMark(u32),
     FrameDescribe(u32),
@@ -119,7 +119,7 @@ impl Call {
             Call::Frame(_, FrameCall::Owner) => "DOM.getFrameOwner",
             Call::Cleanup(_) | Call::Repeat(RepeatCall::DomDisable) => "DOM.disable",
             Call::Repeat(
-                RepeatCall::Take | RepeatCall::After | RepeatCall::FrameCheck(_) | RepeatCall::FrameMark(_) | RepeatCall::OopifSwap(_) | RepeatCall::OopifMark(_),
+                RepeatCall::Take | RepeatCall::After | RepeatCall::FrameSwap(_) | RepeatCall::FrameMark(_) | RepeatCall::OopifSwap(_) | RepeatCall::OopifMark(_),
             ) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::OopifTargets) => "Target.getTargets",
             Call::Repeat(RepeatCall::OopifWorld(_)) => "Page.createIsolatedWorld",

@@ -222,7 +222,7 @@ async fn repeat(
         mirror.frame_worlds.iter().filter(|(f, _)| !mirror.unwatched_frames.contains(*f)).map(|(f, &c)| (f.clone(), c)).collect();
     watched.sort();
     let checks_from = first.len();
-    first.extend(watched.iter().enumerate().map(|(k, (_, context))| frame_watch(RepeatCall::FrameCheck(k as u32), *context, "swap", &key)));
+    first.extend(watched.iter().enumerate().map(|(k, (_, context))| frame_watch(RepeatCall::FrameSwap(k as u32), *context, "swap", &key)));
     // Frames in other processes: each is read by its own capture whenever the snapshot is built,
     // so each is asked and marked again at once; all as they were, with nothing else changed,
     // and the look is answered as unchanged.

@@ -1,17 +1,17 @@
-// A page session's watch over a frame of another origin in the page's own
-// process, run in our isolated world in that frame. The page's watcher
-// (lib/page/watch.js) cannot enter such a frame, so a repeat capture used to
-// read its document again whole on every look; with this it reads it again
-// only when something in it may have changed.
+// A page session's watch over a frame of another origin (in the page's
+// process or another), run in our isolated world in that frame. The page's
+// watcher (lib/page/watch.js) cannot enter such a frame, so a repeat capture
+// used to read it again on every look; with this it reads it again only when
+// something in it may have changed.
 //
 // `mode` 'mark': session `session` is about to read the frame: remember where
-// the frame stands for it (sent before the frame's DOM is described, so a
-// change after the mark is a change the next look sees).
-// `mode` 'check': whether the frame is as it was at the session's last mark.
-// A frame that holds frames of its own is never as it was (their documents
-// are not watched here), nor is one without a mark for the session.
-// `mode` 'swap': 'check', then 'mark' (for a frame in another process, whose
-// reading, by its own capture, comes after this look in the same capture).
+// the frame stands for it (sent before the frame's DOM is read, so a change
+// after the mark is a change the next look sees).
+// `mode` 'swap': whether the frame is as it was at the session's last mark,
+// then 'mark' (a look asks this first; whatever it then reads of the frame
+// comes after the new mark). A frame that holds frames of its own is never as
+// it was (their documents are not watched here), nor is one without a mark
+// for the session.
 //
 // What no mutation shows is folded into a fingerprint: form fields' values,
 // checked and selection as a script may set them, without an event.
@@ -44,12 +44,10 @@ function (mode, session) {
     }
     const at = `${w.seq}:${fields.length}:${(h >>> 0).toString(36)}`;
     const framed = document.getElementsByTagName('iframe').length + document.getElementsByTagName('frame').length > 0;
-    const same = mode !== 'mark' && !framed && fields.length <= MAX_FIELDS && w.marks.get(session) === at;
-    if (mode !== 'check') {
-        w.marks.delete(session);
-        w.marks.set(session, at);
-        // Sessions come and go: keep the last few marks.
-        while (w.marks.size > 16) w.marks.delete(w.marks.keys().next().value);
-    }
+    const same = mode === 'swap' && !framed && fields.length <= MAX_FIELDS && w.marks.get(session) === at;
+    w.marks.delete(session);
+    w.marks.set(session, at);
+    // Sessions come and go: keep the last few marks.
+    while (w.marks.size > 16) w.marks.delete(w.marks.keys().next().value);
     return mode === 'mark' || same;
 }
