@@ -647,6 +647,50 @@ test('a session with the ax engine captures in full, as before', async () => {
     }
 });
 
+test('two sessions on a page each see a change inside a frame of another origin, whichever looks first', async () => {
+    // The frame watcher keeps a mark per session: one session's look must not hide a change from the other.
+    const http = await import('node:http');
+    const serve = body => new Promise(resolve => {
+        const server = http.createServer((req, res) => { res.setHeader('content-type', 'text/html'); res.end(body()); });
+        server.listen(0, '127.0.0.1', () => resolve(server));
+    });
+    const child = await serve(() => '<!doctype html><title>Card</title><p id=t>Card number</p><button>Pay now</button>');
+    const port = child.address().port;
+    const top = await serve(() => `<!doctype html><title>Shop</title><h1>Checkout</h1><iframe title="Same site" src="http://127.0.0.1:${port}/"></iframe><iframe title="Cross site" src="http://localhost:${port}/"></iframe>`);
+    const page = await (await browser()).newPage();
+    const open = () => createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    const a = open();
+    const b = open();
+    try {
+        await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
+        const frames = page.frames().filter(f => f !== page.mainFrame());
+        assert.equal(frames.length, 2);
+        for (let k = 0; k < 3; k += 1) {
+            await a.snapshot();
+            await b.snapshot();
+        }
+        for (const [k, frame] of frames.entries()) {
+            await frame.evaluate(n => { document.getElementById('t').textContent = `Card number ${n}`; }, k);
+            const [first, second] = k % 2 ? [b, a] : [a, b];
+            for (const who of [first, second]) {
+                const numbering = who._numbering();
+                const s = await who.snapshot();
+                assert.equal(s.fromCache, false);
+                assert.match(s.text, new RegExp(`Card number ${k}`));
+                assert.equal(difference(s, await fullCapture(page, numbering)), null);
+            }
+            assert.equal((await a.snapshot()).fromCache, true);
+            assert.equal((await b.snapshot()).fromCache, true);
+        }
+    } finally {
+        await a.close();
+        await b.close();
+        await page.close();
+        top.close();
+        child.close();
+    }
+});
+
 test('after each of 48 random mutations inside frames the page cannot enter (one in its process, one in another), the incremental snapshot is the full capture', { timeout: 5 * 60 * 1000 }, async () => {
     // The page's watcher cannot see into either frame: each is watched from our world in it.
     // Mutations go to the page, the same-site frame of another origin, or the cross-site one, in turn.
