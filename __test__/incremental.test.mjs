@@ -614,6 +614,9 @@ test('a frame in another process is asked at each look whether it changed: an un
         for (const [change, shown] of [
             [() => { document.getElementById('t').textContent = 'Card number (Visa)'; }, /Card number \(Visa\)/],
             [() => { document.getElementById('card').value = '4242'; }, /textbox "Card" \[ref=@e\d+ value="4242"/],
+            // No mutation: an untitled frame is named by its URL.
+            [() => { document.title = ''; }, /Card number/],
+            [() => { history.pushState({}, '', '/paid'); }, /\/paid/],
         ]) {
             await frame.evaluate(change);
             const s = await look();

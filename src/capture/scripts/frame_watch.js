@@ -14,7 +14,8 @@
 // for the session.
 //
 // What no mutation shows is folded into a fingerprint: form fields' values,
-// checked and selection as a script may set them, without an event.
+// checked and selection as a script may set them, without an event, and the
+// document's URL (history.pushState; an untitled frame is named by it).
 function (mode, session) {
     const g = globalThis;
     let w = g.__webAiSnapshotFrameWatch;
@@ -42,6 +43,7 @@ function (mode, session) {
         const v = f.value;
         if (v) mix(v);
     }
+    mix(location.href);
     const at = `${w.seq}:${fields.length}:${(h >>> 0).toString(36)}`;
     const framed = document.getElementsByTagName('iframe').length + document.getElementsByTagName('frame').length > 0;
     const same = mode === 'swap' && !framed && fields.length <= MAX_FIELDS && w.marks.get(session) === at;
