@@ -745,6 +745,7 @@ async fn rebuild(
     let mut snapshot = if mirror.frames_elsewhere {
         let snap = mirror.to_snapshot();
         let mut session = CaptureSession::with_page_snapshot(opts.clone(), &snap, false);
+        session.give_facts(facts.clone());
         // Frames in other processes that have not changed answer as they did (see `FrameReplies`).
         session.frame_replay = unchanged_elsewhere.iter().filter_map(|f| mirror.oopif_replies.get(f).map(|r| (f.clone(), r.clone()))).collect();
         let captured = drive(transport, session).await?;
