@@ -169,6 +169,10 @@ pub struct CaptureSession {
 /// frame call's reply text (its owner, frame tree and DOM snapshot).
 pub type FrameReplies = rustc_hash::FxHashMap<String, Vec<(FrameCall, String)>>;
 
+/// The most reply text a capture records for replay (a mirror slot keeps it): a
+/// page of many or huge frames has the rest asked again, as before.
+const MAX_RECORDED_FRAME_BYTES: usize = 16 << 20;
+
 /// One `Accessibility.queryAXTree` for a node of the DOM engine's tree whose
 /// content is in a user-agent shadow root.
 struct ChromeJob {
@@ -345,7 +349,8 @@ impl CaptureSession {
     /// scripts, once the frame tree names the frame whose world they need.
     pub fn receive(&mut self, call: Call, reply: CdpReply) -> Vec<CdpCommand> {
         if let (true, Call::Frame(k, fc), CdpReply::Ok(text)) = (self.record_frames, call, &reply) {
-            if let Some(job) = self.frames.get(k as usize).filter(|j| j.oopif_root) {
+            let recorded: usize = self.frame_replies.values().flatten().map(|(_, t)| t.len()).sum();
+            if let Some(job) = self.frames.get(k as usize).filter(|j| j.oopif_root && recorded + text.len() <= MAX_RECORDED_FRAME_BYTES) {
                 self.frame_replies.entry(job.info.id.clone()).or_default().push((fc, text.clone()));
             }
         }
