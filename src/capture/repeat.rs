@@ -278,8 +278,12 @@ async fn repeat(
             mirror.oopif_worlds.remove(frame);
         }
     }
+    // (A frame that gave no world is not watched: the page is rebuilt on every look, as before.)
     let elsewhere_as_they_were = !mirror.frames_elsewhere
-        || (!elsewhere.is_empty() && elsewhere.len() == mirror.blind_elsewhere && swaps.iter().all(as_it_was));
+        || (!elsewhere.is_empty()
+            && mirror.oopif_unreachable.is_empty()
+            && elsewhere.len() == mirror.blind_elsewhere
+            && swaps.iter().all(as_it_was));
     // Those as they were: the build replays what they answered last time instead of asking again.
     let unchanged_elsewhere: Vec<String> = elsewhere.iter().zip(swaps).filter(|(_, r)| as_it_was(r)).map(|((f, _), _)| f.clone()).collect();
     if root_count + blind > 0 && mirror.len() < REPEAT_MIN_NODES && !inc.always {
