@@ -284,8 +284,10 @@ async fn repeat(
             && mirror.oopif_unreachable.is_empty()
             && elsewhere.len() == mirror.blind_elsewhere
             && swaps.iter().all(as_it_was));
-    // Those as they were: the build replays what they answered last time instead of asking again.
+    // Those as they were: the build replays what they answered last time instead of asking again
+    // (and, when all are, the frame tree read now and the targets that named them then).
     let unchanged_elsewhere: Vec<String> = elsewhere.iter().zip(swaps).filter(|(_, r)| as_it_was(r)).map(|((f, _), _)| f.clone()).collect();
+    let all_as_they_were = mirror.frames_elsewhere && elsewhere_as_they_were;
     if root_count + blind > 0 && mirror.len() < REPEAT_MIN_NODES && !inc.always {
         return Ok(Ok(Repeated::Small));
     }
@@ -315,7 +317,7 @@ async fn repeat(
             return Ok(Err(f));
         }
         let t = Instant::now();
-        let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere).await?;
+        let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())).await?;
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
     }
 
@@ -367,7 +369,7 @@ async fn repeat(
     if let Err(f) = watch_elsewhere(&reader, mirror, &documents, &key).await? {
         return Ok(Err(f));
     }
-    let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere).await?;
+    let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())).await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
 }
 
@@ -742,6 +744,7 @@ async fn rebuild(
     shape: &str,
     roots: u32,
     unchanged_elsewhere: &[String],
+    frame_tree: Option<Value>,
 ) -> Result<WebAiSnapshot> {
     mirror.facts = Some(PageFacts { notes: Vec::new(), ..facts.clone() });
     mirror.shape = shape.to_string();
@@ -751,7 +754,11 @@ async fn rebuild(
         let mut session = CaptureSession::with_page_snapshot(opts.clone(), &snap, false);
         session.give_facts(facts.clone());
         // Frames in other processes that have not changed answer as they did (see `FrameReplies`).
-        session.frame_replay = unchanged_elsewhere.iter().filter_map(|f| mirror.oopif_replies.get(f).map(|r| (f.clone(), r.clone()))).collect();
+        session.frame_replay.frames = unchanged_elsewhere.iter().filter_map(|f| mirror.oopif_replies.frames.get(f).map(|r| (f.clone(), r.clone()))).collect();
+        // All of them as they were: they are the frames the last capture's targets named.
+        if let (Some(tree), Some(targets)) = (frame_tree, mirror.oopif_replies.targets.clone()) {
+            session.give_frames(tree, targets);
+        }
         let captured = drive(transport, session).await?;
         mirror.oopif_replies = captured.frame_replies;
         let mut s = captured.snapshot;
@@ -954,7 +961,7 @@ mod tests {
         let mut m = mirror_of("forms-dom.json");
         let facts = m.facts.clone().unwrap();
         let shape = m.shape.clone();
-        let build = async |m: &mut Mirror| rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), &shape, 1, &[]).await.unwrap();
+        let build = async |m: &mut Mirror| rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), &shape, 1, &[], None).await.unwrap();
         let first = build(&mut m).await;
         assert!(m.has_kept(), "the first build is kept");
         // A text, a field's value and a checkbox, each changed as a re-read of its subtree gives it.

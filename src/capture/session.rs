@@ -165,9 +165,14 @@ pub struct CaptureSession {
     pub(crate) frame_replay: FrameReplies,
 }
 
-/// What frames in other processes answered a capture, by frame id: each
-/// frame call's reply text (its owner, frame tree and DOM snapshot).
-pub type FrameReplies = rustc_hash::FxHashMap<String, Vec<(FrameCall, String)>>;
+/// What frames in other processes answered a capture.
+#[derive(Debug, Default, Clone)]
+pub struct FrameReplies {
+    /// By frame id: each frame call's reply text (its owner, frame tree and DOM snapshot).
+    pub frames: rustc_hash::FxHashMap<String, Vec<(FrameCall, String)>>,
+    /// The `Target.getTargets` reply that named them.
+    pub targets: Option<String>,
+}
 
 /// The most reply text a capture records for replay (a mirror slot keeps it): a
 /// page of many or huge frames has the rest asked again, as before.
@@ -309,7 +314,7 @@ impl CaptureSession {
             && self.opts.numbering.is_none()
             && self.opts.incremental.is_none();
         let mut cmds = Vec::new();
-        if !lean {
+        if !lean && !self.frame_tree_asked {
             // The frame tree first: it names the main frame, whose isolated
             // world the page scripts then run in (see `receive`), while the
             // renderer builds the tree.
@@ -323,7 +328,7 @@ impl CaptureSession {
             // renderer then runs while the snapshot's reply travels and is read.
             cmds.push(self.dom_snapshot_command(Call::DomSnapshot, None));
         }
-        if !self.dom_engine() || self.unhosted_frames {
+        if (!self.dom_engine() || self.unhosted_frames) && !self.targets_asked {
             // Out-of-process (cross-site) frames are not in the page's frame tree.
             cmds.push(CdpCommand::new(Call::Targets, json!({})));
             self.targets_asked = true;
@@ -349,10 +354,13 @@ impl CaptureSession {
     /// scripts, once the frame tree names the frame whose world they need.
     pub fn receive(&mut self, call: Call, reply: CdpReply) -> Vec<CdpCommand> {
         if let (true, Call::Frame(k, fc), CdpReply::Ok(text)) = (self.record_frames, call, &reply) {
-            let recorded: usize = self.frame_replies.values().flatten().map(|(_, t)| t.len()).sum();
+            let recorded: usize = self.frame_replies.frames.values().flatten().map(|(_, t)| t.len()).sum();
             if let Some(job) = self.frames.get(k as usize).filter(|j| j.oopif_root && recorded + text.len() <= MAX_RECORDED_FRAME_BYTES) {
-                self.frame_replies.entry(job.info.id.clone()).or_default().push((fc, text.clone()));
+                self.frame_replies.frames.entry(job.info.id.clone()).or_default().push((fc, text.clone()));
             }
+        }
+        if let (true, Call::Targets, CdpReply::Ok(text)) = (self.record_frames, call, &reply) {
+            self.frame_replies.targets = Some(text.clone());
         }
         if let CdpReply::Broken(e) = reply {
             self.fault.get_or_insert(e);
@@ -648,7 +656,7 @@ impl CaptureSession {
             let k = self.frames.len() as u32;
             let frame_id = job.info.id.clone();
             if job.oopif_root {
-                if let Some(replies) = self.frame_replay.remove(&frame_id).filter(|r| wanted.iter().all(|w| r.iter().any(|(c, _)| c == w))) {
+                if let Some(replies) = self.frame_replay.frames.remove(&frame_id).filter(|r| wanted.iter().all(|w| r.iter().any(|(c, _)| c == w))) {
                     replayed.push((k, replies));
                     self.frames.push(job);
                     self.frame_trees.push(None);
@@ -1186,6 +1194,17 @@ impl CaptureSession {
     pub(crate) fn give_facts(&mut self, facts: PageFacts) {
         self.facts = Some(facts);
         self.given_facts = true;
+    }
+
+    /// Build with `frame_tree` (the repeat capture's own) and `targets` (the
+    /// last capture's `Target.getTargets` reply) as the page's: when every frame
+    /// in another process is as it was, they name the same frames, and the build
+    /// asks the browser nothing but what changed.
+    pub(crate) fn give_frames(&mut self, frame_tree: Value, targets: String) {
+        self.frame_tree = Some(frame_tree);
+        self.frame_tree_asked = true;
+        self.replies.insert(Call::Targets, CdpReply::Ok(targets));
+        self.targets_asked = true;
     }
 
     /// Why this capture's mirror cannot serve a repeat capture, if it cannot.
