@@ -177,6 +177,17 @@ fn thrown(v: &Value, what: &str) -> Option<Fallback> {
     Some(Fallback(format!("{what}: {}", text.lines().next().unwrap_or_default())))
 }
 
+/// What one of our scripts' evaluations (`returnByValue`) returned; None when it
+/// did not answer or threw.
+fn evaluated(reply: &CdpReply) -> Option<Value> {
+    let CdpReply::Ok(text) = reply else { return None };
+    let mut v = crate::compat::json_text::from_str_lossy::<Value>(text).ok()?;
+    if v.get("exceptionDetails").is_some() {
+        return None;
+    }
+    v.pointer_mut("/result/value").map(Value::take)
+}
+
 /// The repeat capture proper: `Ok(Err(…))` when only a full capture will do.
 async fn repeat(
     transport: &dyn CdpTransport,
@@ -267,14 +278,14 @@ async fn repeat(
     // Every frame the watcher cannot enter is one the mirror watches or one in another process
     // (read by its own capture when the snapshot is built), and each watched one is as it was:
     // none is read again here (the watcher holds them after the roots, which are all that is fetched).
-    let as_it_was = |reply: &CdpReply| matches!(reply, CdpReply::Ok(text) if serde_json::from_str::<Value>(text).ok().and_then(|v| v.pointer("/result/value").and_then(Value::as_bool)) == Some(true));
+    let as_it_was = |reply: &CdpReply| evaluated(reply).and_then(|v| v.as_bool()) == Some(true);
     if blind > 0 && blind == watched.len() + mirror.blind_elsewhere && replies[checks_from..checks_from + watched.len()].iter().all(as_it_was) {
         blind = 0;
     }
     let swaps = &replies[swaps_from..swaps_from + elsewhere.len()];
     // A world that did not answer (its frame navigated or went) is made again before the next build.
     for ((frame, _), reply) in elsewhere.iter().zip(swaps) {
-        if !matches!(reply, CdpReply::Ok(text) if !text.contains("exceptionDetails")) {
+        if evaluated(reply).is_none() {
             mirror.oopif_worlds.remove(frame);
         }
     }
@@ -447,13 +458,7 @@ async fn read_roots(
     sent.extend(look.cloned());
     let mut replies = r.batch(&sent).await;
     // A look that did not answer is only a look: the caller asks again itself.
-    let after = look.and_then(|_| replies.pop()).and_then(|reply| match reply {
-        CdpReply::Ok(text) => serde_json::from_str::<Value>(&text)
-            .ok()
-            .filter(|v| v.get("exceptionDetails").is_none())
-            .and_then(|v| v.pointer("/result/value").map(Value::to_string)),
-        _ => None,
-    });
+    let after = look.and_then(|_| replies.pop()).and_then(|reply| evaluated(&reply)).map(|v| v.to_string());
     let rest = replies.split_off(extra.len().min(replies.len()));
     *extra_replies = std::mem::replace(&mut replies, rest);
     for (cmd, reply) in extra.iter().zip(extra_replies.iter()).filter(|(c, _)| c.call == Call::Repeat(RepeatCall::DomEnable)) {
@@ -592,7 +597,7 @@ async fn read_frame_documents(
         sent.extend(resolve.iter().cloned());
         let mut replies = r.batch(&sent).await;
         let rest = replies.split_off(marks.len().min(replies.len()));
-        let marked = std::mem::replace(&mut replies, rest);
+        let mark_replies = std::mem::replace(&mut replies, rest);
         if !fresh_worlds && replies.iter().step_by(2).any(|reply| matches!(reply, CdpReply::Err(_))) {
             continue;
         }
@@ -600,7 +605,7 @@ async fn read_frame_documents(
         // the next look reads it again).
         let mut described: Vec<Option<Value>> = vec![None; docs.len()];
         for (j, &k) in to_mark.iter().enumerate() {
-            let again = json_of!(marks[j * 2 + 1], &marked[j * 2 + 1], r.opts);
+            let again = json_of!(marks[j * 2 + 1], &mark_replies[j * 2 + 1], r.opts);
             described[k] = again.get("node").cloned();
         }
         let mut reads = Vec::with_capacity(docs.len() * 2);
@@ -689,7 +694,7 @@ async fn watch_elsewhere(r: &Reader<'_>, mirror: &mut Mirror, documents: &rustc_
         .collect();
     let replies = r.batch(&marks).await;
     for ((frame, context), reply) in made.into_iter().zip(&replies) {
-        if matches!(reply, CdpReply::Ok(text) if !text.contains("exceptionDetails")) {
+        if evaluated(reply).is_some() {
             mirror.oopif_worlds.insert(frame, context);
         }
     }

@@ -162,6 +162,8 @@ pub struct CaptureSession {
     /// no page script runs, and the frame tree only names frames.
     given_facts: bool,
     pub(crate) frame_replies: FrameReplies,
+    /// The bytes of reply text `frame_replies` holds (see `MAX_RECORDED_FRAME_BYTES`).
+    recorded_bytes: usize,
     pub(crate) frame_replay: FrameReplies,
 }
 
@@ -263,6 +265,7 @@ impl CaptureSession {
             record_frames: false,
             given_facts: false,
             frame_replies: FrameReplies::default(),
+            recorded_bytes: 0,
             frame_replay: FrameReplies::default(),
         }
         .recording()
@@ -272,18 +275,6 @@ impl CaptureSession {
     fn recording(mut self) -> CaptureSession {
         self.record_frames = self.opts.incremental.is_some() && self.dom_engine();
         self
-    }
-
-    /// The calls a frame job in another process is asked (`frame_batch`), which a replay must answer.
-    fn oopif_calls(&self) -> Vec<FrameCall> {
-        let mut calls = vec![FrameCall::Owner, FrameCall::FrameTree];
-        if !self.dom_engine() {
-            calls.push(FrameCall::AxTree);
-        }
-        if self.opts.dom_pass || self.dom_engine() {
-            calls.push(FrameCall::DomSnapshot);
-        }
-        calls
     }
 
     /// Milliseconds left before `timeoutMs`; transports bound each call by it.
@@ -354,8 +345,8 @@ impl CaptureSession {
     /// scripts, once the frame tree names the frame whose world they need.
     pub fn receive(&mut self, call: Call, reply: CdpReply) -> Vec<CdpCommand> {
         if let (true, Call::Frame(k, fc), CdpReply::Ok(text)) = (self.record_frames, call, &reply) {
-            let recorded: usize = self.frame_replies.frames.values().flatten().map(|(_, t)| t.len()).sum();
-            if let Some(job) = self.frames.get(k as usize).filter(|j| j.oopif_root && recorded + text.len() <= MAX_RECORDED_FRAME_BYTES) {
+            if let Some(job) = self.frames.get(k as usize).filter(|j| j.oopif_root && self.recorded_bytes + text.len() <= MAX_RECORDED_FRAME_BYTES) {
+                self.recorded_bytes += text.len();
                 self.frame_replies.frames.entry(job.info.id.clone()).or_default().push((fc, text.clone()));
             }
         }
@@ -648,45 +639,17 @@ impl CaptureSession {
             return self.finish();
         }
         let mut cmds = Vec::with_capacity(jobs.len() * 3);
-        // Frames in other processes unchanged since a page session's last capture read them:
-        // what they answered then is answered again, through `receive`, as if they had.
-        let wanted = self.oopif_calls();
         let mut replayed: Vec<(u32, Vec<(FrameCall, String)>)> = Vec::new();
         for job in jobs {
             let k = self.frames.len() as u32;
-            let frame_id = job.info.id.clone();
-            if job.oopif_root {
-                if let Some(replies) = self.frame_replay.frames.remove(&frame_id).filter(|r| wanted.iter().all(|w| r.iter().any(|(c, _)| c == w))) {
-                    replayed.push((k, replies));
-                    self.frames.push(job);
-                    self.frame_trees.push(None);
-                    self.frame_doms.push(DomParts::default());
-                    continue;
-                }
-            }
-            // The DOM engine builds a frame's tree from its process's DOM snapshot.
-            if !self.dom_engine() {
-                cmds.push(CdpCommand {
-                    project: Some(projection_spec()),
-                    session: job.session.clone(),
-                    ..CdpCommand::new(Call::Frame(k, FrameCall::AxTree), json!({ "frameId": frame_id }))
-                });
-            }
-            // The owner element lives in the parent's document: ask the parent's session.
-            let owner_session = if job.oopif_root { None } else { job.session.clone() };
-            cmds.push(CdpCommand {
-                                session: owner_session,
-                ..CdpCommand::new(Call::Frame(k, FrameCall::Owner), json!({ "frameId": frame_id }))
-            });
-            if job.oopif_root {
-                cmds.push(CdpCommand {
-                                        session: job.session.clone(),
-                    ..CdpCommand::new(Call::Frame(k, FrameCall::FrameTree), json!({}))
-                });
-            }
-            if job.oopif_root && (self.opts.dom_pass || self.dom_engine()) {
-                // Another process: its DOM is not in the page's.
-                cmds.push(self.dom_snapshot_command(Call::Frame(k, FrameCall::DomSnapshot), job.session.clone()));
+            let asked = self.frame_commands(k, &job);
+            // A frame in another process unchanged since a page session's last capture read it:
+            // what it answered then to each of these calls is answered again, through `receive`.
+            let calls: Vec<FrameCall> = asked.iter().filter_map(|c| if let Call::Frame(_, fc) = c.call { Some(fc) } else { None }).collect();
+            let replay = job.oopif_root.then(|| self.frame_replay.frames.remove(&job.info.id)).flatten();
+            match replay.filter(|r| calls.iter().all(|w| r.iter().any(|(c, _)| c == w))) {
+                Some(replies) => replayed.push((k, replies.into_iter().filter(|(c, _)| calls.contains(c)).collect())),
+                None => cmds.extend(asked),
             }
             self.frames.push(job);
             self.frame_trees.push(None);
@@ -695,7 +658,7 @@ impl CaptureSession {
         self.stage = Stage::Frames;
         self.frame_round += 1;
         for (k, replies) in replayed {
-            for (fc, text) in replies.into_iter().filter(|(c, _)| wanted.contains(c)) {
+            for (fc, text) in replies {
                 let more = self.receive(Call::Frame(k, fc), CdpReply::Ok(text));
                 cmds.extend(more);
             }
@@ -706,6 +669,31 @@ impl CaptureSession {
             return self.advance();
         }
         Ok(self.send(cmds))
+    }
+
+    /// What frame job `k` is asked.
+    fn frame_commands(&self, k: u32, job: &FrameJob) -> Vec<CdpCommand> {
+        let frame_id = &job.info.id;
+        let mut cmds = Vec::with_capacity(4);
+        // The DOM engine builds a frame's tree from its process's DOM snapshot.
+        if !self.dom_engine() {
+            cmds.push(CdpCommand {
+                project: Some(projection_spec()),
+                session: job.session.clone(),
+                ..CdpCommand::new(Call::Frame(k, FrameCall::AxTree), json!({ "frameId": frame_id }))
+            });
+        }
+        // The owner element lives in the parent's document: ask the parent's session.
+        let owner_session = if job.oopif_root { None } else { job.session.clone() };
+        cmds.push(CdpCommand { session: owner_session, ..CdpCommand::new(Call::Frame(k, FrameCall::Owner), json!({ "frameId": frame_id })) });
+        if job.oopif_root {
+            cmds.push(CdpCommand { session: job.session.clone(), ..CdpCommand::new(Call::Frame(k, FrameCall::FrameTree), json!({})) });
+        }
+        if job.oopif_root && (self.opts.dom_pass || self.dom_engine()) {
+            // Another process: its DOM is not in the page's.
+            cmds.push(self.dom_snapshot_command(Call::Frame(k, FrameCall::DomSnapshot), job.session.clone()));
+        }
+        cmds
     }
 
     /// A batch to send, carrying any `DOM.getDocument` calls found needed.
