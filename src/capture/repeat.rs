@@ -772,7 +772,7 @@ async fn rebuild(
     } else {
         // Only values changed since the last build: its page, patched, and its DOM trees.
         let (finished, page_of) = match mirror.take_kept(shape) {
-            Some(kept) => (CaptureSession::finish_built(opts.clone(), started, kept.page, kept.dom, facts)?, kept.page_of),
+            Some(kept) => (CaptureSession::finish_built(opts.clone(), started, kept.page, kept.dom, kept.tree, facts)?, kept.page_of),
             None => {
                 let (snap, page_of) = mirror.to_snapshot_mapped();
                 (CaptureSession::finish_from(opts.clone(), started, &snap, facts)?, page_of)
@@ -970,11 +970,16 @@ mod tests {
         let first = build(&mut m).await;
         assert!(m.has_kept(), "the first build is kept");
         // A text, a field's value and a checkbox, each changed as a re-read of its subtree gives it.
+        // The engine's tree is told of each (`crate::engine::retext`), not built again.
         change(&mut m, |n| n.node_type == 3 && n.value.as_deref() == Some("Your cart"), |n| n.value = Some("Your basket (3)".into()));
+        assert!(m.patches_tree(&shape), "a text's change is written into the kept tree");
         let after_text = build(&mut m).await;
+        same(&after_text, &whole(&m, &facts));
         change(&mut m, |n| named(n, "name", "email"), |n| n.input_value = Some("z@y.x".into()));
+        assert!(m.patches_tree(&shape), "so is a field's value");
         let after_value = build(&mut m).await;
         change(&mut m, |n| named(n, "type", "checkbox") && !n.checked, |n| n.checked = true);
+        assert!(m.patches_tree(&shape), "and a checkbox's state");
         let after_check = build(&mut m).await;
         assert!(m.has_kept(), "each build after values changed is kept too");
         same(&after_check, &whole(&m, &facts));
@@ -985,6 +990,7 @@ mod tests {
         let mut again = m.read_again(heading);
         again.iter_mut().filter_map(|n| n.styles.as_mut()).for_each(|s| s[2] = "hidden".into());
         m.replace(again).unwrap();
+        assert!(!m.patches_tree(&shape), "an attribute or style change builds the tree again");
         let after_attrs = build(&mut m).await;
         assert!(m.has_kept(), "neither reaches the DOM pass");
         same(&after_attrs, &whole(&m, &facts));
@@ -1000,6 +1006,32 @@ mod tests {
         let built = build(&mut m).await;
         assert!(built.text.contains("\"Mail\""), "{}", built.text);
         same(&built, &whole(&m, &facts));
+    }
+
+    #[tokio::test]
+    async fn a_change_another_element_may_read_builds_the_tree_again_and_the_build_is_whole() {
+        let t = Answer(|_: &str, _: &Value| CdpReply::Err("no call expected".into()));
+        let mut m = mirror_of("forms-dom.json");
+        let facts = m.facts.clone().unwrap();
+        let shape = m.shape.clone();
+        let build = async |m: &mut Mirror| rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), &shape, 1, &[], None).await.unwrap();
+        build(&mut m).await;
+        let text = |want: &'static str| move |n: &MNode| n.node_type == 3 && n.value.as_deref().is_some_and(|v| v.trim() == want);
+        // A label's text is the name of the field it holds, which is not its ancestor.
+        change(&mut m, text("Email"), |n| n.value = Some("E-mail ".into()));
+        assert!(!m.patches_tree(&shape), "a label's text");
+        let after_label = build(&mut m).await;
+        assert!(after_label.text.contains("\"E-mail\""), "{}", after_label.text);
+        same(&after_label, &whole(&m, &facts));
+        // A text that empties parts its neighbours; one in the head names the document.
+        change(&mut m, text("Your cart"), |n| n.value = Some("  ".into()));
+        assert!(!m.patches_tree(&shape), "an emptied text");
+        same(&build(&mut m).await, &whole(&m, &facts));
+        // (The fixture's one select holds its options.)
+        let option = m.find(|n| n.name == "OPTION" && !n.selected).expect("an option");
+        change(&mut m, |n| n.backend == option, |n| n.selected = true);
+        assert!(m.patches_tree(&shape), "an option chosen in the one field its label holds");
+        same(&build(&mut m).await, &whole(&m, &facts));
     }
 
     #[tokio::test]

@@ -153,6 +153,8 @@ pub struct CaptureSession {
     keep_built: bool,
     pub built: Option<crate::incremental::kept::Built>,
     built_page: Option<crate::engine::page::Page>,
+    /// What the engine's build of `built_page` knew, for patching its tree after text changes.
+    built_index: Option<crate::engine::retext::Index>,
     given_dom: Option<Vec<DomTree>>,
     /// A page session's capture records what each frame in another process
     /// answered (`FrameReplies`): the next repeat capture replays a frame that
@@ -261,6 +263,7 @@ impl CaptureSession {
             keep_built: false,
             built: None,
             built_page: None,
+            built_index: None,
             given_dom: None,
             record_frames: false,
             given_facts: false,
@@ -977,6 +980,8 @@ impl CaptureSession {
             None => self.dom_trees(&tree, facts.viewport, &mut facts.notes),
         };
         let captures = self.frame_captures();
+        // The tree is kept for the next build only as the engine built it.
+        let as_built = self.focused.is_none() && self.modal.is_none() && tree.chrome_subtrees.is_empty() && captures.is_empty();
         if !captures.is_empty() {
             let main_frame = tree.root.and_then(|r| tree.node(r)).and_then(|n| n.frame_id.clone());
             stitch(&mut tree, main_frame.as_deref(), captures, &mut facts.notes);
@@ -990,7 +995,8 @@ impl CaptureSession {
         let snapshot = build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom);
         if self.keep_built {
             let style_at = self.engine_style_at();
-            self.built = self.built_page.take().map(|page| crate::incremental::kept::Built { page, dom, style_at });
+            let index = self.built_index.take().filter(|_| as_built);
+            self.built = self.built_page.take().map(|page| crate::incremental::kept::Built { page, dom, style_at, tree: index.map(|i| (tree, i)) });
         }
         Ok(Step::Done(Box::new(snapshot)))
     }
@@ -1106,12 +1112,13 @@ impl CaptureSession {
         let want_concealed = self.opts.mark_untrusted;
         let want_boxes = self.opts.wants_boxes() || want_concealed;
         let style_at = self.engine_style_at();
-        let kept_page = &mut self.built_page;
+        let (kept_page, kept_index) = (&mut self.built_page, &mut self.built_index);
         let mut engine = || {
             let page = crate::engine::page::from_snapshot(snap, style_at);
-            let tree = crate::engine::build::build(&page);
+            let (tree, index) = crate::engine::build::build_indexed(&page);
             if keep_page {
                 *kept_page = Some(page);
+                *kept_index = Some(index);
             }
             tree
         };
@@ -1234,20 +1241,24 @@ impl CaptureSession {
         Ok((s, step))
     }
 
-    /// [`CaptureSession::finish_from`] with the engine's tree and the DOM
+    /// [`CaptureSession::finish_from`] with the engine's page and the DOM
     /// pass's trees already built (a kept build patched with new values:
-    /// `crate::incremental::kept`). The session keeps them again (`built`).
+    /// `crate::incremental::kept`), and the engine's tree when only text
+    /// changed. The session keeps them again (`built`).
     pub(crate) fn finish_built(
         opts: SnapshotOptions,
         started: Instant,
         page: crate::engine::page::Page,
         dom: Vec<DomTree>,
+        tree: Option<(AxTree, crate::engine::retext::Index)>,
         mut facts: PageFacts,
     ) -> Result<(CaptureSession, Step)> {
         let mut s = CaptureSession::new(opts);
         s.started = started;
         s.keep_built = true;
-        s.ax_tree = Some(Ok(crate::engine::build::build(&page)));
+        let (tree, index) = tree.unwrap_or_else(|| crate::engine::build::build_indexed(&page));
+        s.ax_tree = Some(Ok(tree));
+        s.built_index = Some(index);
         s.built_page = Some(page);
         s.given_dom = Some(dom);
         s.prebuilt = true;

@@ -6,15 +6,18 @@ use std::borrow::Cow;
 
 use crate::engine::name::{author_only, collapse, generated_text, Namer};
 use crate::engine::page::{Kind, Page, Pseudo, NONE};
+use crate::engine::retext::Index;
 use crate::engine::role::{is_disabled_control, is_focusable, role_of};
+use rustc_hash::FxHashSet;
 use crate::tree::{AxNode, AxTree, Tristate};
 
 /// Per node: is it (and its subtree) out of the tree, and is it itself invisible.
-struct Exclusion {
-    gone: Vec<bool>,
-    invisible: Vec<bool>,
+#[derive(Debug, Default)]
+pub(super) struct Exclusion {
+    pub(super) gone: Vec<bool>,
+    pub(super) invisible: Vec<bool>,
     /// `aria-disabled="true"` on the element or an ancestor (it applies to the subtree).
-    aria_disabled: Vec<bool>,
+    pub(super) aria_disabled: Vec<bool>,
 }
 
 /// Exclusion (Core-AAM 1.2 "Excluding Elements from the Accessibility Tree",
@@ -63,9 +66,19 @@ fn exclusion(page: &Page) -> Exclusion {
 
 /// Build the tree of the page's documents from the root document.
 pub fn build(page: &Page) -> AxTree {
+    build_indexed(page).0
+}
+
+/// The role the build gives element `i`.
+pub(super) fn role_of_node(page: &Page, i: u32) -> &'static str {
+    role_of(page, i, || has_author_name(page, i))
+}
+
+/// [`build`], with what a later patch of changed text needs ([`super::retext`]).
+pub fn build_indexed(page: &Page) -> (AxTree, Index) {
     let mut tree = AxTree::default();
     if page.nodes.is_empty() {
-        return tree;
+        return (tree, Index::default());
     }
     // Most rendered nodes become tree nodes: sized once, not grown by doubling.
     tree.nodes.reserve(page.nodes.len());
@@ -75,7 +88,7 @@ pub fn build(page: &Page) -> AxTree {
     for (i, n) in page.nodes.iter().enumerate() {
         if n.is_element() {
             // Names for the two name-dependent mappings are author names only (cheap, and what decides them).
-            roles[i] = role_of(page, i as u32, || has_author_name(page, i as u32));
+            roles[i] = role_of_node(page, i as u32);
         }
     }
     let namer = Namer { page, gone: &ex.gone, invisible: &ex.invisible, roles: &roles, nesting: Default::default(), visits: Default::default() };
@@ -85,6 +98,7 @@ pub fn build(page: &Page) -> AxTree {
     // The last text node placed: a rendered space between inline boxes joins it
     // to the next text (`<b>2192</b> <i>Shares</i>` reads "2192 Shares").
     let mut last_text: Option<u32> = None;
+    let mut spaced = FxHashSet::default();
     while let Some((i, parent)) = stack.pop() {
         let Some(n) = page.get(i) else { continue };
         if ex.gone.get(i as usize).copied().unwrap_or(true) {
@@ -105,9 +119,12 @@ pub fn build(page: &Page) -> AxTree {
             Some(Kind::Text) => {
                 let text = collapse_keep_edges(&n.transform.apply(&n.text));
                 if text.trim().is_empty() {
-                    if let Some(t) = last_text.and_then(|t| tree.nodes.get_mut(t as usize)) {
-                        if n.laid_out && !t.name.ends_with(' ') {
-                            t.name.push(' ');
+                    if let Some((k, t)) = last_text.and_then(|k| Some(k).zip(tree.nodes.get_mut(k as usize))) {
+                        if n.laid_out {
+                            spaced.insert(k);
+                            if !t.name.ends_with(' ') {
+                                t.name.push(' ');
+                            }
                         }
                     }
                 }
@@ -167,7 +184,7 @@ pub fn build(page: &Page) -> AxTree {
         }
     }
     apply_owns(page, &mut tree, &ax_of, &ex.gone);
-    tree
+    (tree, Index::new(ax_of, spaced, ex, roles))
 }
 
 /// What script found and a DOM snapshot cannot show: the focused element
@@ -227,7 +244,7 @@ fn has_author_name(page: &Page, i: u32) -> bool {
 }
 
 /// Whitespace runs become one space; the edges keep one, as Chrome's text nodes do.
-fn collapse_keep_edges(s: &str) -> String {
+pub(super) fn collapse_keep_edges(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;
     for c in s.chars() {
@@ -269,7 +286,7 @@ fn document_title(page: &Page, doc: u32) -> String {
     String::new()
 }
 
-fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: &Exclusion) -> AxNode {
+pub(super) fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'static str, ex: &Exclusion) -> AxNode {
     let invisible = ex.invisible[i as usize];
     let n = page.node(i);
     // Rows are named by their cells only in grids (as Chrome does; a data table's rows are not).

@@ -7,7 +7,8 @@
 //! - [`page`]: the snapshot read into one arena (text, attributes, form state, styles);
 //! - [`role`]: explicit and implicit roles (WAI-ARIA 1.2, HTML-AAM);
 //! - [`name`]: accessible names (accname 1.2);
-//! - [`build`]: exclusion, states, `aria-owns`, frames, the tree.
+//! - [`build`]: exclusion, states, `aria-owns`, frames, the tree;
+//! - [`retext`]: a built tree patched for changed text.
 //!
 //! Written here, not taken from a crate: no maintained Rust crate computes
 //! HTML-AAM roles or accname 1.2 names (the implementations are browsers'
@@ -17,6 +18,7 @@
 pub mod build;
 pub mod name;
 pub mod page;
+pub mod retext;
 pub mod role;
 
 use crate::tree::AxTree;

@@ -12,26 +12,34 @@
 //! about 4 ms; dropping the old: 1–2 ms; the DOM pass and its selector index
 //! on the second core), measured with a scratch probe outside the repository.
 //!
+//! When text, values and checked or selected states alone changed, the
+//! engine's tree is kept too and told of them ([`crate::engine::retext`]):
+//! the build then skips the engine (about 5 ms on that page).
+//!
 //! Any change to the tree, attributes or styles drops what is kept (see
 //! [`super::Mirror::replace`]); the next build reads the mirror whole.
 
 use crate::dom::DomTree;
 use crate::engine::page::{Atom, Kind, Page, Transform, NONE};
+use crate::engine::retext::{self, Index, Retext};
+use crate::tree::AxTree;
 
 use super::mirror::MNode;
 
 /// What a build leaves for the next: the engine's page, the DOM pass's trees,
-/// and where the engine's computed styles begin among a node's.
+/// where the engine's computed styles begin among a node's, and the tree it
+/// built (when the snapshot shows it as built: no marks, nothing grafted in).
 pub struct Built {
     pub page: Page,
     pub dom: Vec<DomTree>,
     pub style_at: usize,
+    pub tree: Option<(AxTree, Index)>,
 }
 
 impl Built {
     /// Kept with a mirror whose nodes are `page_of` in the page, built with options of `shape`.
     pub fn kept(self, page_of: Vec<u32>, shape: &str) -> Kept {
-        Kept { page: self.page, page_of, dom: self.dom, shape: shape.to_string(), style_at: self.style_at }
+        Kept { page: self.page, page_of, dom: self.dom, shape: shape.to_string(), style_at: self.style_at, tree: self.tree }
     }
 }
 
@@ -45,15 +53,20 @@ pub struct Kept {
     pub shape: String,
     /// Where the engine's computed styles begin among a node's (the DOM pass's come first).
     pub style_at: usize,
+    /// The engine's tree of `page`, while only text and values changed since ([`retext`]).
+    pub tree: Option<(AxTree, Index)>,
 }
 
 impl Kept {
     /// Write the facts of the mirror's nodes `changed` into the page, as the
     /// engine reads them from a reply (`crate::engine::page::from_snapshot`):
     /// values, attributes, and the engine's styles. False when one is not where the map says (the page then
-    /// cannot be used).
+    /// cannot be used). The tree stays only when text, values and checked or
+    /// selected states alone changed, and it could be told of them ([`retext`]).
     pub fn patch(&mut self, changed: &[u32], nodes: &[MNode]) -> bool {
         let style_at = self.style_at;
+        let mut texts: Vec<Retext> = Vec::new();
+        let mut only_text = true;
         for &k in changed {
             let (Some(&p), Some(m)) = (self.page_of.get(k as usize), nodes.get(k as usize)) else { return false };
             let Some(n) = self.page.nodes.get_mut(p as usize).filter(|_| p != NONE) else { return false };
@@ -62,25 +75,48 @@ impl Kept {
                 return false;
             }
             match n.kind {
-                Some(Kind::Text) => n.text = m.value.clone().unwrap_or_default(),
+                Some(Kind::Text) => {
+                    let text = m.value.clone().unwrap_or_default();
+                    if text != n.text {
+                        texts.push(Retext { node: p, was: Some(std::mem::replace(&mut n.text, text)) });
+                    }
+                }
                 Some(Kind::Element) => {
                     // An input's value first; a textarea's text when there is none.
-                    n.value = m.input_value.clone().or_else(|| m.text_value.clone());
+                    let value = m.input_value.clone().or_else(|| m.text_value.clone());
+                    let attrs: Vec<(Atom, String)> = m.attrs.iter().map(|(k, v)| (Atom::from(k.to_ascii_lowercase().as_str()), v.clone().unwrap_or_default())).collect();
+                    only_text &= n.attrs == attrs;
+                    if (&n.value, n.checked, n.selected) != (&value, m.checked, m.selected) {
+                        texts.push(Retext { node: p, was: None });
+                    }
+                    n.value = value;
                     n.checked = m.checked;
                     n.selected = m.selected;
-                    n.attrs = m.attrs.iter().map(|(k, v)| (Atom::from(k.to_ascii_lowercase().as_str()), v.clone().unwrap_or_default())).collect();
+                    n.attrs = attrs;
                 }
                 _ => {}
             }
             if let Some(styles) = &m.styles {
                 let style = |j: usize| styles.get(style_at + j).map_or("", String::as_str);
-                n.display = Atom::from(style(0));
-                n.visibility = Atom::from(style(1));
+                let display = Atom::from(style(0));
+                let visibility = Atom::from(style(1));
+                let transform = Transform::of(style(3));
+                only_text &= n.display == display && n.visibility == visibility && n.transform == transform && (n.pseudo.is_none() || n.content == style(2));
+                n.display = display;
+                n.visibility = visibility;
                 if n.pseudo.is_some() {
                     n.content = style(2).to_string();
                 }
-                n.transform = Transform::of(style(3));
+                n.transform = transform;
             }
+        }
+        let told = only_text
+            && match &mut self.tree {
+                Some((tree, index)) => retext::patch(&self.page, tree, index, &texts),
+                None => false,
+            };
+        if !told {
+            self.tree = None;
         }
         true
     }
@@ -88,6 +124,6 @@ impl Kept {
 
 impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Kept").field("page_nodes", &self.page.nodes.len()).field("dom_trees", &self.dom.len()).finish()
+        f.debug_struct("Kept").field("page_nodes", &self.page.nodes.len()).field("dom_trees", &self.dom.len()).field("tree", &self.tree.is_some()).finish()
     }
 }

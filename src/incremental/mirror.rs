@@ -391,6 +391,16 @@ impl Mirror {
         self.kept.is_some()
     }
 
+    /// Patch what is kept for the changes so far (as the next build will) and
+    /// say whether its engine tree could be told of them ([`super::kept`]).
+    #[cfg(test)]
+    pub(crate) fn patches_tree(&mut self, shape: &str) -> bool {
+        let kept = self.take_kept(shape);
+        let told = kept.as_ref().is_some_and(|k| k.tree.is_some());
+        self.kept = kept;
+        told
+    }
+
     /// Keep what a build from the mirror made, for the next build.
     pub fn keep(&mut self, kept: Kept) {
         self.kept = Some(kept);
