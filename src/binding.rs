@@ -457,14 +457,17 @@ fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
 /// JS side holds (`IncrementalInput::base`), whose unchanged refs are written
 /// as `0` (`crate::text::sent_refs`).
 fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool, sent: Option<(u32, Option<String>)>) -> CaptureOutcome {
-    let c = match r {
+    let mut c = match r {
         Ok(c) => c,
         Err(e) => return CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false, after: None },
     };
     let (json, refs_reused) = match sent {
         Some((slot, base)) => {
-            let (json, now, reused) = crate::text::sent_refs::render(&c.snapshot, crate::incremental::store::take_sent(slot), base.as_deref());
-            crate::incremental::store::put_sent(slot, now);
+            let last = crate::incremental::store::take_sent(slot);
+            let (json, reused) = crate::text::sent_refs::render(&c.snapshot, last.as_ref(), base.as_deref());
+            // What JS now holds: the refs move (the snapshot goes once written).
+            let refs = std::mem::take(&mut c.snapshot.refs);
+            crate::incremental::store::put_sent(slot, crate::text::sent_refs::SentRefs { snapshot_id: c.snapshot.snapshot_id.clone(), refs });
             (json, reused)
         }
         None => (c.snapshot.to_json(), false),

@@ -231,7 +231,7 @@ fn list_refs<S: AsRef<str>>(refs: &[S]) -> String {
 }
 
 /// An `ElementRef` as JSON, in the field order of SPEC §6.
-#[derive(Serialize)]
+#[derive(Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 struct RefJson<'a> {
     #[serde(rename = "ref")]
@@ -351,10 +351,15 @@ impl WebAiSnapshot {
         self.json_with(RefsJson(&self.refs))
     }
 
-    /// Each ref's JSON (`snapshot.refs[ref]`), in `refs` order; None for
-    /// one that would not serialize (strings, integers and booleans: none).
-    pub fn ref_jsons(&self) -> Vec<Option<Box<RawValue>>> {
-        self.refs.iter().map(|r| serde_json::value::to_raw_value(&RefJson::from(r)).ok()).collect()
+    /// A ref's JSON (`snapshot.refs[ref]`); None if it would not serialize
+    /// (strings, integers and booleans: never).
+    pub fn ref_json(r: &ElementRef) -> Option<Box<RawValue>> {
+        serde_json::value::to_raw_value(&RefJson::from(r)).ok()
+    }
+
+    /// Whether two refs are written as the same JSON.
+    pub fn same_ref_json(a: &ElementRef, b: &ElementRef) -> bool {
+        RefJson::from(a) == RefJson::from(b)
     }
 
     /// The snapshot as JSON text with `refs` written as given: each entry is
