@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.CapturePump = nativeBinding.CapturePump
+module.exports.SessionNumbering = nativeBinding.SessionNumbering
 module.exports.actionErrorCodes = nativeBinding.actionErrorCodes
 module.exports.actNative = nativeBinding.actNative
 module.exports.actOver = nativeBinding.actOver

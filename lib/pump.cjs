@@ -21,7 +21,9 @@ function messageOf(err) {
 function pumpCapture(send, opts, numbering = null, world = null, incremental = null) {
     let pump;
     try {
-        pump = callNative(() => new native.CapturePump(opts, numbering, world, incremental));
+        // A page session's numbering stays in Rust (`SessionNumbering`); arrays are for other callers.
+        const session = numbering instanceof native.SessionNumbering ? numbering : null;
+        pump = callNative(() => new native.CapturePump(opts, session ? null : numbering, world, incremental, session));
     } catch (err) {
         return Promise.reject(err);
     }

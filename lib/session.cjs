@@ -144,7 +144,8 @@ function pageAccess(source) {
     if (t.kind === 'endpoint') {
         return {
             kind: t.kind,
-            capture: (opts, numbering) => callNative(native.captureNative, t.endpoint, opts, numbering),
+            // Over an endpoint the numbers travel as arrays; the session learns what came back.
+            capture: (opts, numbering) => callNative(native.captureNative, t.endpoint, opts, numbering.toNumbering()),
             evaluate: async (args, timeoutMs) => {
                 const r = await callNative(native.evaluateNative, t.endpoint, WATCH_SOURCE, args, Math.max(1, Math.round(timeoutMs)));
                 unwrapOutcome(r);
@@ -222,9 +223,8 @@ class PageSession {
         this._actionTimeoutMs = positive(o.timeoutMs, 'timeoutMs', native.DEFAULT_ACTION_TIMEOUT_MS);
         this._requests = o.trackRequests === false ? requestTracker(null, null) : requestTracker(source, this._access.kind);
         this._revision = 0;
-        /** Element key → ref number, and the next number never given. */
-        this._numbers = new Map();
-        this._next = 1;
+        /** Element key → ref number, and the next number never given (kept in Rust between captures). */
+        this._numbers = new native.SessionNumbering();
         /** Per text shape: the latest snapshot and its page watch state. */
         this._latest = new Map();
         this._last = null;
@@ -363,11 +363,6 @@ class PageSession {
         return snapshot;
     }
 
-    /** The session's numbering so far, as the core takes it. */
-    _numbering() {
-        return { keys: [...this._numbers.keys()], numbers: [...this._numbers.values()], next: this._next };
-    }
-
     /**
      * Capture; with the page's watcher `token`, incrementally when the
      * session's mirror is of that document. With `reuse` (the session holds
@@ -386,31 +381,45 @@ class PageSession {
         }
         // The refs the core compares with are those of `base`, whatever another capture does meanwhile.
         const base = this._sent;
-        const outcome = await this._access.capture(optionsOf(opts), this._numbering(), incremental);
+        const outcome = await this._access.capture(optionsOf(opts), this._numbers, incremental);
         unwrapOutcome(outcome);
         if (outcome.unchanged) return { snapshot: { unchanged: true, captureMs: Math.round(outcome.processingMs * 1000) / 1000 }, after: null };
         // The capture looked with its reads when it read subtrees; else the look is asked now, before
         // the outcome is read: the page answers while this process parses it and compares the texts.
         const after = !lookAfter ? null : typeof outcome.after === 'string' ? Promise.resolve(parseLook(outcome.after)) : this._watch(true, 2000, false, true);
         const snapshot = JSON.parse(outcome.snapshot);
-        if (incremental) snapshot.refs = this._takeRefs(snapshot, outcome.refsReused === true ? base : null);
+        // The refs sent whole (with a slot, the others are as the session holds them, and known already).
+        let fresh = null;
+        if (incremental) ({ refs: snapshot.refs, fresh } = this._takeRefs(snapshot, outcome.refsReused === true ? base : null));
         // Every session snapshot says how it was read (the core says so when it kept a mirror).
         snapshot.stats.captureMode ??= 'full';
         snapshot.stats.subtreesReread ??= 0;
-        const refs = Object.values(snapshot.refs);
-        (outcome.refKeys || []).forEach((k, i) => {
-            if (k === null || k === undefined || !refs[i]) return;
-            this._numbers.delete(k);
-            this._numbers.set(k, Number(refs[i].ref.slice((opts.refPrefix || '@e').length)));
-        });
-        while (this._numbers.size > MAX_REMEMBERED_REFS) this._numbers.delete(this._numbers.keys().next().value);
-        if (typeof outcome.nextRef === 'number') this._next = Math.max(this._next, outcome.nextRef);
-        for (const r of refs) {
+        if (Array.isArray(outcome.refKeys)) this._learnNumbers(outcome, Object.values(snapshot.refs), opts.refPrefix || '@e');
+        for (const r of fresh || Object.values(snapshot.refs)) {
             this._known.delete(r.ref);
             this._known.set(r.ref, r);
         }
         while (this._known.size > MAX_REMEMBERED_REFS) this._known.delete(this._known.keys().next().value);
         return { snapshot, after };
+    }
+
+    /** The session's numbering so far, as arrays (what a capture without the session's object takes). */
+    _numbering() {
+        return this._numbers.toNumbering();
+    }
+
+    /** The numbers a capture over arrays gave (an endpoint's): the session's numbering learns them. */
+    _learnNumbers(outcome, refs, prefix) {
+        const keys = [];
+        const numbers = [];
+        outcome.refKeys.forEach((k, i) => {
+            const n = refs[i] ? Number(refs[i].ref.slice(prefix.length)) : NaN;
+            if (typeof k === 'string' && Number.isInteger(n) && n > 0) {
+                keys.push(k);
+                numbers.push(n);
+            }
+        });
+        this._numbers.learn(keys, numbers, typeof outcome.nextRef === 'number' ? outcome.nextRef : 1);
     }
 
     /**
@@ -424,6 +433,7 @@ class PageSession {
         const held = base ? base.refs : null;
         const kept = Object.create(null);
         const out = {};
+        const fresh = [];
         for (const id of Object.keys(snapshot.refs)) {
             let r = snapshot.refs[id];
             if (r === 0) {
@@ -432,12 +442,14 @@ class PageSession {
                     this._sent = null;
                     throw webAiError('snapshot.capture-failed', `the capture reused ref ${id}, which the session does not hold; the next snapshot sends every ref`, { ref: id });
                 }
+            } else {
+                fresh.push(r);
             }
             kept[id] = r;
             out[id] = copyRef(r);
         }
         this._sent = { id: snapshot.snapshotId, refs: kept };
-        return out;
+        return { refs: out, fresh };
     }
 
     /** Seed 004 §4.4: the first loading signal, or null (never partial). */

@@ -457,10 +457,20 @@ fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
 /// JS side holds (`IncrementalInput::base`), whose unchanged refs are written
 /// as `0` (`crate::text::sent_refs`).
 fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool, sent: Option<(u32, Option<String>)>) -> CaptureOutcome {
+    capture_outcome_learning(r, numbered, sent, None)
+}
+
+/// [`capture_outcome`], the numbers given learnt by a session's numbering (`learn`: it and the refs' prefix).
+fn capture_outcome_learning(r: std::result::Result<Captured, WebAiError>, numbered: bool, sent: Option<(u32, Option<String>)>, learn: Option<(&SessionNumbering, &str)>) -> CaptureOutcome {
     let mut c = match r {
         Ok(c) => c,
         Err(e) => return CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false, after: None },
     };
+    if let Some((numbering, prefix)) = learn {
+        let s = &c.snapshot;
+        let seen = s.ref_keys.iter().zip(&s.refs).filter_map(|(k, r)| Some((k.as_deref()?, r.ref_id.strip_prefix(prefix)?.parse::<u32>().ok()?)));
+        numbering.learn_from(seen, s.next_ref);
+    }
     let (json, refs_reused) = match sent {
         Some((slot, base)) => {
             let last = crate::incremental::store::take_sent(slot);
@@ -482,6 +492,57 @@ fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool,
         ref_keys: numbered.then_some(c.snapshot.ref_keys),
         world: c.world.map(WorldInput::from),
         after: c.after,
+    }
+}
+
+/// A page session's ref numbers, kept here between its captures (the JS
+/// session holds this object): passing them to each capture as arrays, and
+/// the keys back, cost about 2 ms a look on a page with 3,751 refs.
+#[napi]
+#[derive(Clone, Default)]
+pub struct SessionNumbering {
+    memory: std::sync::Arc<std::sync::Mutex<std::sync::Arc<crate::text::numbering::RefMemory>>>,
+}
+
+/// Above this many remembered elements a session forgets those unseen for longest.
+pub const MAX_REMEMBERED_REFS: usize = 50_000;
+
+impl SessionNumbering {
+    fn memory(&self) -> std::sync::Arc<crate::text::numbering::RefMemory> {
+        self.memory.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn learn_from<'k>(&self, seen: impl IntoIterator<Item = (&'k str, u32)>, next: u32) {
+        let mut guard = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+        std::sync::Arc::make_mut(&mut guard).learn(seen, next, MAX_REMEMBERED_REFS);
+    }
+}
+
+#[napi]
+impl SessionNumbering {
+    #[napi(constructor)]
+    pub fn new() -> SessionNumbering {
+        SessionNumbering::default()
+    }
+
+    /// The numbers as arrays, for a capture that cannot take this object (over an endpoint).
+    #[napi]
+    pub fn to_numbering(&self) -> RefNumbering {
+        let memory = self.memory();
+        let (keys, numbers) = memory.entries().into_iter().map(|(k, n)| (k.to_string(), n)).unzip();
+        RefNumbering { keys, numbers, next: memory.next }
+    }
+
+    /// What such a capture numbered: each ref's key (`refKeys`), its number, and `nextRef`.
+    #[napi]
+    pub fn learn(&self, keys: Vec<Option<String>>, numbers: Vec<u32>, next: u32) {
+        self.learn_from(keys.iter().zip(numbers).filter_map(|(k, n)| Some((k.as_deref()?, n))), next);
+    }
+
+    /// How many elements it remembers.
+    #[napi(getter)]
+    pub fn size(&self) -> u32 {
+        self.memory().len() as u32
     }
 }
 
@@ -564,16 +625,22 @@ pub struct PumpPoll {
 #[napi]
 impl CapturePump {
     #[napi(constructor)]
-    pub fn new(options: Value, numbering: Option<RefNumbering>, world: Option<WorldInput>, incremental: Option<IncrementalInput>) -> CapturePump {
+    pub fn new(options: Value, numbering: Option<RefNumbering>, world: Option<WorldInput>, incremental: Option<IncrementalInput>, session: Option<&SessionNumbering>) -> CapturePump {
         let numbered = numbering.is_some();
         let base = incremental.as_ref().and_then(|i| i.base.clone());
+        let session = session.cloned();
         let opts = capture_options(&options, numbering).map(|mut opts| {
+            if let Some(s) = &session {
+                opts.numbering = Some(s.memory());
+            }
             opts.world = world_of(world);
             opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, session: i.session, reuse: i.reuse.unwrap_or(false), always: i.always.unwrap_or(false), changed: i.changed.unwrap_or(false), after: i.after });
             opts
         });
         let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.slot, base.clone()));
+        let prefix = opts.as_ref().map(|o| o.ref_prefix.clone()).unwrap_or_default();
         let pump = Pump::new(move |transport| async move {
+            let learn = session.as_ref().map(|s| (s, prefix.as_str()));
             let opts = match opts {
                 Ok(o) => o,
                 Err(e) => return capture_outcome(Err(e), numbered, None),
@@ -590,7 +657,7 @@ impl CapturePump {
                     refs_reused: false,
                     after: None,
                 },
-                Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome(Ok(*c), numbered, sent),
+                Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome_learning(Ok(*c), numbered, sent, learn),
                 Err(e) => capture_outcome(Err(e), numbered, None),
             }
         });

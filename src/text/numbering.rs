@@ -13,16 +13,65 @@ use rustc_hash::FxHashMap;
 /// The numbers given so far in a session, by element key, and the next free one.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RefMemory {
-    pub known: FxHashMap<String, u32>,
+    /// Each key's number, and when it was last seen ([`RefMemory::learn`]'s clock).
+    known: FxHashMap<String, (u32, u64)>,
     /// Never below 1; every number below it has been given.
     pub next: u32,
+    clock: u64,
 }
 
 impl RefMemory {
     pub fn new(known: FxHashMap<String, u32>, next: u32) -> RefMemory {
         // A number the caller already gave must not be given again, whatever `next` says.
         let floor = known.values().copied().max().map_or(1, |m| m.saturating_add(1));
-        RefMemory { known, next: next.max(floor).max(1) }
+        RefMemory { known: known.into_iter().map(|(k, n)| (k, (n, 0))).collect(), next: next.max(floor).max(1), clock: 0 }
+    }
+
+    /// The number `key` was given.
+    pub fn number_of(&self, key: &str) -> Option<u32> {
+        self.known.get(key).map(|&(n, _)| n)
+    }
+
+    /// How many elements it remembers.
+    pub fn len(&self) -> usize {
+        self.known.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.known.is_empty()
+    }
+
+    /// What a snapshot numbered (each ref's element key and number) and the
+    /// first number it left free. Beyond `cap` elements, those not seen for
+    /// longest are forgotten; their numbers are never given again (`next` only grows).
+    pub fn learn<'k>(&mut self, seen: impl IntoIterator<Item = (&'k str, u32)>, next: u32, cap: usize) {
+        self.clock += 1;
+        let clock = self.clock;
+        for (key, n) in seen {
+            match self.known.get_mut(key) {
+                Some(slot) => *slot = (n, clock),
+                None => {
+                    self.known.insert(key.to_string(), (n, clock));
+                }
+            }
+            self.next = self.next.max(n.saturating_add(1));
+        }
+        self.next = self.next.max(next).max(1);
+        if self.known.len() > cap {
+            let mut ages: Vec<(u64, &String)> = self.known.iter().map(|(k, &(_, seen))| (seen, k)).collect();
+            ages.sort_unstable();
+            let old: Vec<String> = ages[..ages.len() - cap].iter().map(|(_, k)| (*k).clone()).collect();
+            for k in old {
+                self.known.remove(&k);
+            }
+        }
+    }
+
+    /// Every remembered key and its number, oldest seen first.
+    pub fn entries(&self) -> Vec<(&str, u32)> {
+        let mut all: Vec<(u64, &str, u32)> = self.known.iter().map(|(k, &(n, seen))| (seen, k.as_str(), n)).collect();
+        all.sort_unstable();
+        all.into_iter().map(|(_, k, n)| (k, n)).collect()
     }
 }
 
@@ -50,7 +99,7 @@ impl<'m> Numberer<'m> {
     /// its number unless this snapshot already used it (two nodes cannot share).
     pub fn number(&mut self, key: Option<&str>) -> u32 {
         if let (Some(m), Some(k)) = (self.memory, key) {
-            if let Some(&n) = m.known.get(k) {
+            if let Some(n) = m.number_of(k) {
                 if self.given.insert(n, ()).is_none() {
                     return n;
                 }
@@ -93,6 +142,24 @@ mod tests {
         // The same key twice in one snapshot (a malformed tree) gets a fresh number.
         assert_eq!(n.number(Some("d#10")), 9);
         assert_eq!(n.next(), 10);
+    }
+
+    #[test]
+    fn a_session_memory_learns_each_snapshot_and_forgets_the_longest_unseen_beyond_its_cap() {
+        let mut m = RefMemory::default();
+        m.learn([("d#1", 1), ("d#2", 2), ("d#3", 3)], 4, 3);
+        assert_eq!((m.number_of("d#2"), m.next), (Some(2), 4));
+        // d#1 and d#3 are seen again; d#2 is not, and goes first when a fourth comes.
+        m.learn([("d#1", 1), ("d#3", 3)], 4, 3);
+        m.learn([("d#4", 4)], 5, 3);
+        assert_eq!(m.number_of("d#2"), None);
+        assert_eq!(m.entries(), [("d#1", 1), ("d#3", 3), ("d#4", 4)]);
+        // A number forgotten is never given again.
+        let mut n = Numberer::new(Some(&m));
+        assert_eq!(n.number(Some("d#2")), 5);
+        // `next` never goes back, whatever a snapshot says.
+        m.learn([], 2, 3);
+        assert_eq!(m.next, 5);
     }
 
     #[test]
