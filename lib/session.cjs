@@ -388,6 +388,8 @@ class PageSession {
         // the outcome is read: the page answers while this process parses it and compares the texts.
         const after = !lookAfter ? null : typeof outcome.after === 'string' ? Promise.resolve(parseLook(outcome.after)) : this._watch(true, 2000, false, true);
         const snapshot = JSON.parse(outcome.snapshot);
+        // A session's capture sends the text as a string of its own (its place in the JSON is kept).
+        if (typeof outcome.text === 'string') snapshot.text = outcome.text;
         // The refs sent whole (with a slot, the others are as the session holds them, and known already).
         let fresh = null;
         if (incremental) ({ refs: snapshot.refs, fresh } = this._takeRefs(snapshot, outcome.refsReused === true ? base : null));

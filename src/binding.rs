@@ -412,6 +412,8 @@ impl CdpTransport for JsTransport {
 pub struct CaptureOutcome {
     /// The snapshot as JSON text.
     pub snapshot: Option<String>,
+    /// A page session's capture: the snapshot's `text`, which its JSON then has as `""`.
+    pub text: Option<String>,
     /// Time spent in this package apart from waiting for the browser.
     pub processing_ms: f64,
     pub error: Option<ErrorInit>,
@@ -464,28 +466,29 @@ fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool,
 fn capture_outcome_learning(r: std::result::Result<Captured, WebAiError>, numbered: bool, sent: Option<(u32, Option<String>)>, learn: Option<(&SessionNumbering, &str)>) -> CaptureOutcome {
     let mut c = match r {
         Ok(c) => c,
-        Err(e) => return CaptureOutcome { snapshot: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false, after: None },
+        Err(e) => return CaptureOutcome { snapshot: None, text: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false, after: None },
     };
     if let Some((numbering, prefix)) = learn {
         let s = &c.snapshot;
         let seen = s.ref_keys.iter().zip(&s.refs).filter_map(|(k, r)| Some((k.as_deref()?, r.ref_id.strip_prefix(prefix)?.parse::<u32>().ok()?)));
         numbering.learn_from(seen, s.next_ref);
     }
-    let (json, refs_reused) = match sent {
+    let (json, refs_reused, text) = match sent {
         Some((slot, base)) => {
             let last = crate::incremental::store::take_sent(slot);
             let (json, reused) = crate::text::sent_refs::render(&c.snapshot, last.as_ref(), base.as_deref());
             // What JS now holds: the refs move (the snapshot goes once written).
             let refs = std::mem::take(&mut c.snapshot.refs);
             crate::incremental::store::put_sent(slot, crate::text::sent_refs::SentRefs { snapshot_id: c.snapshot.snapshot_id.clone(), refs });
-            (json, reused)
+            (json, reused, Some(std::mem::take(&mut c.snapshot.text)))
         }
-        None => (c.snapshot.to_json(), false),
+        None => (c.snapshot.to_json(), false, None),
     };
     CaptureOutcome {
         unchanged: false,
         refs_reused,
         snapshot: Some(json),
+        text,
         processing_ms: c.processing_ms,
         error: None,
         next_ref: numbered.then_some(c.snapshot.next_ref),
@@ -648,6 +651,7 @@ impl CapturePump {
             match crate::capture::capture_incremental(&transport, opts).await {
                 Ok(crate::capture::SessionCapture::Unchanged { capture_ms, world }) => CaptureOutcome {
                     snapshot: None,
+                    text: None,
                     processing_ms: capture_ms,
                     error: None,
                     next_ref: None,

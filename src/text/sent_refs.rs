@@ -35,11 +35,13 @@ impl SentRefs {
     }
 }
 
-/// The snapshot's JSON, unchanged refs written as `0` when `last` is the
-/// snapshot JS holds (`base`); whether any ref was written as `0`.
+/// The snapshot's JSON without its text (`WebAiSnapshot::to_json_without_text`),
+/// unchanged refs written as `0` when `last` is the snapshot JS holds
+/// (`base`); whether any ref was written as `0`.
 pub fn render(snapshot: &WebAiSnapshot, last: Option<&SentRefs>, base: Option<&str>) -> (String, bool) {
-    let Some(last) = last.filter(|l| base.is_some_and(|b| b == l.snapshot_id)) else { return (snapshot.to_json(), false) };
-    let Ok(zero) = serde_json::value::to_raw_value(&0u8) else { return (snapshot.to_json(), false) };
+    let whole = || (snapshot.to_json_without_text(None), false);
+    let Some(last) = last.filter(|l| base.is_some_and(|b| b == l.snapshot_id)) else { return whole() };
+    let Ok(zero) = serde_json::value::to_raw_value(&0u8) else { return whole() };
     let mut by_id = None;
     let mut reused = false;
     let mut jsons: Vec<Option<Box<RawValue>>> = Vec::with_capacity(snapshot.refs.len());
@@ -51,12 +53,12 @@ pub fn render(snapshot: &WebAiSnapshot, last: Option<&SentRefs>, base: Option<&s
         } else {
             match WebAiSnapshot::ref_json(r) {
                 Some(json) => jsons.push(Some(json)),
-                None => return (snapshot.to_json(), false),
+                None => return whole(),
             }
         }
     }
     let rendered: Vec<(&str, &RawValue)> = snapshot.refs.iter().zip(&jsons).map(|(r, json)| (r.ref_id.as_str(), json.as_deref().unwrap_or(&zero))).collect();
-    (snapshot.to_json_with_refs(&rendered), reused)
+    (snapshot.to_json_without_text(Some(&rendered)), reused)
 }
 
 #[cfg(test)]
@@ -85,7 +87,11 @@ mod tests {
         let sent = SentRefs { snapshot_id: first.snapshot_id.clone(), refs: first.refs.clone() };
         assert!(!reused);
         assert_eq!(refs(&json).values().filter(|v| v.is_object()).count(), 2, "the first snapshot sends every ref");
-        assert_eq!(json, first.to_json(), "with nothing to reuse it is the plain JSON");
+        let plain: Value = serde_json::from_str(&first.to_json()).unwrap();
+        let mut sent_json: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(sent_json["text"], "", "the text goes as a string of its own");
+        sent_json["text"] = Value::String(first.text.clone());
+        assert_eq!(sent_json, plain, "with nothing to reuse it is the plain JSON");
 
         let second = snapshot(&["Send", "Close"]);
         let (json, reused) = render(&second, Some(&sent), Some(&first.snapshot_id));

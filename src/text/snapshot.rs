@@ -348,7 +348,7 @@ struct UntrustedJson<'a> {
 impl WebAiSnapshot {
     /// The snapshot as JSON text (SPEC §6).
     pub fn to_json(&self) -> String {
-        self.json_with(RefsJson(&self.refs))
+        self.json_with(RefsJson(&self.refs), true)
     }
 
     /// A ref's JSON (`snapshot.refs[ref]`); None if it would not serialize
@@ -362,13 +362,18 @@ impl WebAiSnapshot {
         RefJson::from(a) == RefJson::from(b)
     }
 
-    /// The snapshot as JSON text with `refs` written as given: each entry is
-    /// (ref, its value as JSON). See `crate::text::sent_refs`.
-    pub fn to_json_with_refs(&self, refs: &[(&str, &RawValue)]) -> String {
-        self.json_with(RenderedRefs(refs))
+    /// The snapshot as JSON text with `refs` written as given (each entry is
+    /// (ref, its value as JSON); see `crate::text::sent_refs`) and `text` as
+    /// `""`: the text goes to JS as a string of its own, not escaped into
+    /// the JSON and parsed out of it again.
+    pub fn to_json_without_text(&self, refs: Option<&[(&str, &RawValue)]>) -> String {
+        match refs {
+            Some(refs) => self.json_with(RenderedRefs(refs), false),
+            None => self.json_with(RefsJson(&self.refs), false),
+        }
     }
 
-    fn json_with<R: Serialize>(&self, refs: R) -> String {
+    fn json_with<R: Serialize>(&self, refs: R, with_text: bool) -> String {
         let capture_ms = if self.capture_ms.is_finite() { (self.capture_ms * 1000.0).round() / 1000.0 } else { 0.0 };
         let view = SnapshotJson {
             snapshot_id: &self.snapshot_id,
@@ -377,7 +382,7 @@ impl WebAiSnapshot {
             title: &self.title,
             dom_hash: &self.dom_hash,
             ax_hash: &self.ax_hash,
-            text: &self.text,
+            text: if with_text { &self.text } else { "" },
             refs,
             notes: &self.notes,
             stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, tokens: self.tokens, capture_ms, capture_mode: self.capture_mode, subtrees_reread: self.capture_mode.map(|_| self.subtrees_reread) },
