@@ -23,7 +23,8 @@ function (options) {
     const MAX_WALK = 200000;
     let w = g.__webAiSnapshotWatch;
     if (!w || w.doc !== document) {
-        const state = { doc: document, token: `${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`, seq: 0, lastAt: now(), observed: new WeakSet() };
+        // `shape` counts element and attribute changes (not text's): see `quietLoading`.
+        const state = { doc: document, token: `${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`, seq: 0, shape: 0, quietLoading: -1, lastAt: now(), observed: new WeakSet() };
         const CHURN = '[role="timer"],[role="marquee"]';
         const isChurn = node => {
             const el = node && (node.nodeType === 1 ? node : node.parentElement);
@@ -154,6 +155,7 @@ function (options) {
         const handle = records => {
             let counted = false;
             for (const r of records) {
+                if (r.type !== 'characterData') state.shape += 1;
                 if (state.sessions.size) record(r);
                 if (isChurn(r.target)) continue;
                 counted = true;
@@ -348,6 +350,7 @@ function (options) {
     };
     // A busy region is often empty (no height) while it loads: rendered is enough.
     const rendered = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    let candidates = 0;
     const first = (selector, test, shown = visible) => {
         let list;
         try {
@@ -355,6 +358,7 @@ function (options) {
         } catch (e) {
             return null;
         }
+        candidates += list.length;
         const n = Math.min(list.length, 500);
         for (let i = 0; i < n; i += 1) if ((!test || test(list[i])) && shown(list[i])) return list[i];
         return null;
@@ -371,6 +375,10 @@ function (options) {
         let el;
         if (document.readyState !== 'complete') {
             loading = { active: true, signal: 'document_loading', source: 'document', detail: `document.readyState is ${document.readyState}` };
+        } else if (w.quietLoading === w.shape) {
+            // Nothing matched a loading selector at the last look, and no element or attribute
+            // changed since (text cannot make an element match): three whole-document queries
+            // saved on every look after a change of text (2.5–6 ms on the 40k-node page).
         } else if ((el = first('[aria-busy="true"]', null, rendered))) {
             loading = { active: true, signal: 'aria_busy', source: 'dom', detail: describe(el) };
         } else if ((el = first('[role="progressbar"],progress', unfinished))) {
@@ -378,6 +386,7 @@ function (options) {
         } else if ((el = first('[class*="skeleton" i],[class*="shimmer" i],[data-skeleton],[data-loading="true"]'))) {
             loading = { active: true, signal: 'skeleton', source: 'dom', detail: describe(el) };
         }
+        if (document.readyState === 'complete' && w.quietLoading !== w.shape) w.quietLoading = candidates === 0 ? w.shape : -1;
     }
     // An incremental session's light look: its capture asks the watcher what changed.
     if (options && options.light) {
