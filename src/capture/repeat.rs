@@ -471,7 +471,12 @@ async fn read_roots(
         subtrees.push((described, facts));
     }
     // 4. Their listeners (clickable nodes), asked of the page's own world.
-    let listeners = match page_listeners(r, &subtrees).await? {
+    // What the mirror knew of each root's listeners (see `page_listeners`), asked before any wait.
+    let known: Vec<Option<bool>> = subtrees
+        .iter()
+        .map(|(d, _)| d.pointer("/node/backendNodeId").and_then(Value::as_i64).and_then(|b| mirror.node_of(b)).map(|n| n.clickable))
+        .collect();
+    let listeners = match page_listeners(r, &subtrees, &known).await? {
         Ok(l) => l,
         Err(f) => return Ok(Err(f)),
     };
@@ -520,16 +525,35 @@ async fn read_roots(
 /// Each subtree's root (`described`, from `DOM.describeNode`) resolved in
 /// its document's main world, then its listeners: one `getEventListeners`
 /// reply per subtree, in order.
+///
+/// A text read again by itself (its data changed) is not asked: adding a
+/// listener changes no node, so no look sees one added to any node that did
+/// not change otherwise, and a text's data says nothing of its listeners. It
+/// keeps what the mirror knew (two round trips saved on most looks after a change of text).
 async fn page_listeners(
     r: &Reader<'_>,
     subtrees: &[(Value, Value)],
+    known_clickable: &[Option<bool>],
 ) -> Result<std::result::Result<Vec<Value>, Fallback>> {
+    let mut out: Vec<Option<Value>> = vec![None; subtrees.len()];
     let mut resolve = Vec::with_capacity(subtrees.len());
+    let mut asked = Vec::with_capacity(subtrees.len());
     for (k, (described, _)) in subtrees.iter().enumerate() {
         let Some(backend) = described.pointer("/node/backendNodeId").and_then(Value::as_i64) else {
             return Ok(Err(Fallback("a changed subtree's root has no backendNodeId".into())));
         };
+        let lone_text = described.pointer("/node/nodeType").and_then(Value::as_i64) == Some(3)
+            && described.pointer("/node/childNodeCount").and_then(Value::as_i64).unwrap_or(0) == 0;
+        if let Some(clickable) = known_clickable.get(k).copied().flatten().filter(|_| lone_text) {
+            let listeners: Vec<Value> = if clickable { vec![json!({ "type": "click", "backendNodeId": backend })] } else { Vec::new() };
+            out[k] = Some(json!({ "listeners": listeners }));
+            continue;
+        }
+        asked.push(k);
         resolve.push(command(RepeatCall::PageRoot(k as u32), json!({ "backendNodeId": backend, "objectGroup": r.group })));
+    }
+    if resolve.is_empty() {
+        return Ok(Ok(out.into_iter().flatten().collect()));
     }
     let replies = r.batch(&resolve).await;
     let mut asks = Vec::with_capacity(resolve.len());
@@ -541,11 +565,10 @@ async fn page_listeners(
         asks.push(command(RepeatCall::Listeners(k as u32), json!({ "objectId": id, "depth": -1, "pierce": true })));
     }
     let replies = r.batch(&asks).await;
-    let mut out = Vec::with_capacity(asks.len());
-    for (cmd, reply) in asks.iter().zip(&replies) {
-        out.push(json_of!(cmd, reply, r.opts));
+    for ((cmd, reply), &k) in asks.iter().zip(&replies).zip(&asked) {
+        out[k] = Some(json_of!(cmd, reply, r.opts));
     }
-    Ok(Ok(out))
+    Ok(Ok(out.into_iter().flatten().collect()))
 }
 
 /// Read frame documents of other origins again, whole, each through our world in its frame
