@@ -269,6 +269,7 @@ async fn repeat(
         return Ok(Err(Fallback("a frame shows another document".into())));
     }
     let reach = summary.get("sizes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).fold(0u64, u64::saturating_add);
+    // (The watcher counts the page only when the reach is over 500: `scripts/take_changes.js`.)
     let total = summary.get("total").and_then(Value::as_u64).unwrap_or(0);
     if reach > 500 && reach.saturating_mul(3) > total {
         return Ok(Err(Fallback(format!("the changes reach {reach} of the page's {total} elements"))));
