@@ -990,7 +990,10 @@ impl CaptureSession {
         let capture_ms = self.started.elapsed().as_secs_f64() * 1000.0;
         let mut dom = dom;
         if self.keep_built {
-            dom.iter_mut().for_each(DomTree::remember_locations);
+            dom.iter_mut().for_each(|t| {
+                t.remember_locations();
+                t.remember_hints();
+            });
         }
         let snapshot = build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom);
         if self.keep_built {

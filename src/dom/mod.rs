@@ -107,6 +107,9 @@ pub struct DomTree {
     /// Where its elements were located, for a tree kept from one build to the
     /// next (`crate::incremental::kept`): none until [`DomTree::remember_locations`].
     pub(crate) located: Option<std::sync::Mutex<selector::Remembered>>,
+    /// Each node's hints once asked, for a tree kept from one build to the
+    /// next, with the placement they hold for: none until [`DomTree::remember_hints`].
+    hint_memo: Option<(Option<Placement>, Vec<std::sync::OnceLock<Hints>>)>,
 }
 
 impl DomTree {
@@ -115,6 +118,16 @@ impl DomTree {
     /// about 3 ms of a repeat capture's 20–28 in a scratch probe.)
     pub fn remember_locations(&mut self) {
         self.located.get_or_insert_with(Default::default);
+    }
+
+    /// Keep each node's hints once asked, while the placement stays: the
+    /// serializer asks for every element's, each a handful of lookups (about
+    /// 1 ms of a repeat build of the 40k-node page, whose tree is kept).
+    pub fn remember_hints(&mut self) {
+        let stale = self.hint_memo.as_ref().is_none_or(|(at, memo)| *at != self.placement || memo.len() != self.nodes.len());
+        if stale {
+            self.hint_memo = Some((self.placement, (0..self.nodes.len()).map(|_| std::sync::OnceLock::new()).collect()));
+        }
     }
 
     /// Build the selector index of the root document now: a capture does it
@@ -332,6 +345,15 @@ impl DomTree {
     /// control: a click listener, the root of a `cursor: pointer` area,
     /// `onclick`, `tabindex >= 0` or `contenteditable`.
     pub fn hints(&self, backend: i64) -> Hints {
+        if let Some(memo) = self.hint_memo.as_ref().filter(|(at, _)| *at == self.placement).map(|(_, memo)| memo) {
+            if let Some(cell) = self.by_backend(backend).and_then(|i| memo.get(i as usize)) {
+                return *cell.get_or_init(|| self.hints_now(backend));
+            }
+        }
+        self.hints_now(backend)
+    }
+
+    fn hints_now(&self, backend: i64) -> Hints {
         let (in_view, placed) = match (&self.boxes, &self.placement) {
             (Some(b), Some(at)) => (b.in_view(backend, at), b.placed(backend, at)),
             _ => (None, None),
@@ -362,6 +384,10 @@ pub fn tree_for(trees: &[DomTree], frame: Option<&str>, backend: i64) -> Option<
     // Another process's tree may use the same number for an unrelated node:
     // once a tree holds the frame, only that tree can answer.
     // (Asked for every node the serializer writes: no allocation here.)
+    // One tree (a page without frames in other processes) answers either way.
+    if let [only] = trees {
+        return only.by_backend(backend).map(|_| 0);
+    }
     if let Some(f) = frame {
         let mut held = false;
         for (t, tree) in trees.iter().enumerate() {
@@ -432,6 +458,22 @@ mod tests {
         assert_eq!(t.owners.get("F2").copied(), t.by_backend(8));
         assert!(t.hints(6).negative_tabindex);
         assert!(!t.hints(6).clickable);
+    }
+
+    #[test]
+    fn remembered_hints_are_the_hints_and_a_new_placement_is_not_answered_from_the_old() {
+        let mut t = DomTree::from_get_document(DOC, Some("F1".into())).unwrap();
+        t.boxes = Some(Boxes::default());
+        t.remember_hints();
+        for b in 1..=10 {
+            assert_eq!(t.hints(b), t.hints_now(b), "backend {b}");
+            assert_eq!(t.hints(b), t.hints_now(b), "backend {b}, remembered");
+        }
+        t.placement = Some(Placement::page(800.0, 600.0));
+        assert!(t.hint_memo.as_ref().is_some_and(|(at, _)| *at != t.placement), "the memo is of the old placement");
+        assert_eq!(t.hints(6), t.hints_now(6));
+        t.remember_hints();
+        assert!(t.hint_memo.as_ref().is_some_and(|(at, _)| *at == t.placement), "made again for the new one");
     }
 
     #[test]
