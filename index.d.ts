@@ -100,6 +100,11 @@ export interface CaptureOutcome {
   unchanged: boolean
   /** Some of `snapshot.refs` are `0`: the same as in the session's snapshot named by `base`. */
   refsReused: boolean
+  /**
+   * `refs` holds only the refs that changed since the session's `base`; the
+   * others are the base's, which has the same refs in the same order.
+   */
+  refsChangedOnly: boolean
   /** The value of `IncrementalInput::after` as JSON, when a repeat capture read subtrees and it answered. */
   after?: string
 }

@@ -511,7 +511,7 @@ test("a repeat snapshot's unchanged refs are not sent again, and no two snapshot
     const reused = [];
     native.CapturePump.prototype.poll = function () {
         const p = poll.call(this);
-        if (p.outcome && p.outcome.snapshot) reused.push(p.outcome.refsReused);
+        if (p.outcome && p.outcome.snapshot) reused.push(p.outcome.refsChangedOnly ? 'changed' : p.outcome.refsReused ? 'zeroed' : 'whole');
         return p;
     };
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
@@ -526,16 +526,30 @@ test("a repeat snapshot's unchanged refs are not sent again, and no two snapshot
         const numbering = session._numbering();
         const second = await session.snapshot();
         assert.equal(second.stats.captureMode, 'incremental');
-        assert.deepEqual(reused, [false, true], 'the first snapshot sends every ref; the second only what changed');
+        assert.deepEqual(reused, ['whole', 'changed'], 'the first snapshot sends every ref; the second (the same refs) only those that changed');
         assert.equal(second.refs[id].name, name);
         assert.deepEqual(second.refs[id].framePath, []);
         assert.notEqual(second.refs[id], first.refs[id]);
         assert.equal(difference(second, await fullCapture(page, numbering)), null);
+        // A new ref: every ref in order, the unchanged as 0.
+        await page.evaluate(() => { document.querySelector('main').append(Object.assign(document.createElement('button'), { textContent: 'Added' })); });
+        const numbering3 = session._numbering();
+        const third = await session.snapshot();
+        assert.equal(reused.at(-1), 'zeroed');
+        assert.equal(difference(third, await fullCapture(page, numbering3)), null);
+        assert.notEqual(third.refs[id], second.refs[id]);
+        // A changed ref's name, then a change that leaves refs as they were.
+        await page.evaluate(() => { document.querySelector('button').textContent = 'Renamed'; });
+        const numbering4 = session._numbering();
+        const fourth = await session.snapshot();
+        assert.equal(reused.at(-1), 'changed');
+        assert.equal(difference(fourth, await fullCapture(page, numbering4)), null);
+        assert.ok(Object.values(fourth.refs).some(r => r.name === 'Renamed'));
         // After invalidate() the slot is new: every ref is sent again.
         session.invalidate();
-        const third = await session.snapshot();
-        assert.equal(reused.at(-1), false);
-        assert.equal(third.refs[id].name, name);
+        const fifth = await session.snapshot();
+        assert.equal(reused.at(-1), 'whole');
+        assert.equal(fifth.refs[id].name, name);
     } finally {
         native.CapturePump.prototype.poll = poll;
         await close();

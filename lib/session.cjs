@@ -392,7 +392,11 @@ class PageSession {
         if (typeof outcome.text === 'string') snapshot.text = outcome.text;
         // The refs sent whole (with a slot, the others are as the session holds them, and known already).
         let fresh = null;
-        if (incremental) ({ refs: snapshot.refs, fresh } = this._takeRefs(snapshot, outcome.refsReused === true ? base : null));
+        if (incremental) {
+            ({ refs: snapshot.refs, fresh } = outcome.refsChangedOnly === true
+                ? this._updateRefs(snapshot, base)
+                : this._takeRefs(snapshot, outcome.refsReused === true ? base : null));
+        }
         // Every session snapshot says how it was read (the core says so when it kept a mirror).
         snapshot.stats.captureMode ??= 'full';
         snapshot.stats.subtreesReread ??= 0;
@@ -451,6 +455,34 @@ class PageSession {
             out[id] = copyRef(r);
         }
         this._sent = { id: snapshot.snapshotId, refs: kept };
+        return { refs: out, fresh };
+    }
+
+    /**
+     * The refs of a snapshot from the session's slot that has the same refs,
+     * in the same order, as `base`: the core sent only those that changed.
+     * The session's copy is brought up to date in place (no other capture
+     * can be answered against `base` after this one: the slot moved on).
+     */
+    _updateRefs(snapshot, base) {
+        const held = base ? base.refs : null;
+        if (!held) {
+            this._sent = null;
+            throw webAiError('snapshot.capture-failed', 'the capture sent only changed refs, but the session holds no snapshot to take the others from; the next snapshot sends every ref', {});
+        }
+        const fresh = [];
+        for (const id of Object.keys(snapshot.refs)) {
+            const r = snapshot.refs[id];
+            if (!(id in held)) {
+                this._sent = null;
+                throw webAiError('snapshot.capture-failed', `the capture changed ref ${id}, which the session does not hold; the next snapshot sends every ref`, { ref: id });
+            }
+            held[id] = r;
+            fresh.push(r);
+        }
+        const out = {};
+        for (const id in held) out[id] = copyRef(held[id]);
+        this._sent = { id: snapshot.snapshotId, refs: held };
         return { refs: out, fresh };
     }
 

@@ -427,6 +427,9 @@ pub struct CaptureOutcome {
     pub unchanged: bool,
     /// Some of `snapshot.refs` are `0`: the same as in the session's snapshot named by `base`.
     pub refs_reused: bool,
+    /// `refs` holds only the refs that changed since the session's `base`; the
+    /// others are the base's, which has the same refs in the same order.
+    pub refs_changed_only: bool,
     /// The value of `IncrementalInput::after` as JSON, when a repeat capture read subtrees and it answered.
     pub after: Option<String>,
 }
@@ -466,27 +469,29 @@ fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool,
 fn capture_outcome_learning(r: std::result::Result<Captured, WebAiError>, numbered: bool, sent: Option<(u32, Option<String>)>, learn: Option<(&SessionNumbering, &str)>) -> CaptureOutcome {
     let mut c = match r {
         Ok(c) => c,
-        Err(e) => return CaptureOutcome { snapshot: None, text: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false, after: None },
+        Err(e) => return CaptureOutcome { snapshot: None, text: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false, refs_changed_only: false, after: None },
     };
+    use crate::text::sent_refs::Written;
     if let Some((numbering, prefix)) = learn {
         let s = &c.snapshot;
         let seen = s.ref_keys.iter().zip(&s.refs).filter_map(|(k, r)| Some((k.as_deref()?, r.ref_id.strip_prefix(prefix)?.parse::<u32>().ok()?)));
         numbering.learn_from(seen, s.next_ref);
     }
-    let (json, refs_reused, text) = match sent {
+    let (json, written, text) = match sent {
         Some((slot, base)) => {
             let last = crate::incremental::store::take_sent(slot);
-            let (json, reused) = crate::text::sent_refs::render(&c.snapshot, last.as_ref(), base.as_deref());
+            let (json, written) = crate::text::sent_refs::render(&c.snapshot, last.as_ref(), base.as_deref());
             // What JS now holds: the refs move (the snapshot goes once written).
             let refs = std::mem::take(&mut c.snapshot.refs);
             crate::incremental::store::put_sent(slot, crate::text::sent_refs::SentRefs { snapshot_id: c.snapshot.snapshot_id.clone(), refs });
-            (json, reused, Some(std::mem::take(&mut c.snapshot.text)))
+            (json, written, Some(std::mem::take(&mut c.snapshot.text)))
         }
-        None => (c.snapshot.to_json(), false, None),
+        None => (c.snapshot.to_json(), Written::Whole, None),
     };
     CaptureOutcome {
         unchanged: false,
-        refs_reused,
+        refs_reused: written == Written::Zeroed,
+        refs_changed_only: written == Written::Changed,
         snapshot: Some(json),
         text,
         processing_ms: c.processing_ms,
@@ -659,6 +664,7 @@ impl CapturePump {
                     world: Some(world.into()),
                     unchanged: true,
                     refs_reused: false,
+                    refs_changed_only: false,
                     after: None,
                 },
                 Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome_learning(Ok(*c), numbered, sent, learn),
