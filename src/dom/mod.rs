@@ -7,6 +7,7 @@
 //! when that walk is the DOM tree, and from `DOM.getDocument` with `pierce`
 //! when the page has shadow roots, which DOMSnapshot flattens.
 
+pub mod backend_index;
 pub mod concealment;
 pub mod json_arena;
 pub mod selector;
@@ -82,7 +83,7 @@ impl DNode {
 #[derive(Debug, Default)]
 pub struct DomTree {
     pub nodes: Vec<DNode>,
-    by_backend: FxHashMap<i64, u32>,
+    by_backend: backend_index::BackendIndex,
     /// The frame documents of `iframe` elements, by frame id.
     frame_docs: FxHashMap<String, u32>,
     /// Frame owner elements by the frame they host (also out-of-process ones,
@@ -300,7 +301,7 @@ impl DomTree {
     }
 
     pub fn by_backend(&self, backend: i64) -> Option<u32> {
-        self.by_backend.get(&backend).copied()
+        self.by_backend.get(backend)
     }
 
     /// The document node of `frame`, if this tree holds it.
