@@ -979,18 +979,28 @@ mod tests {
         m.replace(again).unwrap();
     }
 
+    /// The forms fixture's mirror, its page facts and its options' shape.
+    fn forms_mirror() -> (Mirror, PageFacts, String) {
+        let m = mirror_of("forms-dom.json");
+        let (facts, shape) = (m.facts.clone().unwrap(), m.shape.clone());
+        (m, facts, shape)
+    }
+
+    /// A build from the mirror that asks the browser nothing.
+    async fn build_offline(m: &mut Mirror, facts: &PageFacts, shape: &str) -> WebAiSnapshot {
+        let t = Answer(|_: &str, _: &Value| CdpReply::Err("no call expected".into()));
+        rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), shape, 1, &[], None).await.unwrap()
+    }
+
     fn named(n: &MNode, name: &str, value: &str) -> bool {
         n.attrs.iter().any(|(k, v)| k == name && v.as_deref() == Some(value))
     }
 
     #[tokio::test]
     async fn after_changes_of_values_only_the_kept_build_gives_what_a_whole_build_gives() {
-        let t = Answer(|_: &str, _: &Value| CdpReply::Err("no call expected".into()));
         // Recorded with the DOM engine: the engine's styles follow `cursor`.
-        let mut m = mirror_of("forms-dom.json");
-        let facts = m.facts.clone().unwrap();
-        let shape = m.shape.clone();
-        let build = async |m: &mut Mirror| rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), &shape, 1, &[], None).await.unwrap();
+        let (mut m, facts, shape) = forms_mirror();
+        let build = async |m: &mut Mirror| build_offline(m, &facts, &shape).await;
         let first = build(&mut m).await;
         assert!(m.has_kept(), "the first build is kept");
         // A text, a field's value and a checkbox, each changed as a re-read of its subtree gives it.
@@ -1034,11 +1044,9 @@ mod tests {
 
     #[tokio::test]
     async fn a_change_another_element_may_read_builds_the_tree_again_and_the_build_is_whole() {
-        let t = Answer(|_: &str, _: &Value| CdpReply::Err("no call expected".into()));
-        let mut m = mirror_of("forms-dom.json");
-        let facts = m.facts.clone().unwrap();
-        let shape = m.shape.clone();
-        let build = async |m: &mut Mirror| rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), &shape, 1, &[], None).await.unwrap();
+        // Recorded with the DOM engine: the engine's styles follow `cursor`.
+        let (mut m, facts, shape) = forms_mirror();
+        let build = async |m: &mut Mirror| build_offline(m, &facts, &shape).await;
         build(&mut m).await;
         let text = |want: &'static str| move |n: &MNode| n.node_type == 3 && n.value.as_deref().is_some_and(|v| v.trim() == want);
         // A label's text is the name of the field it holds, which is not its ancestor.
