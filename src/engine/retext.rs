@@ -75,14 +75,14 @@ pub struct Retext {
 /// Whether `label` names only the control `changed` is or is inside: then
 /// that control's name leaves it out (accname 2E is for other controls).
 fn labels_only(page: &Page, label: u32, changed: u32) -> bool {
-    if page.node(label).has_attr("for") {
+    if page.get(label).is_none_or(|l| l.has_attr("for")) {
         return false;
     }
     let mut controls = Vec::new();
     let mut stack = vec![label];
     let mut budget = 2_000usize;
     while let Some(i) = stack.pop() {
-        let n = page.node(i);
+        let Some(n) = page.get(i) else { return false };
         if i != label && matches!(n.tag.as_str(), "input" | "textarea" | "select" | "meter" | "progress" | "output" | "button") && n.is_element() {
             controls.push(i);
         }
@@ -131,11 +131,10 @@ pub fn patch(page: &Page, tree: &mut AxTree, index: &mut Index, changed: &[Retex
         }
         let sideways = index.sideways.as_ref().map(|s| &s.ids);
         for a in std::iter::once(c.node).chain(page.ancestors(c.node)) {
-            let an = page.node(a);
+            let Some(an) = page.get(a) else { return false };
             if an.kind == Some(Kind::Text) {
                 continue;
             }
-            let an = page.node(a);
             // A label's or the title's text names something that is not its ancestor.
             if an.is("title") || !an.is_element() || (an.is("label") && !(c.was.is_none() && labels_only(page, a, c.node))) {
                 return false;
@@ -160,7 +159,7 @@ pub fn patch(page: &Page, tree: &mut AxTree, index: &mut Index, changed: &[Retex
     };
     for a in ancestors {
         let Some(&ax) = index.ax_of.get(a as usize).filter(|&&x| x != NONE) else { continue };
-        if page.node(a).pseudo.is_some() {
+        if page.get(a).is_none_or(|n| n.pseudo.is_some()) {
             continue;
         }
         let role = index.roles[a as usize];
