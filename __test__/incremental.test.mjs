@@ -68,6 +68,31 @@ async function serveHtml(body) {
     });
 }
 
+/**
+ * A shop page on 127.0.0.1 whose payment frame comes from `host` (127.0.0.1 on another port:
+ * another origin in the page's process; localhost: another site, a process of its own),
+ * loaded, with an incremental session on it.
+ */
+async function framedShop(host) {
+    const child = await serveHtml(() => '<!doctype html><title>Card</title><p id=t>Card number</p><input id=card name=card aria-label=Card><button>Pay now</button>');
+    const top = await serveHtml(() => `<!doctype html><title>Shop</title><h1>Checkout</h1><button>Top</button><iframe title="Payment" src="http://${host}:${child.address().port}/"></iframe>`);
+    const page = await (await browser()).newPage();
+    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    const close = async () => {
+        await session.close();
+        await page.close();
+        top.close();
+        child.close();
+    };
+    try {
+        await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
+    } catch (err) {
+        await close();
+        throw err;
+    }
+    return { page, session, close };
+}
+
 /** A session's snapshot, checked against a full capture with the numbering the session had. */
 async function checkedLook(session, page) {
     const numbering = session._numbering();
@@ -573,12 +598,8 @@ test("a repeat snapshot's unchanged refs are not sent again, and no two snapshot
 test('a frame of another origin in the page\'s process is read again only when it changed: the session watches it', async () => {
     // 127.0.0.1 on two ports: two origins of one site, so one renderer process,
     // and a frame the page's watcher cannot enter.
-    const child = await serveHtml(() => '<!doctype html><title>Card</title><p id=t>Card number</p><input id=card name=card aria-label=Card><button>Pay now</button>');
-    const top = await serveHtml(() => `<!doctype html><title>Shop</title><h1>Checkout</h1><button>Top</button><iframe title="Payment" src="http://127.0.0.1:${child.address().port}/"></iframe>`);
-    const page = await (await browser()).newPage();
-    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    const { page, session, close } = await framedShop('127.0.0.1');
     try {
-        await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
         const frame = page.frames().find(f => f !== page.mainFrame());
         assert.equal(await page.evaluate(() => { try { return document.querySelector('iframe').contentDocument; } catch { return 'blocked'; } }), null, 'the page cannot enter the frame');
         const look = () => checkedLook(session, page);
@@ -607,21 +628,14 @@ test('a frame of another origin in the page\'s process is read again only when i
         assert.match(mixed.text, /heading "Checkout \(2\)"/);
         assert.equal(mixed.stats.subtreesReread, 1, 'the heading, not the frame');
     } finally {
-        await session.close();
-        await page.close();
-        top.close();
-        child.close();
+        await close();
     }
 });
 
 test('a frame in another process is asked at each look whether it changed: an unchanged page with one is answered from the last snapshot', async () => {
     // 127.0.0.1 and localhost are two sites: the frame has a process of its own.
-    const child = await serveHtml(() => '<!doctype html><title>Card</title><p id=t>Card number</p><input id=card name=card aria-label=Card><button>Pay now</button>');
-    const top = await serveHtml(() => `<!doctype html><title>Shop</title><h1>Checkout</h1><button>Top</button><iframe title="Payment" src="http://localhost:${child.address().port}/"></iframe>`);
-    const page = await (await browser()).newPage();
-    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    const { page, session, close } = await framedShop('localhost');
     try {
-        await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
         const cdp = await page.context().newCDPSession(page);
         const { targetInfos } = await cdp.send('Target.getTargets');
         await cdp.detach();
@@ -651,10 +665,7 @@ test('a frame in another process is asked at each look whether it changed: an un
         assert.match((await look()).text, /heading "Checkout \(2\)"/);
         assert.equal((await look()).fromCache, true);
     } finally {
-        await session.close();
-        await page.close();
-        top.close();
-        child.close();
+        await close();
     }
 });
 

@@ -444,10 +444,7 @@ class PageSession {
             let r = snapshot.refs[id];
             if (r === 0) {
                 r = held ? held[id] : undefined;
-                if (!r) {
-                    this._sent = null;
-                    throw webAiError('snapshot.capture-failed', `the capture reused ref ${id}, which the session does not hold; the next snapshot sends every ref`, { ref: id });
-                }
+                if (!r) throw this._refsLost(`the capture reused ref ${id}, which the session does not hold`, id);
             } else {
                 fresh.push(r);
             }
@@ -458,6 +455,12 @@ class PageSession {
         return { refs: out, fresh };
     }
 
+    /** The session's copy of the refs no longer matches the core's: forget it (the next snapshot sends every ref). */
+    _refsLost(why, ref) {
+        this._sent = null;
+        return webAiError('snapshot.capture-failed', `${why}; the next snapshot sends every ref`, ref === undefined ? {} : { ref });
+    }
+
     /**
      * The refs of a snapshot from the session's slot that has the same refs,
      * in the same order, as `base`: the core sent only those that changed.
@@ -466,17 +469,11 @@ class PageSession {
      */
     _updateRefs(snapshot, base) {
         const held = base ? base.refs : null;
-        if (!held) {
-            this._sent = null;
-            throw webAiError('snapshot.capture-failed', 'the capture sent only changed refs, but the session holds no snapshot to take the others from; the next snapshot sends every ref', {});
-        }
+        if (!held) throw this._refsLost('the capture sent only changed refs, but the session holds no snapshot to take the others from');
         const fresh = [];
         for (const id of Object.keys(snapshot.refs)) {
             const r = snapshot.refs[id];
-            if (!(id in held)) {
-                this._sent = null;
-                throw webAiError('snapshot.capture-failed', `the capture changed ref ${id}, which the session does not hold; the next snapshot sends every ref`, { ref: id });
-            }
+            if (!(id in held)) throw this._refsLost(`the capture changed ref ${id}, which the session does not hold`, id);
             held[id] = r;
             fresh.push(r);
         }

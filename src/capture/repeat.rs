@@ -44,6 +44,9 @@ pub const REPEAT_MIN_NODES: usize = 200;
 const MAX_EXPECTED: usize = 4;
 /// More separate changed subtrees than this and a full capture is simpler.
 const MAX_ROOTS: usize = 200;
+/// Changed elements up to which a change is read where it is, however small the page; beyond,
+/// a change reaching over a third of the page's elements is a full capture.
+const MAX_REACH: u64 = 500;
 /// Frames of other origins (each read again whole) beyond which a full capture is simpler.
 const MAX_BLIND_FRAMES: usize = 50;
 
@@ -218,7 +221,7 @@ async fn repeat(
     // A small page that changed is captured in full (`Repeated::Small`): nothing to ask for early.
     let expected = if inc.changed && (inc.always || mirror.len() >= REPEAT_MIN_NODES) { MAX_EXPECTED } else { 0 };
     let mut first = vec![
-        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key})"), "contextId": world.context_id, "returnByValue": true })),
+        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key}, {MAX_REACH})"), "contextId": world.context_id, "returnByValue": true })),
         CdpCommand::new(Call::FrameTree, json!({})),
     ];
     // Only after a capture that read subtrees: `DOM.disable` costs the renderer about half
@@ -269,9 +272,9 @@ async fn repeat(
         return Ok(Err(Fallback("a frame shows another document".into())));
     }
     let reach = summary.get("sizes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).fold(0u64, u64::saturating_add);
-    // (The watcher counts the page only when the reach is over 500: `scripts/take_changes.js`.)
+    // (The watcher counts the page only for a reach over MAX_REACH: `scripts/take_changes.js`.)
     let total = summary.get("total").and_then(Value::as_u64).unwrap_or(0);
-    if reach > 500 && reach.saturating_mul(3) > total {
+    if reach > MAX_REACH && reach.saturating_mul(3) > total {
         return Ok(Err(Fallback(format!("the changes reach {reach} of the page's {total} elements"))));
     }
     let root_count = summary.get("roots").and_then(Value::as_u64).unwrap_or(0) as usize;

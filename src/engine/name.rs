@@ -67,6 +67,11 @@ enum Step {
 /// naming quadratic (each button names its whole subtree).
 const MAX_NAME_NODES: usize = 2_000;
 
+/// Elements a `label` names (HTML #category-label): their name comes from their labels.
+pub(crate) fn is_labelable(tag: &str) -> bool {
+    matches!(tag, "input" | "textarea" | "select" | "meter" | "progress" | "output" | "button")
+}
+
 /// Runs of ASCII whitespace (CSS's document white space) become one space, the ends trimmed.
 pub(crate) fn collapse(s: &str) -> String {
     s.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
@@ -162,7 +167,7 @@ impl<'p> Namer<'p> {
                 }
             }
             "input" if input_type == "image" => n.attr("alt").or(n.attr("value")).map(str::to_string),
-            "input" | "textarea" | "select" | "meter" | "progress" | "output" | "button" => {
+            t if is_labelable(t) => {
                 let labels = self.labels(i, in_labelledby);
                 (!labels.is_empty()).then_some(labels)
             }

@@ -16,7 +16,7 @@
 use rustc_hash::FxHashSet;
 
 use super::build::{collapse_keep_edges, element_node, role_of_node, Exclusion};
-use super::name::Namer;
+use super::name::{is_labelable, Namer};
 use super::page::{Kind, Page, NONE};
 use crate::tree::AxTree;
 
@@ -83,7 +83,7 @@ fn labels_only(page: &Page, label: u32, changed: u32) -> bool {
     let mut budget = 2_000usize;
     while let Some(i) = stack.pop() {
         let Some(n) = page.get(i) else { return false };
-        if i != label && matches!(n.tag.as_str(), "input" | "textarea" | "select" | "meter" | "progress" | "output" | "button") && n.is_element() {
+        if i != label && n.is_element() && is_labelable(&n.tag) {
             controls.push(i);
         }
         budget = match budget.checked_sub(1) {

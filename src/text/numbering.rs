@@ -44,6 +44,8 @@ impl RefMemory {
     /// What a snapshot numbered (each ref's element key and number) and the
     /// first number it left free. Beyond `cap` elements, those not seen for
     /// longest are forgotten; their numbers are never given again (`next` only grows).
+    /// (A stamp per key and a sort when over the cap, not an LRU crate: a look
+    /// touches every ref it shows, and the sort runs only past 50,000 elements.)
     pub fn learn<'k>(&mut self, seen: impl IntoIterator<Item = (&'k str, u32)>, next: u32, cap: usize) {
         self.clock += 1;
         let clock = self.clock;

@@ -7,13 +7,13 @@
 // to read again (none inside another), `blind` the frames whose document the
 // watcher cannot enter (another origin: read again whole, or, in another
 // process, by their own capture), `sizes` the roots' elements and `total` the
-// document's; `sameTags` that every change was a text node's data (not in
+// document's (counted only when the roots reach over `maxReach`, else 0); `sameTags` that every change was a text node's data (not in
 // a style, script or other raw-text element), which leaves the DOM hash as
 // it was. The roots, then the blind frames' elements, are held by the
 // watcher as the session's `pending` for the capture to fetch. Taking resets
 // the session's record. `session` is the page session's key: each session
 // on a page has a record of its own.
-function (maxRoots, maxFrames, session) {
+function (maxRoots, maxFrames, session, maxReach) {
     const w = globalThis.__webAiSnapshotWatch;
     const taken = w && w.doc === document && typeof w.take === 'function' ? w.take(session) : null;
     if (!taken) {
@@ -37,10 +37,10 @@ function (maxRoots, maxFrames, session) {
     // Counting walks the page: only when there is something to weigh.
     // A root is an element, or a text read again by itself (see the watcher's `alone`).
     const sizes = roots.map(r => 1 + (r.nodeType === 1 ? r.getElementsByTagName('*').length : 0));
-    // The page's size weighs only a change reaching over 500 elements (the capture's rule); counting
-    // it walks every element once any changed (about 1 ms on the 40k-node page), so only then.
+    // The page's size weighs only a change reaching over `maxReach` elements (the capture's rule);
+    // counting it walks every element once any changed (about 1 ms on the 40k-node page), so only then.
     const reach = sizes.reduce((a, b) => a + b, 0);
-    const total = reach > 500 ? document.getElementsByTagName('*').length : 0;
+    const total = reach > maxReach ? document.getElementsByTagName('*').length : 0;
     // Frames the watcher cannot see into: the documents it does see, searched for frames.
     const blind = [];
     const docs = [document];
