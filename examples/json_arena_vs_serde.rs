@@ -52,7 +52,10 @@ fn main() {
         for (what, text) in [("40,000 elements nested 40,000 deep", nested(40_000)), ("40,000 elements, flat", wide(40_000))] {
             let (arena_ms, a_ok) = best_of(5, || web_ai_snapshot::readers::parse_json_arena(&text).is_ok());
             let (serde_ms, s_ok) = best_of(5, || serde_stacked(&text));
-            println!("{what} ({} MB): json_arena {arena_ms:.1} ms (ok {a_ok}); serde_json + serde_stacker {serde_ms:.1} ms (ok {s_ok})", text.len() / 1_000_000);
+            println!(
+                "{what} ({} MB): json_arena {arena_ms:.1} ms (ok {a_ok}); serde_json + serde_stacker {serde_ms:.1} ms (ok {s_ok})",
+                text.len() / 1_000_000
+            );
         }
     };
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(run);

@@ -43,6 +43,14 @@ fn main() {
         let built = t.elapsed() - parsed;
         let out = snap.to_json();
         let total = t.elapsed();
-        println!("nodes {} parse {:?} serialize {:?} json {:?} total {:?} ({} bytes out)", tree.nodes.len(), parsed, built, total - parsed - built, total, out.len());
+        println!(
+            "nodes {} parse {:?} serialize {:?} json {:?} total {:?} ({} bytes out)",
+            tree.nodes.len(),
+            parsed,
+            built,
+            total - parsed - built,
+            total,
+            out.len()
+        );
     }
 }

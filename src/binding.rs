@@ -17,7 +17,7 @@ use crate::action::{self, ActionRequest, RefTarget};
 use crate::agent::targets::{self, Pattern, PatternSpec, RefView, Target};
 use crate::agent::{contracts, registry, staleness};
 use crate::capture::pump::{Pump, PumpStep};
-use crate::capture::{CdpCall, CdpReply, CdpTransport, Captured, ReplyFuture};
+use crate::capture::{Captured, CdpCall, CdpReply, CdpTransport, ReplyFuture};
 use crate::compat::{dom_hash, hash};
 use crate::error::{ErrorCode, WebAiError};
 use crate::native::{self, Endpoint};
@@ -201,11 +201,7 @@ pub fn registry_is_stale(registry: Option<RegistryFields>, ctx: FreshnessFields)
     let v = registry.as_ref().map(view);
     registry::is_stale(
         v.as_ref(),
-        &registry::Freshness {
-            expected_snapshot_id: ctx.expected_snapshot_id,
-            current_dom_hash: ctx.current_dom_hash,
-            current_ax_hash: ctx.current_ax_hash,
-        },
+        &registry::Freshness { expected_snapshot_id: ctx.expected_snapshot_id, current_dom_hash: ctx.current_dom_hash, current_ax_hash: ctx.current_ax_hash },
     )
 }
 
@@ -352,10 +348,8 @@ pub struct RankCandidate {
 #[napi]
 pub fn rank_candidates(env: Env, candidates: Vec<RankCandidate>, expected_role: Option<String>, expected_names: Vec<PatternInput>) -> Result<Vec<u32>> {
     let expected = compile(expected_names).map_err(|e| thrown(&env, e))?;
-    let inputs: Vec<targets::RankInput> = candidates
-        .into_iter()
-        .map(|c| targets::RankInput { confidence: c.confidence, role: c.role, name: c.name, is_snapshot_ref: c.snapshot_ref })
-        .collect();
+    let inputs: Vec<targets::RankInput> =
+        candidates.into_iter().map(|c| targets::RankInput { confidence: c.confidence, role: c.role, name: c.name, is_snapshot_ref: c.snapshot_ref }).collect();
     Ok(targets::rank(&inputs, expected_role.as_deref().filter(|r| !r.is_empty()), &expected))
 }
 
@@ -454,8 +448,12 @@ impl From<crate::options::World> for WorldInput {
 fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
     let w = w?;
     let id = w.context_id;
-    (id.is_finite() && id.fract() == 0.0 && id.abs() < 9.0e15 && !w.frame_id.is_empty() && !w.loader_id.is_empty())
-        .then_some(crate::options::World { frame_id: w.frame_id, loader_id: w.loader_id, context_id: id as i64, token: w.token })
+    (id.is_finite() && id.fract() == 0.0 && id.abs() < 9.0e15 && !w.frame_id.is_empty() && !w.loader_id.is_empty()).then_some(crate::options::World {
+        frame_id: w.frame_id,
+        loader_id: w.loader_id,
+        context_id: id as i64,
+        token: w.token,
+    })
 }
 
 /// The outcome JS gets. `sent`: a page session's slot and the snapshot its
@@ -466,10 +464,29 @@ fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool,
 }
 
 /// [`capture_outcome`], the numbers given learnt by a session's numbering (`learn`: it and the refs' prefix).
-fn capture_outcome_learning(r: std::result::Result<Captured, WebAiError>, numbered: bool, sent: Option<(u32, Option<String>)>, learn: Option<(&SessionNumbering, &str)>) -> CaptureOutcome {
+fn capture_outcome_learning(
+    r: std::result::Result<Captured, WebAiError>,
+    numbered: bool,
+    sent: Option<(u32, Option<String>)>,
+    learn: Option<(&SessionNumbering, &str)>,
+) -> CaptureOutcome {
     let mut c = match r {
         Ok(c) => c,
-        Err(e) => return CaptureOutcome { snapshot: None, text: None, processing_ms: 0.0, error: Some(e.into()), ref_keys: None, next_ref: None, world: None, unchanged: false, refs_reused: false, refs_changed_only: false, after: None },
+        Err(e) => {
+            return CaptureOutcome {
+                snapshot: None,
+                text: None,
+                processing_ms: 0.0,
+                error: Some(e.into()),
+                ref_keys: None,
+                next_ref: None,
+                world: None,
+                unchanged: false,
+                refs_reused: false,
+                refs_changed_only: false,
+                after: None,
+            }
+        }
     };
     use crate::text::sent_refs::Written;
     if let Some((numbering, prefix)) = learn {
@@ -633,7 +650,13 @@ pub struct PumpPoll {
 #[napi]
 impl CapturePump {
     #[napi(constructor)]
-    pub fn new(options: Value, numbering: Option<RefNumbering>, world: Option<WorldInput>, incremental: Option<IncrementalInput>, session: Option<&SessionNumbering>) -> CapturePump {
+    pub fn new(
+        options: Value,
+        numbering: Option<RefNumbering>,
+        world: Option<WorldInput>,
+        incremental: Option<IncrementalInput>,
+        session: Option<&SessionNumbering>,
+    ) -> CapturePump {
         let numbered = numbering.is_some();
         let base = incremental.as_ref().and_then(|i| i.base.clone());
         let session = session.cloned();
@@ -642,7 +665,15 @@ impl CapturePump {
                 opts.numbering = Some(s.memory());
             }
             opts.world = world_of(world);
-            opts.incremental = incremental.map(|i| crate::options::Incremental { slot: i.slot, token: i.token, session: i.session, reuse: i.reuse.unwrap_or(false), always: i.always.unwrap_or(false), changed: i.changed.unwrap_or(false), after: i.after });
+            opts.incremental = incremental.map(|i| crate::options::Incremental {
+                slot: i.slot,
+                token: i.token,
+                session: i.session,
+                reuse: i.reuse.unwrap_or(false),
+                always: i.always.unwrap_or(false),
+                changed: i.changed.unwrap_or(false),
+                after: i.after,
+            });
             opts
         });
         let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.slot, base.clone()));
@@ -680,7 +711,14 @@ impl CapturePump {
             PumpStep::Send(requests) => PumpPoll {
                 requests: requests
                     .into_iter()
-                    .map(|r| PumpRequest { id: r.id, method: r.method, params: r.params, session: r.session, project: r.project, timeout_ms: r.timeout_ms as f64 })
+                    .map(|r| PumpRequest {
+                        id: r.id,
+                        method: r.method,
+                        params: r.params,
+                        session: r.session,
+                        project: r.project,
+                        timeout_ms: r.timeout_ms as f64,
+                    })
                     .collect(),
                 outcome: None,
             },
@@ -735,7 +773,10 @@ impl TryFrom<EndpointInput> for Endpoint {
             None => None,
             Some(n) if n.is_finite() && n.fract() == 0.0 && (1024.0..=(u32::MAX as f64)).contains(&n) => Some(n as usize),
             Some(n) => {
-                return Err(WebAiError::invalid_input("maxMessageBytes", format!("maxMessageBytes must be a whole number of bytes from 1024 to 4294967295, got {n}")))
+                return Err(WebAiError::invalid_input(
+                    "maxMessageBytes",
+                    format!("maxMessageBytes must be a whole number of bytes from 1024 to 4294967295, got {n}"),
+                ))
             }
         };
         Ok(Endpoint { url: e.cdp_endpoint, target_id: e.target_id, url_includes: e.url_includes, max_message_bytes })
@@ -869,7 +910,9 @@ pub fn action_error_codes() -> Vec<&'static str> {
 pub struct ActionResult {
     pub success: bool,
     /// One of seed 001's codes (`ref_invalid`, `element_disabled`, …).
-    #[napi(ts_type = "'ref_invalid' | 'element_disabled' | 'element_obscured' | 'element_not_visible' | 'action_failed' | 'timeout' | 'human_rejected' | 'invalid_params'")]
+    #[napi(
+        ts_type = "'ref_invalid' | 'element_disabled' | 'element_obscured' | 'element_not_visible' | 'action_failed' | 'timeout' | 'human_rejected' | 'invalid_params'"
+    )]
     pub error: Option<String>,
     pub message: Option<String>,
     pub evidence: Option<Value>,
@@ -890,7 +933,14 @@ fn request_of(input: ActionInput) -> ActionRequest {
 }
 
 fn action_result(o: action::ActionOutcome) -> ActionResult {
-    ActionResult { success: o.success, error: o.error.map(|c| c.as_str().to_string()), message: o.message, evidence: o.evidence, detail: o.detail, action_ms: o.action_ms }
+    ActionResult {
+        success: o.success,
+        error: o.error.map(|c| c.as_str().to_string()),
+        message: o.message,
+        evidence: o.evidence,
+        detail: o.detail,
+        action_ms: o.action_ms,
+    }
 }
 
 /// Run one action over a CDP session held by JS.

@@ -80,10 +80,7 @@ impl ErrorCode {
 
     pub fn stage(self) -> &'static str {
         match self {
-            ErrorCode::Unavailable
-            | ErrorCode::RootNotFound
-            | ErrorCode::CaptureFailed
-            | ErrorCode::Timeout => "snapshot-capture",
+            ErrorCode::Unavailable | ErrorCode::RootNotFound | ErrorCode::CaptureFailed | ErrorCode::Timeout => "snapshot-capture",
             ErrorCode::InvalidInput => "snapshot-input",
             ErrorCode::RefNotFound | ErrorCode::RefStale => "snapshot-ref-resolve",
             ErrorCode::CdpUnreachable | ErrorCode::CdpTargetMismatch => "cdp-connect",

@@ -26,15 +26,15 @@ mod capture;
 mod compat;
 mod dom;
 mod engine;
-mod incremental;
 mod error;
+mod incremental;
 mod native;
 mod options;
 mod text;
 mod tree;
 
 pub use action::{run as run_action, verify as verify_ref, ActionCode, ActionOutcome, ActionRequest, Checked, RefTarget};
-pub use capture::{capture_incremental, capture_with, CdpCall, CdpReply, CdpTransport, Captured, ReplyFuture};
+pub use capture::{capture_incremental, capture_with, Captured, CdpCall, CdpReply, CdpTransport, ReplyFuture};
 pub use dom::selector::Located;
 pub use error::{ErrorCode, Result, WebAiError};
 pub use native::{capture_endpoint, Endpoint, NativeConnection};

@@ -188,8 +188,7 @@ fn get_string(m: &Map<String, Value>, field: &str) -> Result<Option<String>> {
 impl SnapshotOptions {
     /// Read options from the JSON the JS layer sends (`JSON.stringify(options)`).
     pub fn from_json(text: &str) -> Result<SnapshotOptions> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| WebAiError::invalid_input("options", format!("options are not valid JSON: {e}")))?;
+        let value: Value = serde_json::from_str(text).map_err(|e| WebAiError::invalid_input("options", format!("options are not valid JSON: {e}")))?;
         SnapshotOptions::from_value(&value)
     }
 

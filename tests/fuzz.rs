@@ -18,7 +18,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
 use web_ai_snapshot::readers;
-use web_ai_snapshot::{build_snapshot, capture_with, compare_snapshots, RefMemory, Side, CdpCall, CdpReply, CdpTransport, PageFacts, ReplyFuture, SnapshotOptions};
+use web_ai_snapshot::{
+    build_snapshot, capture_with, compare_snapshots, CdpCall, CdpReply, CdpTransport, PageFacts, RefMemory, ReplyFuture, Side, SnapshotOptions,
+};
 
 /// One input taking this long is a hang.
 const HANG: Duration = Duration::from_secs(5);
@@ -54,9 +56,38 @@ fn regressions(target: &str) -> Vec<(String, String)> {
 /// Text a mutation can insert: JSON's own tokens and the values that break
 /// careless readers.
 const TOKENS: &[&str] = &[
-    "{", "}", "[", "]", ",", ":", "\"", "\\", "null", "true", "-1", "0", "1e309", "-0", "9007199254740993", "\"\\ud800\"", "\"\\u0000\"",
-    "{\"nodeId\":\"1\",\"childIds\":[\"1\"]}", "[[[[[[[[[[[[[[[[", "]]]]]]]]", "\"role\"", "\"backendDOMNodeId\"", "\"childIds\"", "\"nodes\"",
-    "\"documents\"", "\"strings\"", "\"parentIndex\"", "\"shadowRoots\"", "\"children\"", "\u{1F600}", "\u{202E}", "\u{FEFF}",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "\\",
+    "null",
+    "true",
+    "-1",
+    "0",
+    "1e309",
+    "-0",
+    "9007199254740993",
+    "\"\\ud800\"",
+    "\"\\u0000\"",
+    "{\"nodeId\":\"1\",\"childIds\":[\"1\"]}",
+    "[[[[[[[[[[[[[[[[",
+    "]]]]]]]]",
+    "\"role\"",
+    "\"backendDOMNodeId\"",
+    "\"childIds\"",
+    "\"nodes\"",
+    "\"documents\"",
+    "\"strings\"",
+    "\"parentIndex\"",
+    "\"shadowRoots\"",
+    "\"children\"",
+    "\u{1F600}",
+    "\u{202E}",
+    "\u{FEFF}",
 ];
 
 /// Values a structural edit can put anywhere.
@@ -94,15 +125,35 @@ fn deep(text: String) -> String {
 
 #[derive(Debug, Clone)]
 enum Mutation {
-    Flip { at: f64, byte: u8 },
-    Delete { at: f64, len: u16 },
-    Insert { at: f64, token: usize },
-    Truncate { at: f64 },
-    Duplicate { at: f64, len: u16 },
+    Flip {
+        at: f64,
+        byte: u8,
+    },
+    Delete {
+        at: f64,
+        len: u16,
+    },
+    Insert {
+        at: f64,
+        token: usize,
+    },
+    Truncate {
+        at: f64,
+    },
+    Duplicate {
+        at: f64,
+        len: u16,
+    },
     /// Replace the `at`-th JSON value (in a walk of the document) by a hostile one.
-    Replace { at: f64, with: usize },
+    Replace {
+        at: f64,
+        with: usize,
+    },
     /// Copy one part of the document over another (cycles, shared children).
-    Copy { from: f64, to: f64 },
+    Copy {
+        from: f64,
+        to: f64,
+    },
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {

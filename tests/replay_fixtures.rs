@@ -6,10 +6,10 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use web_ai_snapshot::{capture_with, CdpCall, CdpReply, CdpTransport, ReplyFuture};
-use web_ai_snapshot::WebAiSnapshot;
-use web_ai_snapshot::WebAiError;
 use web_ai_snapshot::SnapshotOptions;
+use web_ai_snapshot::WebAiError;
+use web_ai_snapshot::WebAiSnapshot;
+use web_ai_snapshot::{capture_with, CdpCall, CdpReply, CdpTransport, ReplyFuture};
 
 struct Replay {
     replies: Vec<(String, Value, Value)>,
@@ -80,8 +80,18 @@ async fn every_recording_replays_to_its_recorded_snapshot() {
             .iter()
             .map(|r| {
                 let l = &r.located;
-                serde_json::json!([r.ref_id, r.role, r.name, r.occurrence_index, r.backend_node_id,
-                    l.selector, l.frame_path, l.shadow_path, l.shadow_closed, r.clickable])
+                serde_json::json!([
+                    r.ref_id,
+                    r.role,
+                    r.name,
+                    r.occurrence_index,
+                    r.backend_node_id,
+                    l.selector,
+                    l.frame_path,
+                    l.shadow_path,
+                    l.shadow_closed,
+                    r.clickable
+                ])
             })
             .collect();
         assert_eq!(Value::Array(refs), rec["expected"]["refs"], "{name}: refs differ");

@@ -58,8 +58,9 @@ impl<'a> Page<'a> {
             }
             CdpReply::Err(m) => Ok(Err(m)),
             CdpReply::TimedOut => Err(self.timed_out()),
-            CdpReply::Broken(e) => Err(Fail::new(ActionCode::ActionFailed, e.message.clone())
-                .with_evidence(json!({ "errorCode": e.code.code(), "evidence": e.evidence }))),
+            CdpReply::Broken(e) => {
+                Err(Fail::new(ActionCode::ActionFailed, e.message.clone()).with_evidence(json!({ "errorCode": e.code.code(), "evidence": e.evidence })))
+            }
         }
     }
 
@@ -101,7 +102,11 @@ impl<'a> Page<'a> {
 
     /// The id of the main frame of `session`'s process (None: the page's).
     pub async fn main_frame(&self, session: Option<&str>) -> Step<Option<String>> {
-        Ok(self.send_raw("Page.getFrameTree", &json!({}), session).await?.ok().and_then(|t| t.pointer("/frameTree/frame/id").and_then(Value::as_str).map(str::to_string)))
+        Ok(self
+            .send_raw("Page.getFrameTree", &json!({}), session)
+            .await?
+            .ok()
+            .and_then(|t| t.pointer("/frameTree/frame/id").and_then(Value::as_str).map(str::to_string)))
     }
 
     /// Our isolated world in `frame_id` (on `session`): the action scripts

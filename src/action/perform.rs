@@ -32,9 +32,11 @@ pub async fn click_point(page: &Page<'_>, el: &Live, target: &RefTarget) -> Step
         Ok(q) => q.get("quads").and_then(Value::as_array).cloned().unwrap_or_default(),
         Err(_) => Vec::new(),
     };
-    let quad = quads.iter().filter_map(|q| q.as_array()).map(|q| q.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect::<Vec<f64>>()).find(|p| {
-        p.len() == 8 && (((p[2] - p[0]) * (p[7] - p[1])).abs() > 0.5 || ((p[4] - p[0]) * (p[5] - p[1])).abs() > 0.5)
-    });
+    let quad = quads
+        .iter()
+        .filter_map(|q| q.as_array())
+        .map(|q| q.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect::<Vec<f64>>())
+        .find(|p| p.len() == 8 && (((p[2] - p[0]) * (p[7] - p[1])).abs() > 0.5 || ((p[4] - p[0]) * (p[5] - p[1])).abs() > 0.5));
     let Some(p) = quad else {
         return Err(Fail::new(ActionCode::ElementNotVisible, format!("{} has no visible box (hidden, collapsed or not rendered)", target.label())));
     };
@@ -93,8 +95,7 @@ pub async fn click(page: &Page<'_>, el: &Live, target: &RefTarget) -> Step<Value
     assert_not_obscured(page, el, target, x, y).await?;
     page.send("Input.dispatchMouseEvent", json!({ "type": "mouseMoved", "x": x, "y": y }), None).await?;
     for (kind, buttons) in [("mousePressed", 1), ("mouseReleased", 0)] {
-        page.send("Input.dispatchMouseEvent", json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1, "buttons": buttons }), None)
-            .await?;
+        page.send("Input.dispatchMouseEvent", json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1, "buttons": buttons }), None).await?;
     }
     Ok(json!({ "point": at["point"] }))
 }
@@ -169,7 +170,8 @@ pub async fn select(page: &Page<'_>, el: &Live, target: &RefTarget, wanted: &str
         return Err(Fail::new(ActionCode::ElementDisabled, format!("option {} of {} is disabled", json_quote(d), target.label())));
     }
     if r.get("ok") != Some(&Value::Bool(true)) {
-        let options: Vec<String> = r.get("options").and_then(Value::as_array).into_iter().flatten().map(|o| json_quote(o.as_str().unwrap_or_default())).collect();
+        let options: Vec<String> =
+            r.get("options").and_then(Value::as_array).into_iter().flatten().map(|o| json_quote(o.as_str().unwrap_or_default())).collect();
         return Err(Fail::new(
             ActionCode::ActionFailed,
             format!("{} has no option with value or text {}; options: {}", target.label(), json_quote(wanted), options.join(", ")),

@@ -9,111 +9,101 @@ pub const VENDORS: [&str; 3] = ["chatgpt", "gemini", "grok"];
 /// Every exported selector array, by its export name.
 pub fn selector_arrays() -> Vec<(&'static str, Value)> {
     vec![
-        ("CHATGPT_COMPOSER_SELECTORS", json!([
-            "textarea[data-id=\"prompt-textarea\"]",
-            "textarea[placeholder*=\"Send a message\"]",
-            "textarea[aria-label=\"Message ChatGPT\"]",
-            "textarea:not([disabled])",
-            "textarea[name=\"prompt-textarea\"]",
-            "#prompt-textarea",
-            ".ProseMirror",
-            "[contenteditable=\"true\"][data-virtualkeyboard=\"true\"]",
-            "[contenteditable=\"true\"]"
-        ])),
-        ("CHATGPT_SEND_SELECTORS", json!([
-            "button[data-testid=\"send-button\"]",
-            "button[data-testid*=\"composer-send\"]",
-            "form button[type=\"submit\"]",
-            "button[type=\"submit\"][data-testid*=\"send\"]",
-            "button[aria-label*=\"Send\" i]"
-        ])),
-        ("CHATGPT_MODEL_SELECTOR_BUTTONS", json!([
-            "button[data-testid=\"model-switcher-dropdown-button\"]",
-            "button[aria-label=\"Model selector\"]",
-            "button[aria-label*=\"model selector\" i]"
-        ])),
-        ("CHATGPT_UPLOAD_SELECTORS", json!([
-            "[data-testid=\"composer-plus-btn\"]",
-            "button[aria-label=\"Add files and more\"]",
-            "button[aria-label=\"파일 추가 및 기타\"]",
-            "button[aria-label*=\"Upload\" i]",
-            "button[aria-label*=\"Attach\" i]",
-            "button[aria-label*=\"Add\" i]",
-            "button[data-testid*=\"plus\" i]",
-            "button:has-text(\"Upload\")"
-        ])),
-        ("CHATGPT_RESPONSE_SELECTORS", json!([
-            "[data-message-author-role=\"assistant\"]",
-            "[data-turn=\"assistant\"]",
-            "article[data-testid^=\"conversation-turn\"]"
-        ])),
-        ("CHATGPT_STREAMING_SELECTORS", json!([
-            "button[data-testid=\"stop-button\"]",
-            "button[aria-label*=\"Stop\" i]"
-        ])),
-        ("CHATGPT_COPY_SELECTORS", json!({
-            "turnSelectors": [
-                "[data-message-author-role=\"assistant\"]",
-                "[data-turn=\"assistant\"]",
-                "article[data-testid^=\"conversation-turn\"]:has([data-message-author-role=\"assistant\"])"
-            ],
-            "copyButtonSelectors": [
-                "button[data-testid=\"copy-turn-action-button\"]",
-                "button[aria-label*=\"Copy\" i]"
-            ]
-        })),
-        ("GEMINI_COMPOSER_SELECTORS", json!([
-            "rich-textarea .ql-editor",
-            "[role=\"textbox\"][aria-label*=\"prompt\" i]",
-            "div[contenteditable=\"true\"]"
-        ])),
-        ("GEMINI_MODEL_SELECTOR_BUTTONS", json!([
-            "button[data-test-id=\"bard-mode-menu-button\"]",
-            "button[aria-label=\"Open mode picker\"]"
-        ])),
-        ("GEMINI_UPLOAD_SELECTORS", json!([
-            "button[aria-label=\"Open upload file menu\"]",
-            "button[aria-label*=\"upload file menu\" i]"
-        ])),
+        (
+            "CHATGPT_COMPOSER_SELECTORS",
+            json!([
+                "textarea[data-id=\"prompt-textarea\"]",
+                "textarea[placeholder*=\"Send a message\"]",
+                "textarea[aria-label=\"Message ChatGPT\"]",
+                "textarea:not([disabled])",
+                "textarea[name=\"prompt-textarea\"]",
+                "#prompt-textarea",
+                ".ProseMirror",
+                "[contenteditable=\"true\"][data-virtualkeyboard=\"true\"]",
+                "[contenteditable=\"true\"]"
+            ]),
+        ),
+        (
+            "CHATGPT_SEND_SELECTORS",
+            json!([
+                "button[data-testid=\"send-button\"]",
+                "button[data-testid*=\"composer-send\"]",
+                "form button[type=\"submit\"]",
+                "button[type=\"submit\"][data-testid*=\"send\"]",
+                "button[aria-label*=\"Send\" i]"
+            ]),
+        ),
+        (
+            "CHATGPT_MODEL_SELECTOR_BUTTONS",
+            json!([
+                "button[data-testid=\"model-switcher-dropdown-button\"]",
+                "button[aria-label=\"Model selector\"]",
+                "button[aria-label*=\"model selector\" i]"
+            ]),
+        ),
+        (
+            "CHATGPT_UPLOAD_SELECTORS",
+            json!([
+                "[data-testid=\"composer-plus-btn\"]",
+                "button[aria-label=\"Add files and more\"]",
+                "button[aria-label=\"파일 추가 및 기타\"]",
+                "button[aria-label*=\"Upload\" i]",
+                "button[aria-label*=\"Attach\" i]",
+                "button[aria-label*=\"Add\" i]",
+                "button[data-testid*=\"plus\" i]",
+                "button:has-text(\"Upload\")"
+            ]),
+        ),
+        (
+            "CHATGPT_RESPONSE_SELECTORS",
+            json!(["[data-message-author-role=\"assistant\"]", "[data-turn=\"assistant\"]", "article[data-testid^=\"conversation-turn\"]"]),
+        ),
+        ("CHATGPT_STREAMING_SELECTORS", json!(["button[data-testid=\"stop-button\"]", "button[aria-label*=\"Stop\" i]"])),
+        (
+            "CHATGPT_COPY_SELECTORS",
+            json!({
+                "turnSelectors": [
+                    "[data-message-author-role=\"assistant\"]",
+                    "[data-turn=\"assistant\"]",
+                    "article[data-testid^=\"conversation-turn\"]:has([data-message-author-role=\"assistant\"])"
+                ],
+                "copyButtonSelectors": [
+                    "button[data-testid=\"copy-turn-action-button\"]",
+                    "button[aria-label*=\"Copy\" i]"
+                ]
+            }),
+        ),
+        ("GEMINI_COMPOSER_SELECTORS", json!(["rich-textarea .ql-editor", "[role=\"textbox\"][aria-label*=\"prompt\" i]", "div[contenteditable=\"true\"]"])),
+        ("GEMINI_MODEL_SELECTOR_BUTTONS", json!(["button[data-test-id=\"bard-mode-menu-button\"]", "button[aria-label=\"Open mode picker\"]"])),
+        ("GEMINI_UPLOAD_SELECTORS", json!(["button[aria-label=\"Open upload file menu\"]", "button[aria-label*=\"upload file menu\" i]"])),
         ("GEMINI_RESPONSE_SELECTORS", json!(["model-response", "[data-response-index]"])),
-        ("GEMINI_STREAMING_SELECTORS", json!([
-            ".response-footer.complete",
-            "message-actions",
-            "[aria-label*=\"Good response\" i]"
-        ])),
-        ("GEMINI_COPY_SELECTORS", json!({
-            "turnSelectors": ["model-response", "[data-response-index]"],
-            "copyButtonSelectors": [
-                "button[data-test-id=\"copy-button\"]",
-                "button[aria-label=\"Copy\"]",
-                "button[aria-label*=\"Copy\" i]"
-            ]
-        })),
-        ("GROK_COMPOSER_SELECTORS", json!([
-            ".ProseMirror[contenteditable=\"true\"]",
-            "[contenteditable=\"true\"].ProseMirror"
-        ])),
-        ("GROK_MODEL_SELECTOR_BUTTONS", json!([
-            "button[aria-label=\"Model select\"]",
-            "button[aria-label*=\"Model select\" i]"
-        ])),
-        ("GROK_UPLOAD_SELECTORS", json!([
-            "button[aria-label*=\"Upload\" i]",
-            "button[aria-label*=\"Attach\" i]",
-            "button[data-testid*=\"plus\" i]"
-        ])),
-        ("GROK_RESPONSE_SELECTORS", json!([
-            "[data-testid=\"assistant-message\"]",
-            "[id^=\"response-\"]:has([data-testid=\"assistant-message\"])"
-        ])),
+        ("GEMINI_STREAMING_SELECTORS", json!([".response-footer.complete", "message-actions", "[aria-label*=\"Good response\" i]"])),
+        (
+            "GEMINI_COPY_SELECTORS",
+            json!({
+                "turnSelectors": ["model-response", "[data-response-index]"],
+                "copyButtonSelectors": [
+                    "button[data-test-id=\"copy-button\"]",
+                    "button[aria-label=\"Copy\"]",
+                    "button[aria-label*=\"Copy\" i]"
+                ]
+            }),
+        ),
+        ("GROK_COMPOSER_SELECTORS", json!([".ProseMirror[contenteditable=\"true\"]", "[contenteditable=\"true\"].ProseMirror"])),
+        ("GROK_MODEL_SELECTOR_BUTTONS", json!(["button[aria-label=\"Model select\"]", "button[aria-label*=\"Model select\" i]"])),
+        ("GROK_UPLOAD_SELECTORS", json!(["button[aria-label*=\"Upload\" i]", "button[aria-label*=\"Attach\" i]", "button[data-testid*=\"plus\" i]"])),
+        ("GROK_RESPONSE_SELECTORS", json!(["[data-testid=\"assistant-message\"]", "[id^=\"response-\"]:has([data-testid=\"assistant-message\"])"])),
         ("GROK_STREAMING_SELECTORS", json!(["button[aria-label*=\"Stop\" i]"])),
-        ("GROK_COPY_SELECTORS", json!({
-            "turnSelectors": [
-                "[data-testid=\"assistant-message\"]",
-                "[id^=\"response-\"]:has([data-testid=\"assistant-message\"])"
-            ],
-            "copyButtonSelectors": ["button[aria-label=\"Copy\"]", "button[aria-label*=\"Copy\" i]"]
-        })),
+        (
+            "GROK_COPY_SELECTORS",
+            json!({
+                "turnSelectors": [
+                    "[data-testid=\"assistant-message\"]",
+                    "[id^=\"response-\"]:has([data-testid=\"assistant-message\"])"
+                ],
+                "copyButtonSelectors": ["button[aria-label=\"Copy\"]", "button[aria-label*=\"Copy\" i]"]
+            }),
+        ),
     ]
 }
 
@@ -171,13 +161,7 @@ pub fn contract(vendor: &str) -> Value {
                 "modelPicker",
                 target(
                     &["button", "combobox"],
-                    &[
-                        "^(Instant|Medium|High|Extra High|Pro)$",
-                        r"^(GPT-5\.6 Sol|GPT-5\.5|GPT-5\.4|GPT-5\.3|o3)$",
-                        "intelligence",
-                        "model",
-                        "gpt",
-                    ],
+                    &["^(Instant|Medium|High|Extra High|Pro)$", r"^(GPT-5\.6 Sol|GPT-5\.5|GPT-5\.4|GPT-5\.3|o3)$", "intelligence", "model", "gpt"],
                     &["search", "attach", "upload"],
                     "CHATGPT_MODEL_SELECTOR_BUTTONS",
                     false,

@@ -8,8 +8,12 @@ use crate::tree::roles;
 pub enum Verdict {
     Same,
     /// Same role, a small text change (a counter, case, a few words): usable.
-    Minor { note: String },
-    Changed { message: String },
+    Minor {
+        note: String,
+    },
+    Changed {
+        message: String,
+    },
 }
 
 const NOTE: &str = "Note: Element may have changed. Using current state.";
@@ -95,7 +99,9 @@ mod tests {
         assert_eq!(
             compare("button", "Submit", "button", "Loading..."),
             Verdict::Changed {
-                message: "Element changed since snapshot. Was: button \"Submit\", Now: button \"Loading...\". Take a new snapshot to get current element state.".into()
+                message:
+                    "Element changed since snapshot. Was: button \"Submit\", Now: button \"Loading...\". Take a new snapshot to get current element state."
+                        .into()
             }
         );
         assert!(matches!(compare("button", "Submit", "link", "Submit"), Verdict::Changed { .. }));

@@ -119,7 +119,12 @@ impl Call {
             Call::Frame(_, FrameCall::Owner) => "DOM.getFrameOwner",
             Call::Cleanup(_) | Call::Repeat(RepeatCall::DomDisable) => "DOM.disable",
             Call::Repeat(
-                RepeatCall::Take | RepeatCall::After | RepeatCall::FrameSwap(_) | RepeatCall::FrameMark(_) | RepeatCall::OopifSwap(_) | RepeatCall::OopifMark(_),
+                RepeatCall::Take
+                | RepeatCall::After
+                | RepeatCall::FrameSwap(_)
+                | RepeatCall::FrameMark(_)
+                | RepeatCall::OopifSwap(_)
+                | RepeatCall::OopifMark(_),
             ) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::OopifTargets) => "Target.getTargets",
             Call::Repeat(RepeatCall::OopifWorld(_)) => "Page.createIsolatedWorld",

@@ -123,7 +123,14 @@ pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: Captur
                     }
                     _ => None,
                 };
-                return Ok(Captured { snapshot, processing_ms: processing.as_secs_f64() * 1000.0, world: session.world.clone(), mirror, after: None, frame_replies: std::mem::take(&mut session.frame_replies) });
+                return Ok(Captured {
+                    snapshot,
+                    processing_ms: processing.as_secs_f64() * 1000.0,
+                    world: session.world.clone(),
+                    mirror,
+                    after: None,
+                    frame_replies: std::mem::take(&mut session.frame_replies),
+                });
             }
         }
     }

@@ -82,9 +82,7 @@ pub fn stitch(main: &mut AxTree, main_frame_id: Option<&str>, frames: Vec<FrameC
             .or_else(|| if f.info.parent_id.is_none() { ranges.first() } else { None })
             .map(|(_, s, e)| (*s, *e));
         let owner = match (parent_range, f.owner_backend_id) {
-            (Some((start, end)), Some(backend)) => {
-                (start..end).find(|&i| main.nodes[i].backend_node_id == Some(backend) && !main.nodes[i].ignored)
-            }
+            (Some((start, end)), Some(backend)) => (start..end).find(|&i| main.nodes[i].backend_node_id == Some(backend) && !main.nodes[i].ignored),
             _ => None,
         };
         let Some(owner) = owner else {
@@ -121,7 +119,11 @@ pub fn stitch(main: &mut AxTree, main_frame_id: Option<&str>, frames: Vec<FrameC
 
 fn shown_url(url: &str) -> String {
     let cut: String = url.chars().take(120).collect();
-    if cut.is_empty() { "(no URL)".into() } else { cut }
+    if cut.is_empty() {
+        "(no URL)".into()
+    } else {
+        cut
+    }
 }
 
 #[cfg(test)]
@@ -145,9 +147,20 @@ mod tests {
 
     #[test]
     fn stitches_nested_frames_under_their_iframes() {
-        let mut main = AxTree { nodes: vec![node("RootWebArea", "Top", 1, vec![1]), node("Iframe", "f", 5, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] };
-        let child = AxTree { nodes: vec![node("RootWebArea", "", 1, vec![1]), node("Iframe", "g", 7, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] };
-        let grandchild = AxTree { nodes: vec![node("RootWebArea", "Deep", 1, vec![1]), node("button", "b", 2, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] };
+        let mut main = AxTree {
+            nodes: vec![node("RootWebArea", "Top", 1, vec![1]), node("Iframe", "f", 5, vec![])],
+            root: Some(0),
+            notes: vec![],
+            chrome_subtrees: vec![],
+        };
+        let child =
+            AxTree { nodes: vec![node("RootWebArea", "", 1, vec![1]), node("Iframe", "g", 7, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] };
+        let grandchild = AxTree {
+            nodes: vec![node("RootWebArea", "Deep", 1, vec![1]), node("button", "b", 2, vec![])],
+            root: Some(0),
+            notes: vec![],
+            chrome_subtrees: vec![],
+        };
         let info = |id: &str, parent: &str| FrameInfo { id: id.into(), parent_id: Some(parent.into()), url: format!("https://{id}/") };
         let mut notes = vec![];
         stitch(
@@ -156,7 +169,11 @@ mod tests {
             vec![
                 FrameCapture { info: info("B", "A"), tree: child, owner_backend_id: Some(5) },
                 FrameCapture { info: info("C", "B"), tree: grandchild, owner_backend_id: Some(7) },
-                FrameCapture { info: info("X", "A"), tree: AxTree { nodes: vec![node("RootWebArea", "", 1, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] }, owner_backend_id: Some(99) },
+                FrameCapture {
+                    info: info("X", "A"),
+                    tree: AxTree { nodes: vec![node("RootWebArea", "", 1, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] },
+                    owner_backend_id: Some(99),
+                },
             ],
             &mut notes,
         );

@@ -3,14 +3,14 @@
 
 mod calls;
 mod driver;
+pub mod frames;
 pub mod pump;
 mod repeat;
-pub mod frames;
 mod session;
 mod transport;
 
+pub use calls::Call;
 pub use driver::{capture_with, Captured};
 pub use repeat::{capture_incremental, SessionCapture, FULL_CAPTURE_NOTE, REPEAT_MIN_NODES};
-pub use calls::Call;
 pub use session::{FrameReplies, WORLD_NAME};
 pub use transport::{call_before, js_rejection, CdpCall, CdpReply, CdpTransport, ReplyFuture};

@@ -217,11 +217,8 @@ mod tests {
         let mut pump = Pump::new(|t| async move {
             let p = serde_json::json!({});
             let deadline = Instant::now() + Duration::from_secs(5);
-            let (a, b) = futures_util::future::join(
-                call_before(&t, CdpCall::new("A.one", &p), deadline),
-                call_before(&t, CdpCall::new("B.two", &p), deadline),
-            )
-            .await;
+            let (a, b) =
+                futures_util::future::join(call_before(&t, CdpCall::new("A.one", &p), deadline), call_before(&t, CdpCall::new("B.two", &p), deadline)).await;
             let c = call_before(&t, CdpCall::new("C.three", &p), deadline).await;
             (a, b, c)
         });

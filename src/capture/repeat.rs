@@ -80,7 +80,10 @@ enum Repeated {
 pub enum SessionCapture {
     Snapshot(Box<Captured>),
     /// The page is as the session's last snapshot with these options showed it.
-    Unchanged { capture_ms: f64, world: World },
+    Unchanged {
+        capture_ms: f64,
+        world: World,
+    },
 }
 
 /// A capture for a page session with a mirror slot (`opts.incremental`):
@@ -100,7 +103,14 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
             }
             Ok(Ok(Repeated::Built(s, processing_ms, after))) => {
                 store::put(inc.slot, &inc.token, mirror);
-                return Ok(SessionCapture::Snapshot(Box::new(Captured { snapshot: *s, processing_ms, world: Some(world), mirror: None, after, frame_replies: Default::default() })));
+                return Ok(SessionCapture::Snapshot(Box::new(Captured {
+                    snapshot: *s,
+                    processing_ms,
+                    world: Some(world),
+                    mirror: None,
+                    after,
+                    frame_replies: Default::default(),
+                })));
             }
             Ok(Err(Fallback(why))) => Some(why),
             // The watcher's record was taken and the mirror may be half patched:
@@ -141,18 +151,15 @@ impl Reader<'_> {
 /// The error of a call that must answer, or the fallback its refusal means.
 fn answered(call: Call, reply: &CdpReply, opts: &SnapshotOptions) -> Result<std::result::Result<Value, Fallback>> {
     match reply {
-        CdpReply::Ok(text) => Ok(crate::compat::json_text::from_str_lossy::<Value>(text)
-            .map_err(|e| Fallback(format!("{} gave no JSON: {e}", call.method())))),
+        CdpReply::Ok(text) => Ok(crate::compat::json_text::from_str_lossy::<Value>(text).map_err(|e| Fallback(format!("{} gave no JSON: {e}", call.method())))),
         CdpReply::Err(m) => Ok(Err(Fallback(format!("{} failed: {m}", call.method())))),
-        CdpReply::TimedOut => Err(WebAiError::new(
-            ErrorCode::Timeout,
-            format!("snapshot capture exceeded timeoutMs ({} ms) waiting for {}", opts.timeout_ms, call.method()),
-        )
-        .with_evidence(json!({ "method": call.method(), "timeoutMs": opts.timeout_ms }))),
+        CdpReply::TimedOut => {
+            Err(WebAiError::new(ErrorCode::Timeout, format!("snapshot capture exceeded timeoutMs ({} ms) waiting for {}", opts.timeout_ms, call.method()))
+                .with_evidence(json!({ "method": call.method(), "timeoutMs": opts.timeout_ms })))
+        }
         CdpReply::Broken(e) => Err(e.clone()),
     }
 }
-
 
 fn command(call: RepeatCall, params: Value) -> CdpCommand {
     CdpCommand::new(Call::Repeat(call), params)
@@ -221,7 +228,10 @@ async fn repeat(
     // A small page that changed is captured in full (`Repeated::Small`): nothing to ask for early.
     let expected = if inc.changed && (inc.always || mirror.len() >= REPEAT_MIN_NODES) { MAX_EXPECTED } else { 0 };
     let mut first = vec![
-        command(RepeatCall::Take, json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key}, {MAX_REACH})"), "contextId": world.context_id, "returnByValue": true })),
+        command(
+            RepeatCall::Take,
+            json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key}, {MAX_REACH})"), "contextId": world.context_id, "returnByValue": true }),
+        ),
         CdpCommand::new(Call::FrameTree, json!({})),
     ];
     // Only after a capture that read subtrees: `DOM.disable` costs the renderer about half
@@ -240,7 +250,8 @@ async fn repeat(
     // Frames in other processes: each is read by its own capture whenever the snapshot is built,
     // so each is asked and marked again at once; all as they were, with nothing else changed,
     // and the look is answered as unchanged.
-    let mut elsewhere: Vec<(String, i64)> = if mirror.frames_elsewhere { mirror.oopif_worlds.iter().map(|(f, &c)| (f.clone(), c)).collect() } else { Vec::new() };
+    let mut elsewhere: Vec<(String, i64)> =
+        if mirror.frames_elsewhere { mirror.oopif_worlds.iter().map(|(f, &c)| (f.clone(), c)).collect() } else { Vec::new() };
     elsewhere.sort();
     let swaps_from = first.len();
     first.extend(
@@ -295,10 +306,7 @@ async fn repeat(
     }
     // (A frame that gave no world is not watched: the page is rebuilt on every look, as before.)
     let elsewhere_as_they_were = !mirror.frames_elsewhere
-        || (!elsewhere.is_empty()
-            && mirror.oopif_unreachable.is_empty()
-            && elsewhere.len() == mirror.blind_elsewhere
-            && swaps.iter().all(as_it_was));
+        || (!elsewhere.is_empty() && mirror.oopif_unreachable.is_empty() && elsewhere.len() == mirror.blind_elsewhere && swaps.iter().all(as_it_was));
     // Those as they were: the build replays what they answered last time instead of asking again
     // (and, when all are, the frame tree read now and the targets that named them then).
     let unchanged_elsewhere: Vec<String> = elsewhere.iter().zip(swaps).filter(|(_, r)| as_it_was(r)).map(|((f, _), _)| f.clone()).collect();
@@ -332,7 +340,8 @@ async fn repeat(
             return Ok(Err(f));
         }
         let t = Instant::now();
-        let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())).await?;
+        let snapshot =
+            rebuild(transport, opts, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())).await?;
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
     }
 
@@ -384,7 +393,8 @@ async fn repeat(
     if let Err(f) = watch_elsewhere(&reader, mirror, &documents, &key).await? {
         return Ok(Err(f));
     }
-    let snapshot = rebuild(transport, opts, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())).await?;
+    let snapshot =
+        rebuild(transport, opts, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())).await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
 }
 
@@ -476,10 +486,8 @@ async fn read_roots(
     }
     // 4. Their listeners (clickable nodes), asked of the page's own world.
     // What the mirror knew of each root's listeners (see `page_listeners`), asked before any wait.
-    let known: Vec<Option<bool>> = subtrees
-        .iter()
-        .map(|(d, _)| d.pointer("/node/backendNodeId").and_then(Value::as_i64).and_then(|b| mirror.node_of(b)).map(|n| n.clickable))
-        .collect();
+    let known: Vec<Option<bool>> =
+        subtrees.iter().map(|(d, _)| d.pointer("/node/backendNodeId").and_then(Value::as_i64).and_then(|b| mirror.node_of(b)).map(|n| n.clickable)).collect();
     let listeners = match page_listeners(r, &subtrees, &known).await? {
         Ok(l) => l,
         Err(f) => return Ok(Err(f)),
@@ -534,11 +542,7 @@ async fn read_roots(
 /// listener changes no node, so no look sees one added to any node that did
 /// not change otherwise, and a text's data says nothing of its listeners. It
 /// keeps what the mirror knew (two round trips saved on most looks after a change of text).
-async fn page_listeners(
-    r: &Reader<'_>,
-    subtrees: &[(Value, Value)],
-    known_clickable: &[Option<bool>],
-) -> Result<std::result::Result<Vec<Value>, Fallback>> {
+async fn page_listeners(r: &Reader<'_>, subtrees: &[(Value, Value)], known_clickable: &[Option<bool>]) -> Result<std::result::Result<Vec<Value>, Fallback>> {
     let mut out: Vec<Option<Value>> = vec![None; subtrees.len()];
     let mut resolve = Vec::with_capacity(subtrees.len());
     let mut asked = Vec::with_capacity(subtrees.len());
@@ -603,9 +607,8 @@ async fn read_frame_documents(
             mirror.frame_worlds.insert(docs[k].1.clone(), context);
         }
         // Worlds made again leave no mark of this look's first question.
-        let to_mark: Vec<usize> = (0..docs.len())
-            .filter(|&k| (fresh_worlds || !frames.marked.contains(&docs[k].1)) && !mirror.unwatched_frames.contains(&docs[k].1))
-            .collect();
+        let to_mark: Vec<usize> =
+            (0..docs.len()).filter(|&k| (fresh_worlds || !frames.marked.contains(&docs[k].1)) && !mirror.unwatched_frames.contains(&docs[k].1)).collect();
         let mut marks = Vec::with_capacity(to_mark.len() * 2);
         for &k in &to_mark {
             let (_, frame, backend) = &docs[k];
@@ -616,7 +619,8 @@ async fn read_frame_documents(
         let mut resolve = Vec::with_capacity(docs.len() * 2);
         for (k, (_, frame, backend)) in docs.iter().enumerate() {
             let context = mirror.frame_worlds.get(frame).copied().unwrap_or_default();
-            resolve.push(command(RepeatCall::FrameDocument(k as u32), json!({ "backendNodeId": backend, "executionContextId": context, "objectGroup": r.group })));
+            resolve
+                .push(command(RepeatCall::FrameDocument(k as u32), json!({ "backendNodeId": backend, "executionContextId": context, "objectGroup": r.group })));
             // The listeners are asked of the frame's own world (see `page_listeners`).
             resolve.push(command(RepeatCall::FramePageDocument(k as u32), json!({ "backendNodeId": backend, "objectGroup": r.group })));
         }
@@ -678,7 +682,12 @@ async fn read_frame_documents(
 /// owners the watcher could not enter whose document was elsewhere): when the
 /// mirror has as many worlds, nothing is asked. A frame that gives no world
 /// is only not watched (the look after reads it again, as before).
-async fn watch_elsewhere(r: &Reader<'_>, mirror: &mut Mirror, documents: &rustc_hash::FxHashMap<String, String>, key: &str) -> Result<std::result::Result<(), Fallback>> {
+async fn watch_elsewhere(
+    r: &Reader<'_>,
+    mirror: &mut Mirror,
+    documents: &rustc_hash::FxHashMap<String, String>,
+    key: &str,
+) -> Result<std::result::Result<(), Fallback>> {
     if !mirror.frames_elsewhere || mirror.blind_elsewhere == 0 || mirror.oopif_worlds.len() + mirror.oopif_unreachable.len() >= mirror.blind_elsewhere {
         return Ok(Ok(()));
     }
@@ -702,7 +711,10 @@ async fn watch_elsewhere(r: &Reader<'_>, mirror: &mut Mirror, documents: &rustc_
     let worlds: Vec<CdpCommand> = new
         .iter()
         .enumerate()
-        .map(|(k, f)| CdpCommand { session: Some(f.clone()), ..command(RepeatCall::OopifWorld(k as u32), json!({ "frameId": f, "worldName": super::WORLD_NAME })) })
+        .map(|(k, f)| CdpCommand {
+            session: Some(f.clone()),
+            ..command(RepeatCall::OopifWorld(k as u32), json!({ "frameId": f, "worldName": super::WORLD_NAME }))
+        })
         .collect();
     let replies = r.batch(&worlds).await;
     let mut made = Vec::new();
@@ -849,7 +861,8 @@ mod tests {
         let styles = call["params"]["computedStyles"].as_array().map_or(1, Vec::len);
         let reply = call["result"].to_string();
         let mut m = crate::dom::snapshot_reader::with_snapshot(&reply, |s| Mirror::from_snapshot(s, styles)).unwrap();
-        m.facts = Some(PageFacts { url: Some("file:///forms.html".into()), title: Some("Checkout".into()), viewport: Some((1280.0, 900.0)), ..PageFacts::default() });
+        m.facts =
+            Some(PageFacts { url: Some("file:///forms.html".into()), title: Some("Checkout".into()), viewport: Some((1280.0, 900.0)), ..PageFacts::default() });
         m.shape = crate::incremental::mirror::shape_of(&opts());
         m
     }
@@ -1031,7 +1044,11 @@ mod tests {
         let after_attrs = build(&mut m).await;
         assert!(m.has_kept(), "neither reaches the DOM pass");
         same(&after_attrs, &whole(&m, &facts));
-        assert!(after_attrs.text.contains("\"Email\" [ref=@e3 disabled=true") && !after_check.text.contains("\"Email\" [ref=@e3 disabled"), "{}", after_attrs.text);
+        assert!(
+            after_attrs.text.contains("\"Email\" [ref=@e3 disabled=true") && !after_check.text.contains("\"Email\" [ref=@e3 disabled"),
+            "{}",
+            after_attrs.text
+        );
         assert_ne!(after_attrs.text.lines().count(), after_check.text.lines().count(), "the hidden heading is gone");
         assert!(!first.text.contains("Your basket (3)") && after_text.text.contains("Your basket (3)"), "{}", after_text.text);
         assert!(!after_text.text.contains("z@y.x") && after_value.text.contains("z@y.x"), "{}", after_value.text);

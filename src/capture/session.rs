@@ -12,19 +12,19 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use crate::tree::cdp_reader::parse_full_ax_tree;
-use crate::tree::rows_reader::{parse_rows, projection_spec};
-use crate::dom::DomTree;
-use crate::dom::snapshot_reader::{self, read_snapshot, SnapshotRead};
-use crate::dom::viewport::{Boxes, Placement};
-use crate::capture::frames::{child_frames, stitch, FrameCapture, FrameInfo};
-use crate::capture::calls::{Mark, MarkCall};
-use crate::tree::AxTree;
-use crate::error::{ErrorCode, Result, WebAiError};
 use super::calls::{Call, FrameCall};
 use super::transport::CdpReply;
+use crate::capture::calls::{Mark, MarkCall};
+use crate::capture::frames::{child_frames, stitch, FrameCapture, FrameInfo};
+use crate::dom::snapshot_reader::{self, read_snapshot, SnapshotRead};
+use crate::dom::viewport::{Boxes, Placement};
+use crate::dom::DomTree;
+use crate::error::{ErrorCode, Result, WebAiError};
 use crate::options::{Engine, SnapshotOptions, World};
 use crate::text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
+use crate::tree::cdp_reader::parse_full_ax_tree;
+use crate::tree::rows_reader::{parse_rows, projection_spec};
+use crate::tree::AxTree;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct CdpCommand {
@@ -286,11 +286,8 @@ impl CaptureSession {
     }
 
     pub fn timeout_error(&self, method: &str) -> WebAiError {
-        WebAiError::new(
-            ErrorCode::Timeout,
-            format!("snapshot capture exceeded timeoutMs ({} ms) waiting for {method}", self.opts.timeout_ms),
-        )
-        .with_evidence(json!({ "method": method, "timeoutMs": self.opts.timeout_ms }))
+        WebAiError::new(ErrorCode::Timeout, format!("snapshot capture exceeded timeoutMs ({} ms) waiting for {method}", self.opts.timeout_ms))
+            .with_evidence(json!({ "method": method, "timeoutMs": self.opts.timeout_ms }))
     }
 
     /// The first batch: the frame tree, the tree, the targets and the DOM pass.
@@ -430,9 +427,8 @@ impl CaptureSession {
                 }
             }
             (Call::Mark(mark, MarkCall::Describe), CdpReply::Ok(text)) => {
-                let backend = crate::compat::json_text::from_str_lossy::<Value>(text)
-                    .ok()
-                    .and_then(|v| v.pointer("/node/backendNodeId").and_then(Value::as_i64));
+                let backend =
+                    crate::compat::json_text::from_str_lossy::<Value>(text).ok().and_then(|v| v.pointer("/node/backendNodeId").and_then(Value::as_i64));
                 match mark {
                     Mark::Focused => self.focused = backend,
                     Mark::Modal => self.modal = backend,
@@ -731,11 +727,8 @@ impl CaptureSession {
         let same_process = tree.as_ref().map(child_frames).unwrap_or_default();
         let mut known: Vec<String> = main_id.into_iter().chain(same_process.iter().map(|f| f.id.clone())).collect();
         // The DOM engine has same-process frames' documents in the page's snapshot.
-        let mut jobs: Vec<FrameJob> = if self.dom_engine() {
-            Vec::new()
-        } else {
-            same_process.into_iter().map(|info| FrameJob { info, session: None, oopif_root: false }).collect()
-        };
+        let mut jobs: Vec<FrameJob> =
+            if self.dom_engine() { Vec::new() } else { same_process.into_iter().map(|info| FrameJob { info, session: None, oopif_root: false }).collect() };
         if let Some(targets) = self.reply_json(Call::Targets) {
             for t in targets.get("targetInfos").and_then(Value::as_array).into_iter().flatten() {
                 let is_frame = t.get("type").and_then(Value::as_str) == Some("iframe");
@@ -847,13 +840,11 @@ impl CaptureSession {
 
     fn root_not_found(&self) -> WebAiError {
         let sel = self.opts.root_selector.clone().unwrap_or_default();
-        WebAiError::new(ErrorCode::RootNotFound, format!("rootSelector matched nothing: {sel}"))
-            .with_evidence(json!({ "rootSelector": sel }))
+        WebAiError::new(ErrorCode::RootNotFound, format!("rootSelector matched nothing: {sel}")).with_evidence(json!({ "rootSelector": sel }))
     }
 
     fn failed(method: &str, message: &str) -> WebAiError {
-        WebAiError::new(ErrorCode::CaptureFailed, format!("{method} failed: {message}"))
-            .with_evidence(json!({ "method": method, "message": message }))
+        WebAiError::new(ErrorCode::CaptureFailed, format!("{method} failed: {message}")).with_evidence(json!({ "method": method, "message": message }))
     }
 
     fn ok_text(&self, call: Call) -> Result<&str> {
@@ -1165,7 +1156,6 @@ impl CaptureSession {
         names
     }
 
-
     /// A page session's capture with the DOM engine: it would keep a mirror.
     pub fn wants_mirror(&self) -> bool {
         self.opts.incremental.is_some() && self.dom_engine()
@@ -1343,10 +1333,7 @@ impl CaptureSession {
             }
         }
         if let Some(first) = failed.first() {
-            self.frame_notes.push(format!(
-                "the controls of {} media element(s) were not read (Accessibility.queryAXTree: {first})",
-                failed.len()
-            ));
+            self.frame_notes.push(format!("the controls of {} media element(s) were not read (Accessibility.queryAXTree: {first})", failed.len()));
         }
     }
 

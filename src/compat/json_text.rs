@@ -41,9 +41,8 @@ pub fn replace_lone_surrogate_escapes(json: &str) -> String {
         if b[i + 1] == b'u' {
             if let Some(cp) = hex_at(b, i + 2) {
                 if (0xD800..0xDC00).contains(&cp) {
-                    let paired = b.get(i + 6) == Some(&b'\\')
-                        && b.get(i + 7) == Some(&b'u')
-                        && hex_at(b, i + 8).is_some_and(|lo| (0xDC00..0xE000).contains(&lo));
+                    let paired =
+                        b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') && hex_at(b, i + 8).is_some_and(|lo| (0xDC00..0xE000).contains(&lo));
                     if paired {
                         i += 12;
                         continue;

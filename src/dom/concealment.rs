@@ -64,7 +64,10 @@ fn clip_hides(clip: &str) -> bool {
 /// `clip-path` shapes that leave nothing: `inset(50%)`, `inset(100%)`, `circle(0…)`.
 fn clip_path_hides(path: &str) -> bool {
     let p = path.trim();
-    (p.starts_with("inset(") && (p.contains("50%") || p.contains("100%"))) || p.starts_with("circle(0px") || p.starts_with("circle(0%") || p.starts_with("circle(0 ")
+    (p.starts_with("inset(") && (p.contains("50%") || p.contains("100%")))
+        || p.starts_with("circle(0px")
+        || p.starts_with("circle(0%")
+        || p.starts_with("circle(0 ")
 }
 
 /// One node's own facts, when it has a layout box.
@@ -137,15 +140,37 @@ mod tests {
         assert_eq!(visible, None);
         let (_, faded) = judge(Inherited::ROOT, Some(&own(["0", "rgb(0, 0, 0)", "rgba(0, 0, 0, 0)", "16px", "auto", "none", "visible"], text_box)), false);
         assert_eq!(judge(faded, Some(&own(PLAIN, text_box)), true).0, Some(Concealed::Transparent), "an ancestor's opacity");
-        let (_, sr_only) = judge(Inherited::ROOT, Some(&own(["1", "rgb(0, 0, 0)", "rgba(0, 0, 0, 0)", "16px", "rect(0px, 0px, 0px, 0px)", "none", "hidden"], [0.0, 0.0, 1.0, 1.0])), false);
+        let (_, sr_only) = judge(
+            Inherited::ROOT,
+            Some(&own(["1", "rgb(0, 0, 0)", "rgba(0, 0, 0, 0)", "16px", "rect(0px, 0px, 0px, 0px)", "none", "hidden"], [0.0, 0.0, 1.0, 1.0])),
+            false,
+        );
         assert_eq!(judge(sr_only, Some(&own(PLAIN, text_box)), true).0, Some(Concealed::Clipped));
         assert_eq!(judge(Inherited::ROOT, Some(&own(PLAIN, [-9999.0, 10.0, 100.0, 18.0])), true).0, Some(Concealed::Offscreen));
-        assert_eq!(judge(Inherited::ROOT, Some(&own(["1", "rgb(0, 0, 0)", "rgba(0, 0, 0, 0)", "1px", "auto", "none", "visible"], text_box)), true).0, Some(Concealed::Tiny));
-        assert_eq!(judge(Inherited::ROOT, Some(&own(["1", "rgb(255, 255, 255)", "rgba(0, 0, 0, 0)", "16px", "auto", "none", "visible"], text_box)), true).0, Some(Concealed::SameColour), "white on the white page");
-        let (_, dark) = judge(Inherited::ROOT, Some(&own(["1", "rgb(0, 0, 0)", "rgb(20, 20, 20)", "16px", "auto", "none", "visible"], [0.0, 0.0, 500.0, 500.0])), false);
-        assert_eq!(judge(dark, Some(&own(["1", "rgb(20, 20, 20)", "rgba(0, 0, 0, 0)", "16px", "auto", "none", "visible"], text_box)), true).0, Some(Concealed::SameColour));
-        assert_eq!(judge(dark, Some(&own(["1", "rgb(255, 255, 255)", "rgba(0, 0, 0, 0)", "16px", "auto", "none", "visible"], text_box)), true).0, None, "white on dark");
-        assert_eq!(judge(Inherited::ROOT, Some(&own(["1", "rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)", "16px", "auto", "none", "visible"], text_box)), true).0, Some(Concealed::Transparent));
+        assert_eq!(
+            judge(Inherited::ROOT, Some(&own(["1", "rgb(0, 0, 0)", "rgba(0, 0, 0, 0)", "1px", "auto", "none", "visible"], text_box)), true).0,
+            Some(Concealed::Tiny)
+        );
+        assert_eq!(
+            judge(Inherited::ROOT, Some(&own(["1", "rgb(255, 255, 255)", "rgba(0, 0, 0, 0)", "16px", "auto", "none", "visible"], text_box)), true).0,
+            Some(Concealed::SameColour),
+            "white on the white page"
+        );
+        let (_, dark) =
+            judge(Inherited::ROOT, Some(&own(["1", "rgb(0, 0, 0)", "rgb(20, 20, 20)", "16px", "auto", "none", "visible"], [0.0, 0.0, 500.0, 500.0])), false);
+        assert_eq!(
+            judge(dark, Some(&own(["1", "rgb(20, 20, 20)", "rgba(0, 0, 0, 0)", "16px", "auto", "none", "visible"], text_box)), true).0,
+            Some(Concealed::SameColour)
+        );
+        assert_eq!(
+            judge(dark, Some(&own(["1", "rgb(255, 255, 255)", "rgba(0, 0, 0, 0)", "16px", "auto", "none", "visible"], text_box)), true).0,
+            None,
+            "white on dark"
+        );
+        assert_eq!(
+            judge(Inherited::ROOT, Some(&own(["1", "rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)", "16px", "auto", "none", "visible"], text_box)), true).0,
+            Some(Concealed::Transparent)
+        );
     }
 
     #[test]

@@ -14,9 +14,9 @@ pub mod selector;
 pub mod snapshot_reader;
 pub mod viewport;
 
-use rustc_hash::FxHashMap;
-use json_arena::{JArena, JVal};
 use crate::dom::viewport::{Boxes, Placement};
+use json_arena::{JArena, JVal};
+use rustc_hash::FxHashMap;
 
 pub const NONE: u32 = u32::MAX;
 
@@ -40,9 +40,23 @@ pub(crate) fn is_kept_attr(name: &str) -> bool {
 }
 
 const KEPT_ATTRS: &[&str] = &[
-    "id", "name", "aria-label", "placeholder", "title", "alt", "href", "type", "role",
-    "data-testid", "data-test-id", "data-test", "data-qa", "data-cy",
-    "tabindex", "contenteditable", "onclick",
+    "id",
+    "name",
+    "aria-label",
+    "placeholder",
+    "title",
+    "alt",
+    "href",
+    "type",
+    "role",
+    "data-testid",
+    "data-test-id",
+    "data-test",
+    "data-qa",
+    "data-cy",
+    "tabindex",
+    "contenteditable",
+    "onclick",
 ];
 
 #[derive(Debug, Clone)]
@@ -206,15 +220,7 @@ impl DomTree {
     /// Append a node under `parent`, an index already in the tree (or
     /// `NONE`): parents always come before their children, so walks up the
     /// tree only go to smaller indices and cannot cycle.
-    pub(crate) fn add_node(
-        &mut self,
-        kind: DKind,
-        tag: String,
-        backend: i64,
-        parent: u32,
-        frame_id: Option<String>,
-        attrs: Vec<(String, String)>,
-    ) -> u32 {
+    pub(crate) fn add_node(&mut self, kind: DKind, tag: String, backend: i64, parent: u32, frame_id: Option<String>, attrs: Vec<(String, String)>) -> u32 {
         let idx = self.nodes.len() as u32;
         let parent = if parent < idx { parent } else { NONE };
         self.nodes.push(DNode {
@@ -365,10 +371,7 @@ impl DomTree {
         let tabindex = n.attr("tabindex").and_then(|t| t.trim().parse::<i64>().ok());
         let editable = n.attr("contenteditable").is_some_and(|v| !v.eq_ignore_ascii_case("false"));
         Hints {
-            clickable: self.click_hints.contains_key(&backend)
-                || n.attr("onclick").is_some()
-                || tabindex.is_some_and(|t| t >= 0)
-                || editable,
+            clickable: self.click_hints.contains_key(&backend) || n.attr("onclick").is_some() || tabindex.is_some_and(|t| t >= 0) || editable,
             negative_tabindex: tabindex.is_some_and(|t| t < 0),
             in_view,
             placed,
@@ -480,7 +483,11 @@ mod tests {
     #[test]
     fn backend_ids_of_another_process_do_not_answer_for_a_frame() {
         let main = DomTree::from_get_document(DOC, Some("F1".into())).unwrap();
-        let other = DomTree::from_get_document(r#"{"root":{"nodeType":9,"backendNodeId":1,"children":[{"nodeType":1,"localName":"html","backendNodeId":2}]}}"#, Some("F9".into())).unwrap();
+        let other = DomTree::from_get_document(
+            r#"{"root":{"nodeType":9,"backendNodeId":1,"children":[{"nodeType":1,"localName":"html","backendNodeId":2}]}}"#,
+            Some("F9".into()),
+        )
+        .unwrap();
         let trees = [main, other];
         assert_eq!(tree_for(&trees, Some("F9"), 2), Some(1));
         // Backend 6 is a button in the page's process; in F9's it is nothing (a text node, a built-in root's insides).

@@ -184,9 +184,7 @@ impl Step {
     fn matches(&self, tree: &DomTree, idx: u32) -> bool {
         match (&self.tag, self.nth_child) {
             (None, Some(k)) => tree.node(idx).is_some_and(|n| n.child_pos as usize == k),
-            _ => tree.node(idx).is_some_and(|n| {
-                self.tag.as_deref() == Some(n.tag.as_str()) && self.nth_of_type.is_none_or(|k| n.type_pos as usize == k)
-            }),
+            _ => tree.node(idx).is_some_and(|n| self.tag.as_deref() == Some(n.tag.as_str()) && self.nth_of_type.is_none_or(|k| n.type_pos as usize == k)),
         }
     }
 }
@@ -302,9 +300,10 @@ impl<'t> Locator<'t> {
             // root of an out-of-process frame) in another.
             let owner = match tree.node(doc).map(|n| n.parent) {
                 Some(p) if p != NONE => Some((t, p)),
-                _ => tree.root_frame.as_deref().and_then(|f| {
-                    self.trees.iter().enumerate().find_map(|(k, other)| (k != t).then(|| other.owners.get(f).map(|&o| (k, o))).flatten())
-                }),
+                _ => tree
+                    .root_frame
+                    .as_deref()
+                    .and_then(|f| self.trees.iter().enumerate().find_map(|(k, other)| (k != t).then(|| other.owners.get(f).map(|&o| (k, o))).flatten())),
             };
             let Some((ot, owner)) = owner else { break };
             let (sel, hosts, _, odoc) = self.in_document(ot, owner);
@@ -450,10 +449,7 @@ mod tests {
     }
 
     fn page(body: &str) -> DomTree {
-        let text = format!(
-            r#"{{"root":{{"nodeType":9,"backendNodeId":1,"children":[{}]}}}}"#,
-            el("html", 2, &[], &el("body", 3, &[], body))
-        );
+        let text = format!(r#"{{"root":{{"nodeType":9,"backendNodeId":1,"children":[{}]}}}}"#, el("html", 2, &[], &el("body", 3, &[], body)));
         DomTree::from_get_document(&text, Some("F".into())).unwrap()
     }
 
@@ -491,14 +487,16 @@ mod tests {
 
     #[test]
     fn prefers_ids_then_test_ids_then_attributes() {
-        let t = page(&[
-            el("button", 10, &[("id", "go")], ""),
-            el("button", 11, &[("data-testid", "send"), ("name", "x")], ""),
-            el("input", 12, &[("name", "email")], ""),
-            el("input", 13, &[("id", "dup")], ""),
-            el("input", 14, &[("id", "DUP")], ""),
-        ]
-        .join(","));
+        let t = page(
+            &[
+                el("button", 10, &[("id", "go")], ""),
+                el("button", 11, &[("data-testid", "send"), ("name", "x")], ""),
+                el("input", 12, &[("name", "email")], ""),
+                el("input", 13, &[("id", "dup")], ""),
+                el("input", 14, &[("id", "DUP")], ""),
+            ]
+            .join(","),
+        );
         assert_eq!(sel(&t, 10).selector.as_deref(), Some("#go"));
         assert_eq!(sel(&t, 11).selector.as_deref(), Some("[data-testid=\"send\"]"));
         assert_eq!(sel(&t, 12).selector.as_deref(), Some("input[name=\"email\"]"));
@@ -508,7 +506,8 @@ mod tests {
 
     #[test]
     fn structural_path_from_nearest_anchor() {
-        let t = page(&el("form", 20, &[("id", "f")], &[el("div", 21, &[], &el("button", 22, &[], "")), el("div", 23, &[], &el("button", 24, &[], ""))].join(",")));
+        let t =
+            page(&el("form", 20, &[("id", "f")], &[el("div", 21, &[], &el("button", 22, &[], "")), el("div", 23, &[], &el("button", 24, &[], ""))].join(",")));
         assert_eq!(sel(&t, 24).selector.as_deref(), Some("#f > div:nth-of-type(2) > button"));
     }
 
@@ -529,7 +528,10 @@ mod tests {
     fn a_remembered_location_is_what_locating_again_finds_within_the_budget_left() {
         let items: Vec<String> = (0..3).map(|k| el("li", 60 + k, &[], &el("button", 70 + k, &[], ""))).collect();
         let root = format!(r#"{{"nodeType":11,"shadowRootType":"open","backendNodeId":59,"children":[{}]}}"#, items.join(","));
-        let body = format!(r#"{{"nodeType":1,"localName":"x-list","backendNodeId":58,"attributes":[],"shadowRoots":[{root}]}},{}"#, el("button", 50, &[("id", "go")], ""));
+        let body = format!(
+            r#"{{"nodeType":1,"localName":"x-list","backendNodeId":58,"attributes":[],"shadowRoots":[{root}]}},{}"#,
+            el("button", 50, &[("id", "go")], "")
+        );
         let mut t = page(&body);
         let fresh: Vec<Option<Located>> = [71, 50, 72].iter().map(|&b| Locator::new(std::slice::from_ref(&t)).locate(Some("F"), b)).collect();
         t.remember_locations();
@@ -577,9 +579,8 @@ mod tests {
 
     #[test]
     fn shadow_hosts_and_closed_roots() {
-        let shadow = |kind: &str, backend: i64, inner: &str| {
-            format!(r#"{{"nodeType":11,"shadowRootType":"{kind}","backendNodeId":{backend},"children":[{inner}]}}"#)
-        };
+        let shadow =
+            |kind: &str, backend: i64, inner: &str| format!(r#"{{"nodeType":11,"shadowRootType":"{kind}","backendNodeId":{backend},"children":[{inner}]}}"#);
         let host = |tag: &str, backend: i64, root: String| {
             format!(r#"{{"nodeType":1,"localName":"{tag}","backendNodeId":{backend},"attributes":[],"shadowRoots":[{root}]}}"#)
         };

@@ -12,10 +12,10 @@
 
 use std::borrow::Cow;
 
-use crate::dom::{is_kept_attr, DKind, DomTree, NONE};
-use rustc_hash::FxHashMap;
 use crate::dom::concealment::{judge, Concealed, Inherited, Own};
 use crate::dom::viewport::{Boxes, Rect};
+use crate::dom::{is_kept_attr, DKind, DomTree, NONE};
+use rustc_hash::FxHashMap;
 
 /// What one reply gives.
 #[derive(Debug, Default)]
@@ -136,8 +136,7 @@ pub fn projection_spec(boxes: bool) -> serde_json::Value {
 /// Parse a reply (repairing lone surrogates first) and hand it to `f`.
 pub(crate) fn with_snapshot<R>(text: &str, f: impl FnOnce(&Snapshot<'_>) -> R) -> Result<R, String> {
     let repaired = crate::compat::json_text::repaired(text);
-    let snap: Snapshot<'_> =
-        serde_json::from_str(repaired.as_deref().unwrap_or(text)).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
+    let snap: Snapshot<'_> = serde_json::from_str(repaired.as_deref().unwrap_or(text)).map_err(|e| format!("DOMSnapshot reply is not readable: {e}"))?;
     Ok(f(&snap))
 }
 
@@ -238,9 +237,8 @@ fn boxes(snap: &Snapshot<'_>, overflow_y: usize) -> Boxes {
             };
             let k = layout_of[i];
             let laid = (k != u32::MAX).then(|| doc.layout.bounds.get(k as usize).and_then(|b| Rect::from_slice(b))).flatten();
-            let overflow = (k != u32::MAX)
-                .then(|| doc.layout.styles.get(k as usize).and_then(|st| st.get(overflow_y)).and_then(|&v| string(snap, v)))
-                .flatten();
+            let overflow =
+                (k != u32::MAX).then(|| doc.layout.styles.get(k as usize).and_then(|st| st.get(overflow_y)).and_then(|&v| string(snap, v))).flatten();
             let (Some(&backend), Some(rect)) = (n.backend_node_id.get(i), laid) else {
                 inner_clip.push(own_clip);
                 continue;

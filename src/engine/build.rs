@@ -8,8 +8,8 @@ use crate::engine::name::{author_only, collapse, generated_text, Namer};
 use crate::engine::page::{Kind, Page, Pseudo, NONE};
 use crate::engine::retext::Index;
 use crate::engine::role::{is_disabled_control, is_focusable, role_of};
-use rustc_hash::FxHashSet;
 use crate::tree::{AxNode, AxTree, Tristate};
+use rustc_hash::FxHashSet;
 
 /// Per node: is it (and its subtree) out of the tree, and is it itself invisible.
 #[derive(Debug, Default)]
@@ -108,7 +108,10 @@ pub fn build_indexed(page: &Page) -> (AxTree, Index) {
             Some(Kind::Document) => Some(AxNode {
                 role: Cow::Borrowed("RootWebArea"),
                 // Untitled, a frame's document is called by its URL (as Chrome does: `about:srcdoc`).
-                name: Some(document_title(page, i)).filter(|t| !t.is_empty()).or_else(|| n.url.clone().filter(|u| n.parent != NONE && u != "about:blank")).unwrap_or_default(),
+                name: Some(document_title(page, i))
+                    .filter(|t| !t.is_empty())
+                    .or_else(|| n.url.clone().filter(|u| n.parent != NONE && u != "about:blank"))
+                    .unwrap_or_default(),
                 backend_node_id: n.backend,
                 frame_id: n.frame_id.clone(),
                 focusable: true,
@@ -128,12 +131,7 @@ pub fn build_indexed(page: &Page) -> (AxTree, Index) {
                         }
                     }
                 }
-                (!text.trim().is_empty()).then(|| AxNode {
-                    role: Cow::Borrowed("StaticText"),
-                    name: text,
-                    backend_node_id: n.backend,
-                    ..AxNode::default()
-                })
+                (!text.trim().is_empty()).then(|| AxNode { role: Cow::Borrowed("StaticText"), name: text, backend_node_id: n.backend, ..AxNode::default() })
             }
             Some(Kind::Element) => match n.pseudo {
                 Some(Pseudo::Before | Pseudo::After) => {
@@ -229,9 +227,7 @@ pub fn apply_marks(tree: &mut AxTree, focused: Option<i64>, modal: Option<i64>) 
 fn shows_user_agent_content(n: &crate::engine::page::Node) -> bool {
     match n.tag.as_str() {
         "video" | "audio" => true,
-        "input" => n.attr("type").is_some_and(|t| {
-            ["date", "time", "datetime-local", "month", "week", "file"].iter().any(|k| t.eq_ignore_ascii_case(k))
-        }),
+        "input" => n.attr("type").is_some_and(|t| ["date", "time", "datetime-local", "month", "week", "file"].iter().any(|k| t.eq_ignore_ascii_case(k))),
         _ => false,
     }
 }
@@ -291,11 +287,7 @@ pub(super) fn element_node(page: &Page, namer: &Namer<'_>, i: u32, role: &'stati
     let n = page.node(i);
     // Rows are named by their cells only in grids (as Chrome does; a data table's rows are not).
     let plain_row = role == "row" && !matches!(crate::engine::role::table_role(page, i), Some("grid" | "treegrid"));
-    let name = if author_only(role) || plain_row {
-        author_name(page, namer, i, role)
-    } else {
-        namer.name(i)
-    };
+    let name = if author_only(role) || plain_row { author_name(page, namer, i, role) } else { namer.name(i) };
     let focusable = is_focusable(page, i);
     let mut node = AxNode {
         role: Cow::Borrowed(match role {
@@ -361,20 +353,22 @@ fn value_of(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> Option<String
         }
         // The sanitized value, a lower-case `#rrggbb` (HTML #color-state-(type=color)).
         "ColorWell" if n.is("input") => n.value.clone().filter(|v| !v.is_empty()),
-        "combobox" if n.is("select") => namer.selected_option(i).map(|o| {
-            let on = page.node(o);
-            on.attr("label").map(str::to_string).unwrap_or_else(|| {
-                on.children.iter().map(|&t| page.node(t)).filter(|t| t.kind == Some(Kind::Text)).map(|t| t.text.as_str()).collect::<String>()
+        "combobox" if n.is("select") => namer
+            .selected_option(i)
+            .map(|o| {
+                let on = page.node(o);
+                on.attr("label").map(str::to_string).unwrap_or_else(|| {
+                    on.children.iter().map(|&t| page.node(t)).filter(|t| t.kind == Some(Kind::Text)).map(|t| t.text.as_str()).collect::<String>()
+                })
             })
-        }).map(|s| collapse(&s)).filter(|s| !s.is_empty()),
+            .map(|s| collapse(&s))
+            .filter(|s| !s.is_empty()),
         // A custom combobox (a button or div with the role) shows its choice as its text.
         "combobox" => {
             let text = namer.text_of(i);
             (!text.is_empty()).then_some(text)
         }
-        "slider" | "spinbutton" | "progressbar" | "meter" | "scrollbar" => {
-            n.attr("aria-valuetext").or(n.attr("aria-valuenow")).map(str::to_string)
-        }
+        "slider" | "spinbutton" | "progressbar" | "meter" | "scrollbar" => n.attr("aria-valuetext").or(n.attr("aria-valuenow")).map(str::to_string),
         _ => None,
     }
 }
@@ -575,10 +569,10 @@ mod tests {
                 (2, 1, "LABEL", None, &[("for", "q")], true, "inline", V), // 9
                 (8, 3, "#text", Some("Query"), &[], true, "inline", V),
                 (2, 1, "INPUT", None, &[("id", "q"), ("placeholder", "Type here")], true, "inline-block", V), // 11
-                (2, 1, "H3", None, &[], true, B, V), // 12
+                (2, 1, "H3", None, &[], true, B, V),                                                          // 12
                 (11, 3, "#text", Some("Title"), &[], true, B, V),
                 (2, 1, "INPUT", None, &[("type", "checkbox"), ("aria-labelledby", "gone")], true, "inline-block", V), // 14
-                (2, 1, "SPAN", None, &[("id", "gone"), ("hidden", "")], false, "", ""), // 15
+                (2, 1, "SPAN", None, &[("id", "gone"), ("hidden", "")], false, "", ""),                               // 15
                 (14, 3, "#text", Some("Hidden label"), &[], false, "", ""),
             ],
             json!({ "inputChecked": { "index": [13] }, "inputValue": { "index": [10], "value": [] } }),
@@ -604,14 +598,14 @@ mod tests {
             &[
                 (-1, 9, "#document", None, &[], false, "", ""),
                 (0, 1, "BODY", None, &[], true, B, V),
-                (1, 1, "DIV", None, &[("aria-hidden", "true")], true, B, V), // 3
-                (2, 1, "BUTTON", None, &[], true, B, V),                      // 4
-                (1, 1, "DIV", None, &[("inert", "")], true, B, V),            // 5
-                (4, 1, "BUTTON", None, &[], true, B, V),                      // 6
-                (1, 1, "DIV", None, &[], true, B, "hidden"),                  // 7
-                (6, 1, "BUTTON", None, &[("aria-label", "Back")], true, B, V), // 8: visible again
-                (6, 3, "#text", Some("secret"), &[], true, B, "hidden"),       // 9
-                (1, 1, "DIV", None, &[("style", "display:contents")], false, "", ""), // 10
+                (1, 1, "DIV", None, &[("aria-hidden", "true")], true, B, V),              // 3
+                (2, 1, "BUTTON", None, &[], true, B, V),                                  // 4
+                (1, 1, "DIV", None, &[("inert", "")], true, B, V),                        // 5
+                (4, 1, "BUTTON", None, &[], true, B, V),                                  // 6
+                (1, 1, "DIV", None, &[], true, B, "hidden"),                              // 7
+                (6, 1, "BUTTON", None, &[("aria-label", "Back")], true, B, V),            // 8: visible again
+                (6, 3, "#text", Some("secret"), &[], true, B, "hidden"),                  // 9
+                (1, 1, "DIV", None, &[("style", "display:contents")], false, "", ""),     // 10
                 (9, 1, "BUTTON", None, &[("aria-label", "Inside contents")], true, B, V), // 11
             ],
             json!({}),
@@ -720,7 +714,7 @@ mod tests {
                 (0, 1, "HTML", None, &[], true, B, V),
                 (1, 1, "BODY", None, &[], true, B, V),
                 (2, 1, "VIDEO", None, &[("controls", "")], true, "inline", V), // 4
-                (2, 1, "BUTTON", None, &[], true, "inline-block", V), // 5
+                (2, 1, "BUTTON", None, &[], true, "inline-block", V),          // 5
                 (4, 3, "#text", Some("After"), &[], true, "inline-block", V),
             ],
             json!({}),
@@ -754,10 +748,10 @@ mod tests {
                 (-1, 9, "#document", None, &[], false, "", ""),
                 (0, 1, "HTML", None, &[], true, B, V),
                 (1, 1, "BODY", None, &[], true, B, V),
-                (2, 1, "MAIN", None, &[], true, B, V), // 4
+                (2, 1, "MAIN", None, &[], true, B, V),                // 4
                 (3, 1, "BUTTON", None, &[], true, "inline-block", V), // 5
                 (4, 3, "#text", Some("Buy"), &[], true, "inline-block", V),
-                (2, 1, "DIALOG", None, &[("open", "")], true, B, V), // 7
+                (2, 1, "DIALOG", None, &[("open", "")], true, B, V),  // 7
                 (6, 1, "BUTTON", None, &[], true, "inline-block", V), // 8
                 (7, 3, "#text", Some("Close"), &[], true, "inline-block", V),
             ],

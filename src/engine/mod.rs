@@ -28,4 +28,3 @@ pub fn tree_from_snapshot(text: &str, style_at: usize) -> Result<AxTree, String>
     let page = page::read(text, style_at)?;
     Ok(build::build(&page))
 }
-

@@ -17,9 +17,26 @@ pub fn from_content(role: &str) -> bool {
     // in ARIA 1.2, but Chrome leaves them unnamed, their text as children.
     matches!(
         role,
-        "button" | "cell" | "checkbox" | "columnheader" | "gridcell" | "heading" | "link" | "menuitem" | "menuitemcheckbox"
-            | "menuitemradio" | "option" | "radio" | "row" | "rowheader" | "switch" | "tab" | "tooltip" | "treeitem"
-            | "DisclosureTriangle" | "MenuListOption"
+        "button"
+            | "cell"
+            | "checkbox"
+            | "columnheader"
+            | "gridcell"
+            | "heading"
+            | "link"
+            | "menuitem"
+            | "menuitemcheckbox"
+            | "menuitemradio"
+            | "option"
+            | "radio"
+            | "row"
+            | "rowheader"
+            | "switch"
+            | "tab"
+            | "tooltip"
+            | "treeitem"
+            | "DisclosureTriangle"
+            | "MenuListOption"
     )
 }
 
@@ -29,10 +46,43 @@ pub fn from_content(role: &str) -> bool {
 fn keeps_content(role: &str) -> bool {
     matches!(
         role,
-        "alert" | "alertdialog" | "application" | "article" | "banner" | "complementary" | "contentinfo" | "dialog" | "document"
-            | "feed" | "form" | "grid" | "group" | "list" | "listbox" | "log" | "main" | "marquee" | "math" | "menu" | "menubar"
-            | "navigation" | "note" | "radiogroup" | "region" | "search" | "table" | "tablist" | "tabpanel" | "timer" | "toolbar"
-            | "tree" | "treegrid" | "Iframe" | "RootWebArea" | "DescriptionList" | "figure"
+        "alert"
+            | "alertdialog"
+            | "application"
+            | "article"
+            | "banner"
+            | "complementary"
+            | "contentinfo"
+            | "dialog"
+            | "document"
+            | "feed"
+            | "form"
+            | "grid"
+            | "group"
+            | "list"
+            | "listbox"
+            | "log"
+            | "main"
+            | "marquee"
+            | "math"
+            | "menu"
+            | "menubar"
+            | "navigation"
+            | "note"
+            | "radiogroup"
+            | "region"
+            | "search"
+            | "table"
+            | "tablist"
+            | "tabpanel"
+            | "timer"
+            | "toolbar"
+            | "tree"
+            | "treegrid"
+            | "Iframe"
+            | "RootWebArea"
+            | "DescriptionList"
+            | "figure"
     )
 }
 
@@ -207,11 +257,9 @@ impl<'p> Namer<'p> {
                     n.value.clone()
                 }
             }
-            "slider" | "spinbutton" | "progressbar" | "scrollbar" | "meter" => n
-                .attr("aria-valuetext")
-                .or(n.attr("aria-valuenow"))
-                .map(str::to_string)
-                .or_else(|| n.value.clone()),
+            "slider" | "spinbutton" | "progressbar" | "scrollbar" | "meter" => {
+                n.attr("aria-valuetext").or(n.attr("aria-valuenow")).map(str::to_string).or_else(|| n.value.clone())
+            }
             _ => None,
         }
     }
@@ -248,19 +296,14 @@ impl<'p> Namer<'p> {
                 found.push(a);
             }
         }
-        let parts: Vec<String> = found
-            .iter()
-            .map(|&l| collapse(&self.content_skipping(l, i, in_labelledby)))
-            .filter(|s| !s.is_empty())
-            .collect();
+        let parts: Vec<String> = found.iter().map(|&l| collapse(&self.content_skipping(l, i, in_labelledby))).filter(|s| !s.is_empty()).collect();
         parts.join(" ")
     }
 
     fn has_label(&self, i: u32) -> bool {
         let page = self.page;
         let n = page.node(i);
-        n.attr("id").filter(|s| !s.is_empty()).is_some_and(|id| !page.labels_for(i, id).is_empty())
-            || page.ancestors(i).any(|a| page.node(a).is("label"))
+        n.attr("id").filter(|s| !s.is_empty()).is_some_and(|id| !page.labels_for(i, id).is_empty()) || page.ancestors(i).any(|a| page.node(a).is("label"))
     }
 
     fn first_child_tag(&self, i: u32, tag: &str) -> Option<u32> {
@@ -420,8 +463,20 @@ pub fn generated_text(content: &str) -> String {
 pub fn author_only(role: &str) -> bool {
     matches!(
         role,
-        "generic" | "none" | "LineBreak" | "StaticText" | "Pre" | "SectionWithoutName" | "HeaderAsNonLandmark" | "FooterAsNonLandmark"
-            | "paragraph" | "list" | "listitem" | "DescriptionList" | "DescriptionListDetail" | "blockquote" | "Canvas"
+        "generic"
+            | "none"
+            | "LineBreak"
+            | "StaticText"
+            | "Pre"
+            | "SectionWithoutName"
+            | "HeaderAsNonLandmark"
+            | "FooterAsNonLandmark"
+            | "paragraph"
+            | "list"
+            | "listitem"
+            | "DescriptionList"
+            | "DescriptionListDetail"
+            | "blockquote"
+            | "Canvas"
     )
 }
-

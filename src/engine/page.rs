@@ -304,14 +304,7 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
                 _ => Kind::Other,
             };
             let tag = n.node_name.get(i).map_or_else(Atom::default, |&s| atoms.get(snap, s, |name| Atom::from(local_name(name).as_str())));
-            let mut node = Node {
-                kind: Some(kind),
-                tag,
-                parent,
-                backend: n.backend_node_id.get(i).copied(),
-                content_doc: NONE,
-                ..Node::default()
-            };
+            let mut node = Node { kind: Some(kind), tag, parent, backend: n.backend_node_id.get(i).copied(), content_doc: NONE, ..Node::default() };
             match kind {
                 Kind::Text => node.text = n.node_value.get(i).and_then(|&s| string(s)).unwrap_or_default().to_string(),
                 Kind::Element => {
@@ -451,4 +444,3 @@ fn scopes(page: &Page) -> Vec<u32> {
     }
     scope
 }
-

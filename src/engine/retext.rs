@@ -149,14 +149,8 @@ pub fn patch(page: &Page, tree: &mut AxTree, index: &mut Index, changed: &[Retex
     }
     ancestors.sort_unstable();
     ancestors.dedup();
-    let namer = Namer {
-        page,
-        gone: &index.ex.gone,
-        invisible: &index.ex.invisible,
-        roles: &index.roles,
-        nesting: Default::default(),
-        visits: Default::default(),
-    };
+    let namer =
+        Namer { page, gone: &index.ex.gone, invisible: &index.ex.invisible, roles: &index.roles, nesting: Default::default(), visits: Default::default() };
     for a in ancestors {
         let Some(&ax) = index.ax_of.get(a as usize).filter(|&&x| x != NONE) else { continue };
         if page.get(a).is_none_or(|n| n.pseudo.is_some()) {

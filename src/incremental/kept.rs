@@ -84,7 +84,8 @@ impl Kept {
                 Some(Kind::Element) => {
                     // An input's value first; a textarea's text when there is none.
                     let value = m.input_value.clone().or_else(|| m.text_value.clone());
-                    let attrs: Vec<(Atom, String)> = m.attrs.iter().map(|(k, v)| (Atom::from(k.to_ascii_lowercase().as_str()), v.clone().unwrap_or_default())).collect();
+                    let attrs: Vec<(Atom, String)> =
+                        m.attrs.iter().map(|(k, v)| (Atom::from(k.to_ascii_lowercase().as_str()), v.clone().unwrap_or_default())).collect();
                     only_text &= n.attrs == attrs;
                     if (&n.value, n.checked, n.selected) != (&value, m.checked, m.selected) {
                         texts.push(Retext { node: p, was: None });

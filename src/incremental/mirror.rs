@@ -188,7 +188,12 @@ impl Mirror {
                     m.nodes[k].styles = Some(styles.iter().map(|&v| s(v).unwrap_or_default()).collect());
                 }
             }
-            m.docs.push(MDoc { frame_id: s(doc.frame_id), base_url: s(doc.base_url), document_url: s(doc.document_url), root: if count > 0 { base } else { NONE } });
+            m.docs.push(MDoc {
+                frame_id: s(doc.frame_id),
+                base_url: s(doc.base_url),
+                document_url: s(doc.document_url),
+                root: if count > 0 { base } else { NONE },
+            });
         }
         for i in 0..m.nodes.len() {
             let p = m.nodes[i].parent;
@@ -492,7 +497,12 @@ impl Mirror {
                     if n.clickable {
                         rare.clickable.index.push(i);
                     }
-                    for (slot, v) in [(&mut rare.pseudo, &n.pseudo), (&mut rare.shadow, &n.shadow), (&mut rare.text_value, &n.text_value), (&mut rare.input_value, &n.input_value)] {
+                    for (slot, v) in [
+                        (&mut rare.pseudo, &n.pseudo),
+                        (&mut rare.shadow, &n.shadow),
+                        (&mut rare.text_value, &n.text_value),
+                        (&mut rare.input_value, &n.input_value),
+                    ] {
                         if let Some(v) = v {
                             slot.index.push(i);
                             slot.value.push(strings.get(v));
@@ -647,9 +657,27 @@ mod tests {
         let old_size = mirror.subtree_size(li_backend).unwrap();
         let mut fresh = vec![MNode { parent: NONE, ..mirror.nodes[li as usize].clone() }];
         let laid = Some(vec!["auto".to_string()]);
-        fresh.push(MNode { node_type: 3, name: "#text".into(), value: Some("3 × Green mug".into()), backend: 900_001, parent: 0, styles: laid.clone(), alive: true, ..MNode::default() });
+        fresh.push(MNode {
+            node_type: 3,
+            name: "#text".into(),
+            value: Some("3 × Green mug".into()),
+            backend: 900_001,
+            parent: 0,
+            styles: laid.clone(),
+            alive: true,
+            ..MNode::default()
+        });
         fresh.push(MNode { node_type: 1, name: "BUTTON".into(), backend: 900_002, parent: 0, styles: laid.clone(), alive: true, ..MNode::default() });
-        fresh.push(MNode { node_type: 3, name: "#text".into(), value: Some("Remove".into()), backend: 900_003, parent: 2, styles: laid, alive: true, ..MNode::default() });
+        fresh.push(MNode {
+            node_type: 3,
+            name: "#text".into(),
+            value: Some("Remove".into()),
+            backend: 900_003,
+            parent: 2,
+            styles: laid,
+            alive: true,
+            ..MNode::default()
+        });
         mirror.replace(fresh).unwrap();
         assert_eq!(mirror.len(), total - old_size + 4);
         assert_eq!(mirror.subtree_size(li_backend), Some(4));
@@ -675,10 +703,13 @@ mod tests {
             let root = mirror.by_backend[&body];
             let order: Vec<u32> = mirror.walk(root).collect();
             let pos: FxHashMap<u32, u32> = order.iter().enumerate().map(|(j, &k)| (k, j as u32)).collect();
-            let fresh: Vec<MNode> = order.iter().map(|&k| {
-                let n = &mirror.nodes[k as usize];
-                MNode { parent: pos.get(&n.parent).copied().unwrap_or(NONE), children: Vec::new(), ..n.clone() }
-            }).collect();
+            let fresh: Vec<MNode> = order
+                .iter()
+                .map(|&k| {
+                    let n = &mirror.nodes[k as usize];
+                    MNode { parent: pos.get(&n.parent).copied().unwrap_or(NONE), children: Vec::new(), ..n.clone() }
+                })
+                .collect();
             mirror.replace(fresh).unwrap();
         }
         assert!(mirror.nodes.len() <= 4 * mirror.len().max(1024) + mirror.len());

@@ -170,11 +170,19 @@ fn socket_error(e: &tungstenite::Error) -> WebAiError {
         )
         .with_evidence(json!({ "bytes": size, "maxMessageBytes": max_size })),
         E::ConnectionClosed | E::AlreadyClosed | E::Protocol(ProtocolError::ResetWithoutClosingHandshake) => closed_by_peer(None),
-        E::Io(io) if matches!(
-            io.kind(),
-            std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted | std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::BrokenPipe
-        ) => closed_by_peer(Some(io.to_string())),
-        E::Io(io) => WebAiError::new(ErrorCode::ConnectionClosed, format!("the connection to the browser failed: {io}")).with_evidence(json!({ "message": io.to_string() })),
+        E::Io(io)
+            if matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+                    | std::io::ErrorKind::UnexpectedEof
+                    | std::io::ErrorKind::BrokenPipe
+            ) =>
+        {
+            closed_by_peer(Some(io.to_string()))
+        }
+        E::Io(io) => WebAiError::new(ErrorCode::ConnectionClosed, format!("the connection to the browser failed: {io}"))
+            .with_evidence(json!({ "message": io.to_string() })),
         other => WebAiError::new(ErrorCode::ProtocolViolation, format!("the DevTools endpoint broke the websocket protocol: {other}"))
             .with_evidence(json!({ "message": other.to_string() })),
     }
@@ -208,7 +216,9 @@ async fn read_loop(shared: Arc<Shared>, mut read: SplitStream<Socket>) {
                 }
             },
             Some(Ok(Message::Close(frame))) => {
-                break closed_by_peer(frame.map(|f| format!("close code {}{}", u16::from(f.code), if f.reason.is_empty() { String::new() } else { format!(": {}", f.reason) })))
+                break closed_by_peer(
+                    frame.map(|f| format!("close code {}{}", u16::from(f.code), if f.reason.is_empty() { String::new() } else { format!(": {}", f.reason) })),
+                )
             }
             None => break closed_by_peer(None),
             Some(Ok(_)) => {}
@@ -336,11 +346,13 @@ impl NativeConnection {
     async fn checked(&self, method: &str, params: &Value, session: Option<&str>, deadline: Instant) -> Result<String> {
         match tokio::time::timeout_at(deadline.into(), self.send(method, params, session)).await {
             Ok(CdpReply::Ok(r)) => Ok(r),
-            Ok(CdpReply::Err(m)) => Err(WebAiError::new(ErrorCode::CaptureFailed, format!("{method} failed: {m}"))
-                .with_evidence(json!({ "method": method, "message": m }))),
+            Ok(CdpReply::Err(m)) => {
+                Err(WebAiError::new(ErrorCode::CaptureFailed, format!("{method} failed: {m}")).with_evidence(json!({ "method": method, "message": m })))
+            }
             Ok(CdpReply::Broken(e)) => Err(e),
-            Ok(CdpReply::TimedOut) | Err(_) => Err(WebAiError::new(ErrorCode::Timeout, format!("{method} got no answer before the deadline"))
-                .with_evidence(json!({ "method": method }))),
+            Ok(CdpReply::TimedOut) | Err(_) => {
+                Err(WebAiError::new(ErrorCode::Timeout, format!("{method} got no answer before the deadline")).with_evidence(json!({ "method": method })))
+            }
         }
     }
 
@@ -465,11 +477,10 @@ fn handshake_error(endpoint: &str, e: tungstenite::Error) -> WebAiError {
         E::Io(ref io) if io.kind() == std::io::ErrorKind::ConnectionRefused => unreachable(endpoint, &e),
         E::Url(_) | E::Tls(_) => unreachable(endpoint, &e),
         E::Http(ref response) => unreachable(endpoint, format!("the websocket upgrade was answered with HTTP {}", response.status())),
-        E::Protocol(_) | E::HttpFormat(_) | E::Utf8(_) => WebAiError::new(
-            ErrorCode::ProtocolViolation,
-            format!("the DevTools endpoint {endpoint} answered the websocket handshake wrongly: {e}"),
-        )
-        .with_evidence(json!({ "endpoint": endpoint, "message": e.to_string() })),
+        E::Protocol(_) | E::HttpFormat(_) | E::Utf8(_) => {
+            WebAiError::new(ErrorCode::ProtocolViolation, format!("the DevTools endpoint {endpoint} answered the websocket handshake wrongly: {e}"))
+                .with_evidence(json!({ "endpoint": endpoint, "message": e.to_string() }))
+        }
         other => {
             let mut err = socket_error(&other);
             err.message = format!("{} (during the websocket handshake with {endpoint})", err.message);

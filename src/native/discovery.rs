@@ -12,11 +12,8 @@ pub fn unreachable(endpoint: &str, why: impl std::fmt::Display) -> WebAiError {
 }
 
 fn bad_endpoint(endpoint: &str) -> WebAiError {
-    WebAiError::new(
-        ErrorCode::InvalidInput,
-        format!("cdpEndpoint must be http(s)://host:port or a ws(s):// DevTools URL, got {endpoint:?}"),
-    )
-    .with_evidence(json!({ "what": "cdpEndpoint" }))
+    WebAiError::new(ErrorCode::InvalidInput, format!("cdpEndpoint must be http(s)://host:port or a ws(s):// DevTools URL, got {endpoint:?}"))
+        .with_evidence(json!({ "what": "cdpEndpoint" }))
 }
 
 /// The browser's websocket URL for an endpoint given as http(s):// or ws(s)://.
@@ -44,10 +41,7 @@ pub async fn websocket_url(endpoint: &str, deadline: Instant) -> Result<String> 
     }
     let body = answer.bytes().await.map_err(|e| unreachable(endpoint, e))?;
     let v: Value = serde_json::from_slice(&body).map_err(|e| unreachable(endpoint, format!("/json/version is not JSON: {e}")))?;
-    let ws = v
-        .get("webSocketDebuggerUrl")
-        .and_then(Value::as_str)
-        .ok_or_else(|| unreachable(endpoint, "/json/version has no webSocketDebuggerUrl"))?;
+    let ws = v.get("webSocketDebuggerUrl").and_then(Value::as_str).ok_or_else(|| unreachable(endpoint, "/json/version has no webSocketDebuggerUrl"))?;
     // The browser reports its own idea of the host (often localhost or
     // 127.0.0.1): keep the one the caller reached, and its scheme's security.
     let mut url = reqwest::Url::parse(ws).map_err(|_| unreachable(endpoint, format!("bad webSocketDebuggerUrl {ws:?}")))?;

@@ -90,7 +90,15 @@ struct Hunk {
 /// what a reader sees. A run that starts deeper than it ends, and whose line
 /// before equals its last line, is moved up by one line (the same edit) until
 /// it starts at the subtree's own line.
-fn aligned(ops: &[DiffOp], a: &[&str], b: &[&str], old_lines: &[Line<'_>], new_lines: &[Line<'_>], old_keys: &[(usize, String)], new_keys: &[(usize, String)]) -> (Vec<(usize, usize)>, Vec<Hunk>) {
+fn aligned(
+    ops: &[DiffOp],
+    a: &[&str],
+    b: &[&str],
+    old_lines: &[Line<'_>],
+    new_lines: &[Line<'_>],
+    old_keys: &[(usize, String)],
+    new_keys: &[(usize, String)],
+) -> (Vec<(usize, usize)>, Vec<Hunk>) {
     let mut old_changed = vec![true; a.len()];
     let mut new_changed = vec![true; b.len()];
     for op in ops {
@@ -517,7 +525,8 @@ fn compare_lines<'t>(old: &Side<'t>, new: &Side<'t>, from: u32, to: u32, left_ou
         }
     }
     let old_refs: FxHashSet<&str> = old_lines.iter().filter_map(|l| l.ref_id).collect();
-    delta.unchanged = left_out_refs + new_lines.iter().filter_map(|l| l.ref_id).filter(|r| old_refs.contains(r) && !both.contains(r) && !added_refs.contains_key(r)).count();
+    delta.unchanged =
+        left_out_refs + new_lines.iter().filter_map(|l| l.ref_id).filter(|r| old_refs.contains(r) && !both.contains(r) && !added_refs.contains_key(r)).count();
     let mut header = format!(
         "# changes from revision {from} to {to}: {} added, {} removed, {} changed, {} refs unchanged",
         delta.added.len(),
@@ -618,7 +627,10 @@ mod tests {
 
     #[test]
     fn added_and_removed_items_are_structure() {
-        let now = PAGE.replace("    - button \"Add\" [ref=@e5]", "      - listitem:\n        - checkbox \"Jam\" [ref=@e6]\n        - button \"Remove\" [ref=@e7]\n    - button \"Add\" [ref=@e5]");
+        let now = PAGE.replace(
+            "    - button \"Add\" [ref=@e5]",
+            "      - listitem:\n        - checkbox \"Jam\" [ref=@e6]\n        - button \"Remove\" [ref=@e7]\n    - button \"Add\" [ref=@e5]",
+        );
         let c = cmp(PAGE, &now);
         assert_eq!(c.kinds.main(), Some("hierarchy_diff"));
         assert_eq!(c.delta.added, vec!["@e6", "@e7"]);
@@ -630,7 +642,10 @@ mod tests {
 
     #[test]
     fn a_clock_beside_a_real_change_stays_out_of_the_delta() {
-        let c = cmp("- main:\n  - text: Updated 10:00\n  - button \"a\" [ref=@e1]", "- main:\n  - button \"b\" [ref=@e2]\n  - text: Updated 10:01\n  - button \"a\" [ref=@e1]");
+        let c = cmp(
+            "- main:\n  - text: Updated 10:00\n  - button \"a\" [ref=@e1]",
+            "- main:\n  - button \"b\" [ref=@e2]\n  - text: Updated 10:01\n  - button \"a\" [ref=@e1]",
+        );
         assert_eq!(c.delta.added, vec!["@e2"]);
         assert!(!c.delta.text.contains("Updated"), "{}", c.delta.text);
         assert_eq!(c.kinds.main(), Some("hierarchy_diff"));

@@ -8,6 +8,6 @@ pub mod numbering;
 pub mod revision;
 pub mod sent_refs;
 pub mod serialize;
+pub mod snapshot;
 pub mod tokens;
 pub mod untrusted;
-pub mod snapshot;

@@ -216,7 +216,12 @@ mod tests {
             ("just now", "- text: edited just now", "- text: edited 1 minute ago", false),
             ("timer content", "- timer \"Elapsed\":\n  - text: 00:01", "- timer \"Elapsed\":\n  - text: 00:02", false),
             ("timer any text", "- timer: one", "- timer: two", false),
-            ("marquee content", "- marquee:\n  - text: BREAKING: a\n- button \"b\" [ref=@e1]", "- marquee:\n  - text: BREAKING: b\n  - text: more\n- button \"b\" [ref=@e1]", false),
+            (
+                "marquee content",
+                "- marquee:\n  - text: BREAKING: a\n- button \"b\" [ref=@e1]",
+                "- marquee:\n  - text: BREAKING: b\n  - text: more\n- button \"b\" [ref=@e1]",
+                false,
+            ),
             ("clickable only", "- generic \"x\" [ref=@e1]", "- generic \"x\" [ref=@e1 clickable]", false),
             ("node added", "- list:\n  - listitem: a", "- list:\n  - listitem: a\n  - listitem: b", true),
             ("node removed", "- list:\n  - listitem: a\n  - listitem: b", "- list:\n  - listitem: a", true),

@@ -85,8 +85,8 @@ pub fn render(snapshot: &WebAiSnapshot, last: Option<&SentRefs>, base: Option<&s
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::snapshot::PageFacts;
     use crate::options::SnapshotOptions;
+    use crate::text::snapshot::PageFacts;
     use serde_json::{json, Value};
 
     fn snapshot(names: &[&str]) -> WebAiSnapshot {

@@ -7,18 +7,18 @@
 //! 3. prune (`interactiveOnly`): drop nodes with nothing to show;
 //! 4. refs, then print with the `maxDepth` cut.
 
-use std::borrow::Cow;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 
-use crate::dom::Hints;
 use crate::compat::hash::{element_signature_hash, hash_doctor_field};
-use crate::dom::selector::Located;
 use crate::compat::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow};
+use crate::dom::selector::Located;
+use crate::dom::Hints;
 use crate::options::{SnapshotOptions, REF_BUDGET};
-use crate::tree::roles;
-use crate::tree::{AxTree, States, Tristate};
 use crate::text::budget::{self, plural, Printed, NO_PARENT};
 use crate::text::numbering::{element_key, Numberer, RefMemory};
+use crate::tree::roles;
+use crate::tree::{AxTree, States, Tristate};
 
 /// One ref'd element (SPEC §6 `ElementRef`); the DOM pass fills `located`.
 #[derive(Debug, Clone, PartialEq)]
@@ -171,9 +171,8 @@ pub fn serialize(
     }
     // A subtree keeps the context of where it sits: an option whose listbox is
     // above the rootSelector match is still inside an interactive container.
-    let in_container = subtree_root.is_some_and(|r| {
-        tree.ancestors(r).iter().any(|&a| tree.node(a).is_some_and(|n| roles::is_interactive_container(roles::aria_role(&n.role))))
-    });
+    let in_container = subtree_root
+        .is_some_and(|r| tree.ancestors(r).iter().any(|&a| tree.node(a).is_some_and(|n| roles::is_interactive_container(roles::aria_role(&n.role)))));
     let tiers = classify(&view, in_container);
     lift_unref_soft(&mut view, &tiers);
     let (mut refs, ref_of, ref_keys, next_ref) = assign_refs(&view, &tiers, opts, keying, &mut notes);
@@ -296,9 +295,7 @@ fn build_view<'a>(
         }
     }
     if repeats > 0 {
-        notes.push(format!(
-            "{repeats} accessibility node(s) were reachable more than once (a cycle or shared child) and are shown once"
-        ));
+        notes.push(format!("{repeats} accessibility node(s) were reachable more than once (a cycle or shared child) and are shown once"));
     }
     view
 }
@@ -342,9 +339,7 @@ fn keep_in_view(view: &mut [VNode<'_>], notes: &mut Vec<String>) {
         view[i].children = children.into_iter().filter(|&c| shown.get(c as usize).copied().unwrap_or(false)).collect();
     }
     if hidden > 0 {
-        notes.push(format!(
-            "viewportOnly: {hidden} node(s) outside the viewport are left out, {hidden_controls} of them controls; scroll to see them"
-        ));
+        notes.push(format!("viewportOnly: {hidden} node(s) outside the viewport are left out, {hidden_controls} of them controls; scroll to see them"));
     }
 }
 
@@ -376,7 +371,9 @@ fn count_scrolled(view: &mut [VNode<'_>]) {
 /// Punctuation that only separates its neighbours: `Home | About`, `a, b`.
 fn is_separator(text: &str) -> bool {
     let t = text.trim();
-    !t.is_empty() && t.chars().count() <= 3 && t.chars().all(|c| c.is_whitespace() || matches!(c, '•' | '·' | '|' | '/' | ',' | ';' | '[' | ']' | '(' | ')' | '–' | '—' | '∙' | '◦' | '▪'))
+    !t.is_empty()
+        && t.chars().count() <= 3
+        && t.chars().all(|c| c.is_whitespace() || matches!(c, '•' | '·' | '|' | '/' | ',' | ';' | '[' | ']' | '(' | ')' | '–' | '—' | '∙' | '◦' | '▪'))
 }
 
 /// Merge adjacent text (compact), normalize it, and drop empty text, list
@@ -529,8 +526,7 @@ fn prune(view: &mut [VNode<'_>]) {
 /// A control by role, or a tab stop (`tabindex >= 0`; Chrome's `focusable`
 /// also covers `tabindex=-1`, which the DOM pass tells apart).
 fn is_control(v: &VNode<'_>) -> bool {
-    v.kind == Kind::Element
-        && (roles::is_tier1_role(&v.role) || (v.focusable && !v.hints.negative_tabindex && !roles::is_never_ref_role(&v.role)))
+    v.kind == Kind::Element && (roles::is_tier1_role(&v.role) || (v.focusable && !v.hints.negative_tabindex && !roles::is_never_ref_role(&v.role)))
 }
 
 fn classify(view: &[VNode<'_>], in_container: bool) -> Vec<Option<Tier>> {
@@ -614,10 +610,8 @@ fn assign_refs(
     let tier1 = tiers.iter().filter(|t| matches!(t, Some(Tier::One | Tier::Clickable))).count();
     let only_tier1 = total > REF_BUDGET && !opts.all_refs && tier1 < total;
     if only_tier1 {
-        notes.push(format!(
-            "{total} interactive elements found: only the {tier1} tier-1 controls have refs; {} more are available with allRefs",
-            total - tier1
-        ));
+        notes
+            .push(format!("{total} interactive elements found: only the {tier1} tier-1 controls have refs; {} more are available with allRefs", total - tier1));
     }
     let mut refs = Vec::new();
     let mut ref_of: Vec<Option<u32>> = vec![None; view.len()];
@@ -734,7 +728,14 @@ fn active_layer(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &mut [E
 /// children stay) and counted on one `more` line under its nearest printed
 /// ancestor, with the selector that shows them (`rootSelector`). Their refs
 /// stay in `refs`, resolvable.
-fn keep_best_refs(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &[ElementRef], max: usize, selector: Option<SelectorFn<'_>>, notes: &mut Vec<String>) {
+fn keep_best_refs(
+    view: &mut Vec<VNode<'_>>,
+    ref_of: &[Option<u32>],
+    refs: &[ElementRef],
+    max: usize,
+    selector: Option<SelectorFn<'_>>,
+    notes: &mut Vec<String>,
+) {
     let mut order: Vec<usize> = (0..refs.len()).filter(|&k| refs[k].blocked_by.is_none()).collect();
     if order.len() <= max {
         return;
@@ -745,7 +746,8 @@ fn keep_best_refs(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &[Ele
         kept[k] = true;
     }
     let n = view.len();
-    let omitted: Vec<bool> = (0..n).map(|i| matches!(ref_of.get(i).copied().flatten(), Some(r) if !kept[r as usize] && refs[r as usize].blocked_by.is_none())).collect();
+    let omitted: Vec<bool> =
+        (0..n).map(|i| matches!(ref_of.get(i).copied().flatten(), Some(r) if !kept[r as usize] && refs[r as usize].blocked_by.is_none())).collect();
     // Per node, the roles counted on its `more` line: (role, count), first seen first.
     let mut counts: Vec<Vec<(String, usize)>> = vec![Vec::new(); n];
     // Children have higher indices than their parent (lines added later too),
@@ -790,7 +792,10 @@ fn keep_best_refs(view: &mut Vec<VNode<'_>>, ref_of: &[Option<u32>], refs: &[Ele
         let more_idx = push_summary_line(view, "more", format!("{what} [expand: {expand}]"));
         view[i].children.push(more_idx);
     }
-    notes.push(format!("maxElements: {max} of {} refs shown (seed 001's ranking); {left} left out are counted on `more` lines and stay resolvable in refs", order.len()));
+    notes.push(format!(
+        "maxElements: {max} of {} refs shown (seed 001's ranking); {left} left out are counted on `more` lines and stay resolvable in refs",
+        order.len()
+    ));
 }
 
 /// A line of ours (`- inert: …`, `- more: …`): a nameless `role` node whose
@@ -804,7 +809,6 @@ fn push_summary_line(view: &mut Vec<VNode<'_>>, role: &'static str, text: String
     view.push(line);
     view.len() as u32 - 1
 }
-
 
 fn shown(text: &str, opts: &SnapshotOptions) -> String {
     if opts.redact_text && !text.is_empty() {
@@ -1024,13 +1028,7 @@ fn said_once(view: &[VNode<'_>], ref_of: &[Option<u32>], i: u32) -> Option<(bool
 }
 
 /// The printed lines, in order, with what the budget needs to rank them.
-fn layout<'v>(
-    view: &'v [VNode<'_>],
-    ref_of: &[Option<u32>],
-    refs: &[ElementRef],
-    opts: &SnapshotOptions,
-    notes: &mut Vec<String>,
-) -> Vec<Printed<'v>> {
+fn layout<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], refs: &[ElementRef], opts: &SnapshotOptions, notes: &mut Vec<String>) -> Vec<Printed<'v>> {
     let ref_id = |i: u32| ref_of.get(i as usize).copied().flatten().map(|r| &refs[r as usize]);
     let mut lines: Vec<Printed<'v>> = Vec::with_capacity(view.len());
     if opts.refs_only {

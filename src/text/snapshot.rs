@@ -1,13 +1,13 @@
 //! Assembling a `WebAiSnapshot` (SPEC §6) from a tree, page facts and options.
 
-use crate::dom::DomTree;
 use crate::compat::hash::{estimate_tokens, hash_accessibility_snapshot};
 use crate::dom::selector::Locator;
-use serde::Serialize;
-use serde_json::value::RawValue;
+use crate::dom::DomTree;
 use crate::options::SnapshotOptions;
 use crate::text::serialize::{serialize, ElementRef, HintFn, Keying, SelectorFn, Serialized};
 use crate::tree::AxTree;
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 /// What the capture learned about the page besides its accessibility tree.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -75,14 +75,7 @@ pub struct Elements {
 
 /// Build the snapshot; `dom` (the DOM pass, one tree per process) marks
 /// clickable elements and gives every ref its selector, frames and hosts.
-pub fn build_snapshot(
-    tree: &AxTree,
-    subtree_root: Option<u32>,
-    facts: PageFacts,
-    opts: &SnapshotOptions,
-    capture_ms: f64,
-    dom: &[DomTree],
-) -> WebAiSnapshot {
+pub fn build_snapshot(tree: &AxTree, subtree_root: Option<u32>, facts: PageFacts, opts: &SnapshotOptions, capture_ms: f64, dom: &[DomTree]) -> WebAiSnapshot {
     let title = facts.title.clone().filter(|t| !t.is_empty()).or_else(|| tree.title().map(str::to_string));
     let hints = |frame: Option<&str>, backend: i64| crate::dom::hints_in(dom, frame, backend);
     let hint_fn: Option<HintFn<'_>> = if dom.is_empty() { None } else { Some(&hints) };
@@ -90,7 +83,9 @@ pub fn build_snapshot(
     // One locator (it indexes the DOM on first use) for `more` lines' expand
     // hints (maxElements) and then for every ref.
     let shared_locator = std::cell::RefCell::new(Locator::new(dom));
-    let select = |frame: Option<&str>, backend: i64| shared_locator.borrow_mut().locate(frame, backend).and_then(|l| l.selector.filter(|_| l.frame_path.is_empty() && l.shadow_path.is_empty()));
+    let select = |frame: Option<&str>, backend: i64| {
+        shared_locator.borrow_mut().locate(frame, backend).and_then(|l| l.selector.filter(|_| l.frame_path.is_empty() && l.shadow_path.is_empty()))
+    };
     let select_fn: Option<SelectorFn<'_>> = if dom.is_empty() || (opts.max_elements.is_none() && opts.max_tokens.is_none()) { None } else { Some(&select) };
     let untrusted = opts.mark_untrusted.then(|| (crate::text::untrusted::nonce(), crate::text::untrusted::origin_of(facts.url.as_deref())));
     // The boundaries are part of what the model reads: the budget is for the text inside them.
@@ -118,9 +113,7 @@ pub fn build_snapshot(
         let mut inside = InsideHosts::new(tree);
         for r in refs.iter_mut() {
             let frame = r.frame_id.as_deref();
-            let found = r
-                .backend_node_id
-                .and_then(|b| locator.locate(frame, b).or_else(|| inside.host_of(b, frame, &mut locator)));
+            let found = r.backend_node_id.and_then(|b| locator.locate(frame, b).or_else(|| inside.host_of(b, frame, &mut locator)));
             match found {
                 Some(located) => {
                     if located.selector.is_none() && !located.shadow_closed {
@@ -139,7 +132,11 @@ pub fn build_snapshot(
         }
         let closed: Vec<&str> = refs.iter().filter(|r| r.located.shadow_closed).map(|r| r.ref_id.as_str()).collect();
         if !closed.is_empty() {
-            notes.push(format!("{} ref(s) are inside closed or built-in shadow roots, which no selector reaches; they resolve by backendNodeId: {}", closed.len(), list_refs(&closed)));
+            notes.push(format!(
+                "{} ref(s) are inside closed or built-in shadow roots, which no selector reaches; they resolve by backendNodeId: {}",
+                closed.len(),
+                list_refs(&closed)
+            ));
         }
     }
     let elements = opts.include_elements.then(|| {
@@ -385,7 +382,15 @@ impl WebAiSnapshot {
             text: if with_text { &self.text } else { "" },
             refs,
             notes: &self.notes,
-            stats: StatsJson { node_count: self.node_count, interactive_count: self.refs.len(), token_estimate: self.token_estimate, tokens: self.tokens, capture_ms, capture_mode: self.capture_mode, subtrees_reread: self.capture_mode.map(|_| self.subtrees_reread) },
+            stats: StatsJson {
+                node_count: self.node_count,
+                interactive_count: self.refs.len(),
+                token_estimate: self.token_estimate,
+                tokens: self.tokens,
+                capture_ms,
+                capture_mode: self.capture_mode,
+                subtrees_reread: self.capture_mode.map(|_| self.subtrees_reread),
+            },
             elements: self.elements.as_ref().map(|e| e.list.as_slice()),
             focused: self.elements.as_ref().map(|e| e.focused.as_deref()),
             timestamp: self.elements.as_ref().map(|e| e.timestamp.as_str()),

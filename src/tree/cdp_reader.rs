@@ -51,11 +51,8 @@ struct RawProperty {
 /// Parse the JSON text of a `getFullAXTree` result (`{ nodes }` or the bare array).
 pub fn parse_full_ax_tree(json: &str) -> Result<AxTree> {
     let trimmed = json.trim_start();
-    let fast: std::result::Result<Vec<RawNode>, _> = if trimmed.starts_with('[') {
-        serde_json::from_str::<Vec<RawNode>>(json)
-    } else {
-        serde_json::from_str::<RawResult>(json).map(|r| r.nodes)
-    };
+    let fast: std::result::Result<Vec<RawNode>, _> =
+        if trimmed.starts_with('[') { serde_json::from_str::<Vec<RawNode>>(json) } else { serde_json::from_str::<RawResult>(json).map(|r| r.nodes) };
     match fast {
         Ok(nodes) => Ok(build_tree(nodes, 0)),
         Err(_) => parse_lenient(json),
@@ -74,23 +71,11 @@ pub fn from_value(value: Value) -> Result<AxTree> {
         Value::Array(items) => items,
         Value::Object(mut map) => match map.remove("nodes") {
             Some(Value::Array(items)) => items,
-            Some(other) => {
-                return Err(WebAiError::invalid_input(
-                    "axTree.nodes",
-                    format!("`nodes` must be an array, got {}", json_type(&other)),
-                ))
-            }
-            None => {
-                return Err(WebAiError::invalid_input("axTree", "a CDP accessibility tree needs a `nodes` array"))
-            }
+            Some(other) => return Err(WebAiError::invalid_input("axTree.nodes", format!("`nodes` must be an array, got {}", json_type(&other)))),
+            None => return Err(WebAiError::invalid_input("axTree", "a CDP accessibility tree needs a `nodes` array")),
         },
         Value::Null => return Ok(AxTree::default()),
-        other => {
-            return Err(WebAiError::invalid_input(
-                "axTree",
-                format!("expected an object with `nodes` or an array, got {}", json_type(&other)),
-            ))
-        }
+        other => return Err(WebAiError::invalid_input("axTree", format!("expected an object with `nodes` or an array, got {}", json_type(&other)))),
     };
     let mut skipped = 0usize;
     let mut nodes = Vec::with_capacity(items.len());
@@ -113,9 +98,7 @@ pub fn from_value(value: Value) -> Result<AxTree> {
 /// Keep a node whose fields have the wrong types: read what can be read.
 fn salvage(item: Value) -> Option<RawNode> {
     let obj = item.as_object()?;
-    let text_of = |key: &str| -> Option<RawValue> {
-        obj.get(key).map(|v| RawValue { value: v.get("value").cloned().or_else(|| Some(v.clone())) })
-    };
+    let text_of = |key: &str| -> Option<RawValue> { obj.get(key).map(|v| RawValue { value: v.get("value").cloned().or_else(|| Some(v.clone())) }) };
     Some(RawNode {
         node_id: obj.get("nodeId").cloned(),
         ignored: obj.get("ignored").and_then(Value::as_bool),
@@ -123,10 +106,7 @@ fn salvage(item: Value) -> Option<RawNode> {
         chrome_role: None,
         name: text_of("name"),
         value: text_of("value"),
-        properties: obj
-            .get("properties")
-            .and_then(Value::as_array)
-            .map(|ps| ps.iter().filter_map(|p| serde_json::from_value(p.clone()).ok()).collect()),
+        properties: obj.get("properties").and_then(Value::as_array).map(|ps| ps.iter().filter_map(|p| serde_json::from_value(p.clone()).ok()).collect()),
         child_ids: obj.get("childIds").and_then(Value::as_array).cloned(),
         backend_dom_node_id: obj.get("backendDOMNodeId").and_then(Value::as_i64),
         frame_id: obj.get("frameId").and_then(Value::as_str).map(str::to_string),
@@ -191,9 +171,7 @@ fn build_tree(raw: Vec<RawNode>, skipped_non_objects: usize) -> AxTree {
             index.insert(k, idx);
         }
         let mut node = AxNode {
-            role: value_text(&r.role)
-                .or_else(|| value_text(&r.chrome_role))
-                .map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::tree::roles::intern(&r)),
+            role: value_text(&r.role).or_else(|| value_text(&r.chrome_role)).map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::tree::roles::intern(&r)),
             name: value_text(&r.name).unwrap_or_default(),
             value: value_text(&r.value),
             ignored: r.ignored.unwrap_or(false),

@@ -38,9 +38,7 @@ fn text(v: Option<&Value>) -> Option<String> {
 fn node_from(m: &Map<String, Value>) -> AxNode {
     let flag = |k: &str| m.get(k).and_then(Value::as_bool).unwrap_or(false);
     AxNode {
-        role: text(m.get("role"))
-            .filter(|r| !r.is_empty())
-            .map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::tree::roles::intern(&r)),
+        role: text(m.get("role")).filter(|r| !r.is_empty()).map_or(std::borrow::Cow::Borrowed("generic"), |r| crate::tree::roles::intern(&r)),
         name: text(m.get("name")).unwrap_or_default(),
         value: text(m.get("value")).filter(|v| !v.is_empty()),
         ignored: false,
@@ -146,7 +144,8 @@ mod tests {
     #[test]
     fn nested_tree_keeps_document_order() {
         let t = from_value(json!({"role":"WebArea","name":"T","children":[
-            {"role":"button","name":"A"},{"role":"link","name":"B","children":[{"role":"text","name":"x"}]}, 5]})).unwrap();
+            {"role":"button","name":"A"},{"role":"link","name":"B","children":[{"role":"text","name":"x"}]}, 5]}))
+        .unwrap();
         assert_eq!(t.nodes[0].children.len(), 2);
         let first = t.nodes[0].children[0] as usize;
         assert_eq!(t.nodes[first].name, "A");
@@ -156,7 +155,8 @@ mod tests {
     #[test]
     fn flat_tree_rejects_cycles_and_dangling_children() {
         let t = from_value(json!({"legacyNodes":[
-            {"role":"WebArea","children":[1, 7, 0]}, {"role":"button","name":"A","children":[0, 1]}]})).unwrap();
+            {"role":"WebArea","children":[1, 7, 0]}, {"role":"button","name":"A","children":[0, 1]}]}))
+        .unwrap();
         assert_eq!(t.nodes[0].children, vec![1]);
         assert!(t.nodes[1].children.is_empty());
     }

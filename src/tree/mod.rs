@@ -142,10 +142,7 @@ impl AxTree {
 
     /// The node for a DOM element, as found by `rootSelector`.
     pub fn find_by_backend_id(&self, backend_node_id: i64) -> Option<u32> {
-        self.nodes
-            .iter()
-            .position(|n| n.backend_node_id == Some(backend_node_id))
-            .map(|i| i as u32)
+        self.nodes.iter().position(|n| n.backend_node_id == Some(backend_node_id)).map(|i| i as u32)
     }
 
     /// The ancestors of `idx`, nearest first (one pass to find parents; the walk
@@ -209,10 +206,6 @@ impl AxTree {
 
     /// The title of the page: the root document's name.
     pub fn title(&self) -> Option<&str> {
-        self.root
-            .and_then(|r| self.node(r))
-            .filter(|n| crate::tree::roles::aria_role(&n.role) == "document")
-            .map(|n| n.name.as_str())
-            .filter(|s| !s.is_empty())
+        self.root.and_then(|r| self.node(r)).filter(|n| crate::tree::roles::aria_role(&n.role) == "document").map(|n| n.name.as_str()).filter(|s| !s.is_empty())
     }
 }

@@ -4,21 +4,137 @@
 /// Every role name Chrome reports, so trees share one copy of each instead of
 /// allocating a string per node.
 const KNOWN_ROLES: &[&str] = &[
-    "RootWebArea", "WebArea", "StaticText", "InlineTextBox", "LineBreak", "ListMarker", "generic", "none",
-    "presentation", "paragraph", "heading", "link", "button", "image", "img", "list", "listitem", "LabelText",
-    "Section", "sectionheader", "sectionfooter", "contentinfo", "banner", "navigation", "main", "complementary",
-    "region", "form", "textbox", "searchbox", "combobox", "checkbox", "radio", "MenuListPopup", "MenuListOption",
-    "Iframe", "IframePresentational", "Canvas", "Pre", "Abbr", "Ruby", "mark", "term", "definition", "time", "code",
-    "strong", "emphasis", "subscript", "superscript", "deletion", "insertion", "blockquote", "caption", "figure",
-    "Figcaption", "DisclosureTriangle", "group", "table", "row", "cell", "columnheader", "rowheader", "rowgroup",
-    "LayoutTable", "LayoutTableRow", "LayoutTableCell", "Video", "Audio", "Details", "Date", "DateTime", "InputTime",
-    "ColorWell", "meter", "progressbar", "slider", "spinbutton", "switch", "tab", "tablist", "tabpanel", "menu",
-    "menubar", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "listbox", "tree", "treeitem", "treegrid",
-    "grid", "gridcell", "dialog", "alertdialog", "alert", "status", "log", "marquee", "timer", "toolbar", "tooltip",
-    "separator", "scrollbar", "article", "feed", "math", "note", "document", "application", "search", "Search",
-    "SvgRoot", "HeaderAsNonLandmark", "FooterAsNonLandmark", "SectionWithoutName", "DescriptionList",
-    "DescriptionListTerm", "DescriptionListDetail", "Legend", "Unknown", "PluginObject", "Ignored", "text",
-    "graphics-document", "graphics-object", "graphics-symbol", "doc-subtitle", "comment", "suggestion",
+    "RootWebArea",
+    "WebArea",
+    "StaticText",
+    "InlineTextBox",
+    "LineBreak",
+    "ListMarker",
+    "generic",
+    "none",
+    "presentation",
+    "paragraph",
+    "heading",
+    "link",
+    "button",
+    "image",
+    "img",
+    "list",
+    "listitem",
+    "LabelText",
+    "Section",
+    "sectionheader",
+    "sectionfooter",
+    "contentinfo",
+    "banner",
+    "navigation",
+    "main",
+    "complementary",
+    "region",
+    "form",
+    "textbox",
+    "searchbox",
+    "combobox",
+    "checkbox",
+    "radio",
+    "MenuListPopup",
+    "MenuListOption",
+    "Iframe",
+    "IframePresentational",
+    "Canvas",
+    "Pre",
+    "Abbr",
+    "Ruby",
+    "mark",
+    "term",
+    "definition",
+    "time",
+    "code",
+    "strong",
+    "emphasis",
+    "subscript",
+    "superscript",
+    "deletion",
+    "insertion",
+    "blockquote",
+    "caption",
+    "figure",
+    "Figcaption",
+    "DisclosureTriangle",
+    "group",
+    "table",
+    "row",
+    "cell",
+    "columnheader",
+    "rowheader",
+    "rowgroup",
+    "LayoutTable",
+    "LayoutTableRow",
+    "LayoutTableCell",
+    "Video",
+    "Audio",
+    "Details",
+    "Date",
+    "DateTime",
+    "InputTime",
+    "ColorWell",
+    "meter",
+    "progressbar",
+    "slider",
+    "spinbutton",
+    "switch",
+    "tab",
+    "tablist",
+    "tabpanel",
+    "menu",
+    "menubar",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "listbox",
+    "tree",
+    "treeitem",
+    "treegrid",
+    "grid",
+    "gridcell",
+    "dialog",
+    "alertdialog",
+    "alert",
+    "status",
+    "log",
+    "marquee",
+    "timer",
+    "toolbar",
+    "tooltip",
+    "separator",
+    "scrollbar",
+    "article",
+    "feed",
+    "math",
+    "note",
+    "document",
+    "application",
+    "search",
+    "Search",
+    "SvgRoot",
+    "HeaderAsNonLandmark",
+    "FooterAsNonLandmark",
+    "SectionWithoutName",
+    "DescriptionList",
+    "DescriptionListTerm",
+    "DescriptionListDetail",
+    "Legend",
+    "Unknown",
+    "PluginObject",
+    "Ignored",
+    "text",
+    "graphics-document",
+    "graphics-object",
+    "graphics-symbol",
+    "doc-subtitle",
+    "comment",
+    "suggestion",
 ];
 
 /// The shared copy of a role name, or an owned one for a role we have not seen.
@@ -42,9 +158,24 @@ pub fn aria_role(raw: &str) -> &str {
         "MenuListPopup" => "listbox",
         "MenuListOption" => "option",
         "DisclosureTriangle" => "button",
-        "HeaderAsNonLandmark" | "FooterAsNonLandmark" | "sectionheader" | "sectionfooter" | "SectionWithoutName" | "LabelText" | "Legend"
-        | "Abbr" | "Ruby" | "Pre" | "Canvas" | "Unknown" | "LayoutTable" | "LayoutTableRow"
-        | "LayoutTableCell" | "Details" | "Div" | "Span" => "generic",
+        "HeaderAsNonLandmark"
+        | "FooterAsNonLandmark"
+        | "sectionheader"
+        | "sectionfooter"
+        | "SectionWithoutName"
+        | "LabelText"
+        | "Legend"
+        | "Abbr"
+        | "Ruby"
+        | "Pre"
+        | "Canvas"
+        | "Unknown"
+        | "LayoutTable"
+        | "LayoutTableRow"
+        | "LayoutTableCell"
+        | "Details"
+        | "Div"
+        | "Span" => "generic",
         "DescriptionList" => "list",
         "DescriptionListTerm" => "term",
         "DescriptionListDetail" => "definition",
@@ -100,8 +231,25 @@ pub fn is_tier2_role(role: &str) -> bool {
 /// Containers that make tier-2 descendants actionable.
 /// The old module's `DEFAULT_INTERACTIVE_ROLES` (SPEC §2), exported as is.
 pub const DEFAULT_INTERACTIVE_ROLES: [&str; 19] = [
-    "button", "link", "textbox", "searchbox", "combobox", "checkbox", "radio", "switch", "menuitem", "menuitemcheckbox",
-    "menuitemradio", "option", "tab", "slider", "spinbutton", "treeitem", "listbox", "gridcell", "cell",
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "combobox",
+    "checkbox",
+    "radio",
+    "switch",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "tab",
+    "slider",
+    "spinbutton",
+    "treeitem",
+    "listbox",
+    "gridcell",
+    "cell",
 ];
 
 pub fn is_interactive_container(role: &str) -> bool {
@@ -163,11 +311,8 @@ pub fn sanitize_role(role: &str) -> std::borrow::Cow<'_, str> {
     if role.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_') && !role.is_empty() {
         return std::borrow::Cow::Borrowed(role);
     }
-    let lowered: String = role
-        .chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_' { c } else { '-' })
-        .collect();
+    let lowered: String =
+        role.chars().flat_map(char::to_lowercase).map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_' { c } else { '-' }).collect();
     std::borrow::Cow::Owned(if lowered.is_empty() { "generic".to_string() } else { lowered })
 }
 
@@ -194,9 +339,26 @@ mod tests {
 pub fn is_unwrappable(role: &str) -> bool {
     matches!(
         role,
-        "listitem" | "list" | "paragraph" | "generic" | "group" | "superscript" | "subscript" | "blockquote"
-            | "figure" | "note" | "term" | "definition" | "emphasis" | "strong" | "mark" | "time" | "code"
-            | "deletion" | "insertion" | "caption"
+        "listitem"
+            | "list"
+            | "paragraph"
+            | "generic"
+            | "group"
+            | "superscript"
+            | "subscript"
+            | "blockquote"
+            | "figure"
+            | "note"
+            | "term"
+            | "definition"
+            | "emphasis"
+            | "strong"
+            | "mark"
+            | "time"
+            | "code"
+            | "deletion"
+            | "insertion"
+            | "caption"
     )
 }
 
@@ -205,17 +367,31 @@ pub fn is_unwrappable(role: &str) -> bool {
 pub fn is_named_from_content(role: &str) -> bool {
     matches!(
         role,
-        "heading" | "cell" | "gridcell" | "columnheader" | "rowheader" | "link" | "button" | "tab" | "menuitem"
-            | "menuitemcheckbox" | "menuitemradio" | "option" | "treeitem" | "row" | "tooltip" | "switch" | "radio"
-            | "checkbox" | "caption" | "term"
+        "heading"
+            | "cell"
+            | "gridcell"
+            | "columnheader"
+            | "rowheader"
+            | "link"
+            | "button"
+            | "tab"
+            | "menuitem"
+            | "menuitemcheckbox"
+            | "menuitemradio"
+            | "option"
+            | "treeitem"
+            | "row"
+            | "tooltip"
+            | "switch"
+            | "radio"
+            | "checkbox"
+            | "caption"
+            | "term"
     )
 }
 
 /// Inline formatting (HTML phrasing content) that a reader reads as part of
 /// the sentence around it.
 pub fn is_phrasing(role: &str) -> bool {
-    matches!(
-        role,
-        "emphasis" | "strong" | "code" | "mark" | "time" | "superscript" | "subscript" | "deletion" | "insertion" | "generic"
-    )
+    matches!(role, "emphasis" | "strong" | "code" | "mark" | "time" | "superscript" | "subscript" | "deletion" | "insertion" | "generic")
 }

@@ -6,8 +6,8 @@
 //! snapshot together. The driver instead copies only these columns, following
 //! this spec, so the CDP schema stays described in Rust.
 
-use std::borrow::Cow;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
@@ -18,7 +18,8 @@ use crate::error::{Result, WebAiError};
 use crate::tree::{AxNode, AxTree, PropValue};
 
 /// Properties the serializer reads; every other property is left in the browser's answer.
-pub const PROPERTIES: [&str; 12] = ["focusable", "checked", "pressed", "expanded", "disabled", "selected", "level", "focused", "readonly", "busy", "modal", "url"];
+pub const PROPERTIES: [&str; 12] =
+    ["focusable", "checked", "pressed", "expanded", "disabled", "selected", "level", "focused", "readonly", "busy", "modal", "url"];
 
 /// Rows the driver leaves out; children pointing at them are expected to dangle.
 pub const DROPPED_ROLES: [&str; 1] = ["InlineTextBox"];
@@ -200,9 +201,8 @@ pub fn parse_rows(json: &str) -> Result<AxTree> {
 }
 
 fn parse_rows_text(json: &str) -> Result<AxTree> {
-    let rows: Vec<Option<Row>> = serde_json::from_str(json).map_err(|e| {
-        WebAiError::invalid_input("axTree", format!("the projected accessibility tree is malformed: {e}"))
-    })?;
+    let rows: Vec<Option<Row>> =
+        serde_json::from_str(json).map_err(|e| WebAiError::invalid_input("axTree", format!("the projected accessibility tree is malformed: {e}")))?;
     let mut tree = AxTree { nodes: Vec::with_capacity(rows.len()), ..AxTree::default() };
     let mut index: FxHashMap<Key, u32> = FxHashMap::with_capacity_and_hasher(rows.len(), Default::default());
     // Rows are only read; the tree owns copies of what it keeps.
