@@ -20,7 +20,7 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  * next time.
  */
 export declare class CapturePump {
-  constructor(options: any, numbering?: RefNumbering | undefined | null, world?: WorldInput | undefined | null, incremental?: IncrementalInput | undefined | null, session?: SessionNumbering | undefined | null)
+  constructor(options: any, numbering?: RefNumbering | undefined | null, world?: WorldInput | undefined | null, incremental?: IncrementalInput | undefined | null, session?: NativeSession | undefined | null)
   poll(): PumpPoll
   /**
    * The reply to request `id`: its result as JSON text, or the browser's
@@ -30,18 +30,36 @@ export declare class CapturePump {
 }
 
 /**
- * A page session's ref numbers, kept here between its captures (the JS
- * session holds this object): passing them to each capture as arrays, and
- * the keys back, cost about 2 ms a look on a page with 3,751 refs.
+ * A page session's state in Rust (`crate::page_session`): its ref
+ * numbering, its mirror and the refs it was last sent, and over a
+ * `{ cdpEndpoint }` its own DevTools connection, kept for the session's
+ * life. The JS session holds this object; `close()` (or the object being
+ * collected) frees it all.
  */
-export declare class SessionNumbering {
+export declare class NativeSession {
   constructor()
-  /** The numbers as arrays, for a capture that cannot take this object (over an endpoint). */
+  /** The numbers as arrays (what a capture without this object takes). */
   toNumbering(): RefNumbering
-  /** What such a capture numbered: each ref's key (`refKeys`), its number, and `nextRef`. */
-  learn(keys: Array<string | undefined | null>, numbers: Array<number>, next: number): void
-  /** How many elements it remembers. */
-  get size(): number
+  /** Remember numbers given elsewhere: `keys[i]` got `numbers[i]`; `next` is the first not given. */
+  learn(keys: Array<string>, numbers: Array<number>, next: number): void
+  /** Drop the mirror and the refs last sent: the next capture reads the whole page. */
+  forget(): void
+  /** `[mirrorNodes, sentRefs, numberedElements]`: what the session holds. */
+  sizes(): Array<number>
+  /** Forget everything and close the session's own connection, if it has one. */
+  close(): Promise<void>
+  /**
+   * A capture over the session's own connection to `endpoint` (opened on
+   * first use, kept): with `incremental`, a repeat capture of what changed.
+   */
+  captureEndpoint(endpoint: EndpointInput, options: any, incremental?: IncrementalInput | undefined | null): Promise<CaptureOutcome>
+  /**
+   * Call `function_source(...args)` in our world of the tab, over the session's connection.
+   * `global`: the function is installed there once per document and only called after.
+   */
+  evaluateEndpoint(endpoint: EndpointInput, functionSource: string, global: string | undefined | null, args: Array<any>, timeoutMs: number): Promise<EvaluateOutcome>
+  /** Run one action on the tab over the session's connection. */
+  actEndpoint(endpoint: EndpointInput, input: ActionInput): Promise<ActionResult>
 }
 
 /** Seed 001's action error codes, in its order. */
@@ -198,6 +216,12 @@ export interface EvaluateOutcome {
   error?: ErrorInit
 }
 
+/**
+ * The fault a JS session's rejection means (`target.crashed`, `target.detached`), or null
+ * for a command's own refusal: the one rule the captures use (`capture::js_rejection`).
+ */
+export declare function faultOfMessage(message: string): string | null
+
 export interface FeatureHits {
   feature: string
   hits: Array<TargetHit>
@@ -225,7 +249,6 @@ export interface Identity {
 
 /** A page session's mirror slot and the watcher token of the page's document. */
 export interface IncrementalInput {
-  slot: number
   token: string
   /** The page session's key in the page's watcher (`track` in lib/page/watch.js). */
   session: string
@@ -239,7 +262,7 @@ export interface IncrementalInput {
    */
   changed?: boolean
   /**
-   * The `snapshotId` of the last snapshot of this slot the session holds the refs of:
+   * The `snapshotId` of the session's last snapshot whose refs the JS side holds:
    * refs unchanged since are sent as `0` (`refsReused`).
    */
   base?: string
@@ -255,12 +278,6 @@ export declare function markUntrusted(text: string, nonce: string, origin: strin
 
 /** Snapshot refs that qualify for each target, with their confidence. */
 export declare function matchTargets(targetsIn: Array<TargetInput>, refs: Array<RefIdentity>): Array<FeatureHits>
-
-/** Forget a page session's mirror. */
-export declare function mirrorSlotClose(slot: number): void
-
-/** A new mirror slot for a page session's repeat captures. */
-export declare function mirrorSlotOpen(): number
 
 /** The benchmark's native floor: `[totalMs, connectMs, bytes]`. */
 export declare function nativeBareTree(endpoint: EndpointInput, timeoutMs: number): Promise<Array<number>>
@@ -321,7 +338,6 @@ export interface RefIdentity {
   name: string
 }
 
-/** A page session's ref numbers so far: `keys[i]` has number `numbers[i]`. */
 export interface RefNumbering {
   keys: Array<string>
   numbers: Array<number>

@@ -5,6 +5,7 @@
 const native = require('./native.cjs');
 const { adapt } = require('./transport.cjs');
 const { callNative } = require('./raise.cjs');
+const { WebAiError } = require('./errors.cjs');
 
 const { DEFAULT_ACTION_TIMEOUT_MS } = native;
 
@@ -42,9 +43,22 @@ function actionInput(snapshot, action, args, timeoutMs) {
     };
 }
 
-/** Perform one action without the fresh snapshot: the core's outcome. */
-async function act(source, snapshot, action, args, timeoutMs) {
+/** Codes that say the tab (or the browser) is gone: nothing after them can succeed. */
+const FATAL = new Set(['target.detached', 'target.crashed', 'connection.closed']);
+
+/** The fault an action outcome carries when the tab or the browser went away, or null. */
+function fatalOf(outcome) {
+    const e = outcome && outcome.evidence;
+    return e && typeof e === 'object' && FATAL.has(e.errorCode) ? e.errorCode : null;
+}
+
+/**
+ * Perform one action without the fresh snapshot: the core's outcome. `via`
+ * (a page session's own connection) acts in place of `source`'s transport.
+ */
+async function act(source, snapshot, action, args, timeoutMs, via = null) {
     const input = actionInput(snapshot, action, args, timeoutMs);
+    if (via) return via(input);
     const t = adapt(source);
     if (t.kind === 'playwright' || t.kind === 'cdp') return callNative(native.actOver, t.send, input);
     if (t.kind === 'endpoint') return callNative(native.actNative, t.endpoint, input);
@@ -60,7 +74,14 @@ const round1 = ms => Math.round(ms * 10) / 10;
 async function runActionWith(source, snapshot, action, args, options, after) {
     const o = options || {};
     const timeoutMs = typeof o.timeoutMs === 'number' && o.timeoutMs > 0 ? Math.min(o.timeoutMs, 2 ** 31 - 1) : DEFAULT_ACTION_TIMEOUT_MS;
-    const outcome = await act(source, snapshot, action, args, Math.round(timeoutMs));
+    const outcome = await act(source, snapshot, action, args, Math.round(timeoutMs), o.via || null);
+    // A page session ends at once when the tab is gone: no settling, no snapshot of a page that is not there.
+    const fatal = o.throwFatal ? fatalOf(outcome) : null;
+    if (fatal) {
+        const { errorPayload } = native;
+        const inner = outcome.evidence.evidence;
+        throw new WebAiError({ ...errorPayload(fatal, outcome.message || fatal, inner === undefined ? null : inner) });
+    }
     const started = performance.now();
     let fresh = null;
     let settle = null;

@@ -21,8 +21,8 @@ function messageOf(err) {
 function pumpCapture(send, opts, numbering = null, world = null, incremental = null) {
     let pump;
     try {
-        // A page session's numbering stays in Rust (`SessionNumbering`); arrays are for other callers.
-        const session = numbering instanceof native.SessionNumbering ? numbering : null;
+        // A page session's state stays in Rust (`NativeSession`); numbering arrays are for other callers.
+        const session = numbering instanceof native.NativeSession ? numbering : null;
         pump = callNative(() => new native.CapturePump(opts, session ? null : numbering, world, incremental, session));
     } catch (err) {
         return Promise.reject(err);

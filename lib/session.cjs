@@ -133,8 +133,16 @@ function requestTracker(source, kind) {
     return { tracked: false, pending, close: () => undefined };
 }
 
-/** What the session drives: capture, page-side calls and actions, per source kind. */
-function pageAccess(source) {
+/** Codes that say the tab or the browser is gone: a session's calls end at once with them. */
+const FATAL = new Set(['target.detached', 'target.crashed', 'connection.closed']);
+const isFatal = err => Boolean(err && FATAL.has(err.errorCode));
+
+/**
+ * What the session drives: capture, page-side calls and actions, per source
+ * kind. `state` is the session's NativeSession: over an endpoint it holds
+ * the session's own connection, so each of these goes over that one socket.
+ */
+function pageAccess(source, state) {
     const t = adapt(source);
     if (t.kind === null) {
         throw webAiError('snapshot.unavailable', 'a page session needs a Playwright page (Chromium), { cdp: { send } } or { cdpEndpoint }', {
@@ -144,13 +152,13 @@ function pageAccess(source) {
     if (t.kind === 'endpoint') {
         return {
             kind: t.kind,
-            // Over an endpoint the numbers travel as arrays; the session learns what came back.
-            capture: (opts, numbering) => callNative(native.captureNative, t.endpoint, opts, numbering.toNumbering()),
+            capture: (opts, _numbering, incremental = null) => state.captureEndpoint(t.endpoint, opts, incremental),
             evaluate: async (args, timeoutMs) => {
-                const r = await callNative(native.evaluateNative, t.endpoint, WATCH_SOURCE, args, Math.max(1, Math.round(timeoutMs)));
+                const r = await state.evaluateEndpoint(t.endpoint, WATCH_SOURCE, WATCH_GLOBAL, args, Math.max(1, Math.round(timeoutMs || native.DEFAULT_TIMEOUT_MS)));
                 unwrapOutcome(r);
                 return JSON.parse(r.value);
             },
+            act: input => state.actEndpoint(t.endpoint, input),
         };
     }
     const raw = t.kind === 'playwright'
@@ -171,12 +179,15 @@ function pageAccess(source) {
         const install = `(globalThis.${WATCH_GLOBAL} = (${WATCH_SOURCE})).apply(null, JSON.parse(${json}))`;
         // The world goes with its document: after a navigation ask for it again.
         for (let attempt = 0; attempt < 3; attempt += 1) {
-            if (context === null || attempt === 2) context = await world();
             try {
+                if (context === null || attempt === 2) context = await world();
                 const r = await raw('Runtime.evaluate', { expression: attempt === 0 ? call : install, contextId: context, returnByValue: true });
                 if (r && r.exceptionDetails) throw new Error(`the watcher threw: ${r.exceptionDetails.text}`);
                 return r.result.value;
             } catch (err) {
+                // A tab that is gone (closed, crashed) is not asked twice more: its code, at once.
+                const fault = native.faultOfMessage(messageOf(err));
+                if (fault) throw webAiError(fault, `the tab's CDP session is gone: ${messageOf(err)}`, { message: messageOf(err) });
                 if (attempt === 2) throw err;
             }
         }
@@ -184,6 +195,7 @@ function pageAccess(source) {
     }
     return {
         kind: t.kind,
+        act: null,
         capture: (opts, numbering, incremental = null) => captureOverWith(t.kind === 'playwright' ? source : source.cdp, t.send, opts, numbering, incremental),
         // Bounded like every browser call: a renderer that stops answering must not hold the session.
         evaluate: async (args, timeoutMs) => {
@@ -214,7 +226,9 @@ class PageSession {
     constructor(source, options = {}) {
         const o = options && typeof options === 'object' ? options : {};
         this._source = source;
-        this._access = pageAccess(source);
+        /** The session's state in Rust: numbering, mirror, sent refs, and over an endpoint its connection. */
+        this._native = new native.NativeSession();
+        this._access = pageAccess(source, this._native);
         // A session shows the active layer: an open modal, and one line for what is behind it.
         this._defaults = { activeLayerOnly: true, ...(o.snapshotOptions || {}) };
         this._cacheTtlMs = positive(o.cacheTtlMs, 'cacheTtlMs', DEFAULT_CACHE_TTL_MS);
@@ -223,8 +237,6 @@ class PageSession {
         this._actionTimeoutMs = positive(o.timeoutMs, 'timeoutMs', native.DEFAULT_ACTION_TIMEOUT_MS);
         this._requests = o.trackRequests === false ? requestTracker(null, null) : requestTracker(source, this._access.kind);
         this._revision = 0;
-        /** Element key → ref number, and the next number never given (kept in Rust between captures). */
-        this._numbers = new native.SessionNumbering();
         /** Per text shape: the latest snapshot and its page watch state. */
         this._latest = new Map();
         this._last = null;
@@ -234,16 +246,14 @@ class PageSession {
         this._dirty = false;
         this._closed = false;
         // Repeat snapshots with the DOM engine read only what changed (the
-        // mirror of the page stays in Rust, in this slot). Not over an
-        // endpoint: each call there is a connection of its own.
+        // mirror of the page stays in Rust, in the session's NativeSession).
         if (o.incremental !== undefined && typeof o.incremental !== 'boolean' && o.incremental !== 'always') {
             throw webAiError('snapshot.invalid-input', `incremental must be true, false or 'always', got ${JSON.stringify(o.incremental)}`, { what: 'incremental' });
         }
-        this._incremental = o.incremental !== false && this._access.kind !== 'endpoint';
+        this._incremental = o.incremental !== false;
         // 'always': read only what changed even on a small page, where a full capture costs less.
         this._always = o.incremental === 'always';
-        this._slot = null;
-        /** The last snapshot from the slot, and the session's own copy of its refs (see `_takeRefs`). */
+        /** The last snapshot the core sent whole or in part, and the session's own copy of its refs (see `_takeRefs`). */
         this._sent = null;
         /** This session's key in the page's watcher, which keeps a record of changes per session. */
         this._key = crypto.randomUUID();
@@ -269,7 +279,9 @@ class PageSession {
         if (track) this._tracked = true;
         try {
             return await this._access.evaluate([{ loading, track: track ? this._key : undefined, light }], timeoutMs);
-        } catch {
+        } catch (err) {
+            // A page that cannot answer this once is looked at again; a tab that is gone ends the call.
+            if (isFatal(err)) throw err;
             return null;
         }
     }
@@ -277,8 +289,7 @@ class PageSession {
     /** Drop the cache and the page's mirror: the next snapshot captures the whole page. */
     invalidate() {
         this._dirty = true;
-        if (this._slot !== null) native.mirrorSlotClose(this._slot);
-        this._slot = null;
+        this._native.forget();
         this._sent = null;
     }
 
@@ -373,15 +384,11 @@ class PageSession {
     async _capture(opts, token = null, reuse = false, changed = false, lookAfter = false) {
         let incremental = null;
         if (token !== null) {
-            if (this._slot === null) {
-                this._slot = native.mirrorSlotOpen();
-                this._sent = null;
-            }
-            incremental = { slot: this._slot, token, session: this._key, reuse, always: this._always, changed, base: this._sent ? this._sent.id : undefined, after: lookAfter ? LOADING_LOOK : undefined };
+            incremental = { token, session: this._key, reuse, always: this._always, changed, base: this._sent ? this._sent.id : undefined, after: lookAfter ? LOADING_LOOK : undefined };
         }
         // The refs the core compares with are those of `base`, whatever another capture does meanwhile.
         const base = this._sent;
-        const outcome = await this._access.capture(optionsOf(opts), this._numbers, incremental);
+        const outcome = await this._access.capture(optionsOf(opts), this._native, incremental);
         unwrapOutcome(outcome);
         if (outcome.unchanged) return { snapshot: { unchanged: true, captureMs: Math.round(outcome.processingMs * 1000) / 1000 }, after: null };
         // The capture looked with its reads when it read subtrees; else the look is asked now, before
@@ -411,7 +418,7 @@ class PageSession {
 
     /** The session's numbering so far, as arrays (what a capture without the session's object takes). */
     _numbering() {
-        return this._numbers.toNumbering();
+        return this._native.toNumbering();
     }
 
     /** The numbers a capture over arrays gave (an endpoint's): the session's numbering learns them. */
@@ -425,7 +432,7 @@ class PageSession {
                 numbers.push(n);
             }
         });
-        this._numbers.learn(keys, numbers, typeof outcome.nextRef === 'number' ? outcome.nextRef : 1);
+        this._native.learn(keys, numbers, typeof outcome.nextRef === 'number' ? outcome.nextRef : 1);
     }
 
     /**
@@ -550,7 +557,7 @@ class PageSession {
         await this._watch(false);
         this._actedAt = performance.now();
         const timeoutMs = typeof o.timeoutMs === 'number' && o.timeoutMs > 0 ? o.timeoutMs : this._actionTimeoutMs;
-        const result = await runActionWith(this._source, view, action, input, { timeoutMs }, async () => {
+        const result = await runActionWith(this._source, view, action, input, { timeoutMs, via: this._access.act, throwFatal: true }, async () => {
             this._dirty = true;
             const settle = await this._settle(this._actedAt, settleMs);
             const snapshot = await this.snapshot({ ...(o.snapshotOptions || {}) });
@@ -608,7 +615,10 @@ class PageSession {
             const quiet = state ? state.quietMs : 0;
             if (dirtySince !== null && (quiet >= windowMs || t - dirtySince >= windowMs)) {
                 const detectedMs = Math.round(performance.now() - started);
-                const snapshot = await this.snapshot({ timeoutMs: Math.max(1, Math.round(timeoutMs - (t - started))) }).catch(() => null);
+                const snapshot = await this.snapshot({ timeoutMs: Math.max(1, Math.round(timeoutMs - (t - started))) }).catch(err => {
+                    if (isFatal(err)) throw err;
+                    return null;
+                });
                 const after = await this._watch(false);
                 const stillSince = sameState(after, state);
                 seen = after;
@@ -635,8 +645,7 @@ class PageSession {
     async close() {
         if (this._closed) return;
         this._closed = true;
-        if (this._slot !== null) native.mirrorSlotClose(this._slot);
-        this._slot = null;
+        this._native.forget();
         this._sent = null;
         this._requests.close();
         this._latest.clear();
@@ -650,6 +659,7 @@ class PageSession {
                 // A closed page keeps no record.
             }
         }
+        await this._native.close();
     }
 }
 

@@ -459,7 +459,11 @@ fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
 /// The outcome JS gets. `sent`: a page session's slot and the snapshot its
 /// JS side holds (`IncrementalInput::base`), whose unchanged refs are written
 /// as `0` (`crate::text::sent_refs`).
-fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool, sent: Option<(u32, Option<String>)>) -> CaptureOutcome {
+fn capture_outcome(
+    r: std::result::Result<Captured, WebAiError>,
+    numbered: bool,
+    sent: Option<(std::sync::Arc<crate::page_session::PageSessionState>, Option<String>)>,
+) -> CaptureOutcome {
     capture_outcome_learning(r, numbered, sent, None)
 }
 
@@ -467,8 +471,8 @@ fn capture_outcome(r: std::result::Result<Captured, WebAiError>, numbered: bool,
 fn capture_outcome_learning(
     r: std::result::Result<Captured, WebAiError>,
     numbered: bool,
-    sent: Option<(u32, Option<String>)>,
-    learn: Option<(&SessionNumbering, &str)>,
+    sent: Option<(std::sync::Arc<crate::page_session::PageSessionState>, Option<String>)>,
+    learn: Option<(&crate::page_session::PageSessionState, &str)>,
 ) -> CaptureOutcome {
     let mut c = match r {
         Ok(c) => c,
@@ -492,15 +496,15 @@ fn capture_outcome_learning(
     if let Some((numbering, prefix)) = learn {
         let s = &c.snapshot;
         let seen = s.ref_keys.iter().zip(&s.refs).filter_map(|(k, r)| Some((k.as_deref()?, r.ref_id.strip_prefix(prefix)?.parse::<u32>().ok()?)));
-        numbering.learn_from(seen, s.next_ref);
+        numbering.learn(seen, s.next_ref);
     }
     let (json, written, text) = match sent {
-        Some((slot, base)) => {
-            let last = crate::incremental::store::take_sent(slot);
+        Some((state, base)) => {
+            let last = state.take_sent();
             let (json, written) = crate::text::sent_refs::render(&c.snapshot, last.as_ref(), base.as_deref());
             // What JS now holds: the refs move (the snapshot goes once written).
             let refs = std::mem::take(&mut c.snapshot.refs);
-            crate::incremental::store::put_sent(slot, crate::text::sent_refs::SentRefs { snapshot_id: c.snapshot.snapshot_id.clone(), refs });
+            state.put_sent(crate::text::sent_refs::SentRefs { snapshot_id: c.snapshot.snapshot_id.clone(), refs });
             (json, written, Some(std::mem::take(&mut c.snapshot.text)))
         }
         None => (c.snapshot.to_json(), Written::Whole, None),
@@ -520,58 +524,185 @@ fn capture_outcome_learning(
     }
 }
 
-/// A page session's ref numbers, kept here between its captures (the JS
-/// session holds this object): passing them to each capture as arrays, and
-/// the keys back, cost about 2 ms a look on a page with 3,751 refs.
+/// A page session's state in Rust (`crate::page_session`): its ref
+/// numbering, its mirror and the refs it was last sent, and over a
+/// `{ cdpEndpoint }` its own DevTools connection, kept for the session's
+/// life. The JS session holds this object; `close()` (or the object being
+/// collected) frees it all.
 #[napi]
-#[derive(Clone, Default)]
-pub struct SessionNumbering {
-    memory: std::sync::Arc<std::sync::Mutex<std::sync::Arc<crate::text::numbering::RefMemory>>>,
-}
-
-/// Above this many remembered elements a session forgets those unseen for longest.
-pub const MAX_REMEMBERED_REFS: usize = 50_000;
-
-impl SessionNumbering {
-    fn memory(&self) -> std::sync::Arc<crate::text::numbering::RefMemory> {
-        self.memory.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    fn learn_from<'k>(&self, seen: impl IntoIterator<Item = (&'k str, u32)>, next: u32) {
-        let mut guard = self.memory.lock().unwrap_or_else(|e| e.into_inner());
-        std::sync::Arc::make_mut(&mut guard).learn(seen, next, MAX_REMEMBERED_REFS);
-    }
+#[derive(Clone)]
+pub struct NativeSession {
+    state: std::sync::Arc<crate::page_session::PageSessionState>,
+    link: std::sync::Arc<crate::native::KeptConnection>,
 }
 
 #[napi]
-impl SessionNumbering {
+impl NativeSession {
     #[napi(constructor)]
-    pub fn new() -> SessionNumbering {
-        SessionNumbering::default()
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> NativeSession {
+        NativeSession { state: crate::page_session::PageSessionState::new(), link: std::sync::Arc::new(crate::native::KeptConnection::default()) }
     }
 
-    /// The numbers as arrays, for a capture that cannot take this object (over an endpoint).
+    /// The numbers as arrays (what a capture without this object takes).
     #[napi]
     pub fn to_numbering(&self) -> RefNumbering {
-        let memory = self.memory();
+        let memory = self.state.numbering();
         let (keys, numbers) = memory.entries().into_iter().map(|(k, n)| (k.to_string(), n)).unzip();
         RefNumbering { keys, numbers, next: memory.next }
     }
 
-    /// What such a capture numbered: each ref's key (`refKeys`), its number, and `nextRef`.
+    /// Remember numbers given elsewhere: `keys[i]` got `numbers[i]`; `next` is the first not given.
     #[napi]
-    pub fn learn(&self, keys: Vec<Option<String>>, numbers: Vec<u32>, next: u32) {
-        self.learn_from(keys.iter().zip(numbers).filter_map(|(k, n)| Some((k.as_deref()?, n))), next);
+    pub fn learn(&self, keys: Vec<String>, numbers: Vec<u32>, next: u32) {
+        self.state.learn(keys.iter().map(String::as_str).zip(numbers), next);
     }
 
-    /// How many elements it remembers.
-    #[napi(getter)]
-    pub fn size(&self) -> u32 {
-        self.memory().len() as u32
+    /// Drop the mirror and the refs last sent: the next capture reads the whole page.
+    #[napi]
+    pub fn forget(&self) {
+        self.state.forget();
+    }
+
+    /// `[mirrorNodes, sentRefs, numberedElements]`: what the session holds.
+    #[napi]
+    pub fn sizes(&self) -> Vec<u32> {
+        let (m, s, n) = self.state.sizes();
+        vec![m as u32, s as u32, n as u32]
+    }
+
+    /// Forget everything and close the session's own connection, if it has one.
+    #[napi]
+    pub async fn close(&self) {
+        self.state.forget();
+        self.link.close().await;
+    }
+
+    /// A capture over the session's own connection to `endpoint` (opened on
+    /// first use, kept): with `incremental`, a repeat capture of what changed.
+    #[napi]
+    pub async fn capture_endpoint(&self, endpoint: EndpointInput, options: Value, incremental: Option<IncrementalInput>) -> CaptureOutcome {
+        let base = incremental.as_ref().and_then(|i| i.base.clone());
+        let mut opts = match capture_options(&options, None) {
+            Ok(o) => o,
+            Err(e) => return capture_outcome(Err(e), false, None),
+        };
+        let endpoint = match Endpoint::try_from(endpoint) {
+            Ok(e) => e,
+            Err(e) => return capture_outcome(Err(e), false, None),
+        };
+        opts.numbering = Some(self.state.numbering());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(opts.timeout_ms.max(1) as u64);
+        let (conn, world) = match self.link.get(&endpoint, deadline).await {
+            Ok(c) => c,
+            Err(e) => return capture_outcome(Err(e), false, None),
+        };
+        opts.world = world;
+        opts.incremental = incremental.map(|i| incremental_of(i, &self.state));
+        let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u32;
+        opts.timeout_ms = left.max(1);
+        let sent = opts.incremental.as_ref().map(|_| (self.state.clone(), base));
+        let prefix = opts.ref_prefix.clone();
+        let outcome = session_outcome(crate::capture::capture_incremental(&*conn, opts).await, false, sent, Some((&self.state, prefix.as_str())));
+        self.link.keep_world(&conn, outcome.world.clone().and_then(|w| world_of(Some(w)))).await;
+        if conn.broken().is_some() {
+            self.link.drop_broken(&conn).await;
+        }
+        outcome
+    }
+
+    /// Call `function_source(...args)` in our world of the tab, over the session's connection.
+    #[napi]
+    /// `global`: the function is installed there once per document and only called after.
+    pub async fn evaluate_endpoint(&self, endpoint: EndpointInput, function_source: String, global: Option<String>, args: Vec<Value>, timeout_ms: u32) -> EvaluateOutcome {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
+        let result = match Endpoint::try_from(endpoint) {
+            Ok(endpoint) => match self.link.get(&endpoint, deadline).await {
+                Ok((conn, _)) => {
+                    let r = self.link.evaluate(&conn, &function_source, global.as_deref(), &args, deadline).await;
+                    if r.as_ref().is_err_and(crate::native::is_fatal) {
+                        self.link.drop_broken(&conn).await;
+                    }
+                    r
+                }
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(v) => EvaluateOutcome { value: Some(v), error: None },
+            Err(e) => EvaluateOutcome { value: None, error: Some(e.into()) },
+        }
+    }
+
+    /// Run one action on the tab over the session's connection.
+    #[napi]
+    pub async fn act_endpoint(&self, endpoint: EndpointInput, input: ActionInput) -> ActionResult {
+        let request = request_of(input);
+        let started = std::time::Instant::now();
+        let deadline = started + std::time::Duration::from_millis(request.timeout_ms.max(1) as u64);
+        let opened = match Endpoint::try_from(endpoint) {
+            Ok(endpoint) => self.link.get(&endpoint, deadline).await,
+            Err(e) => Err(e),
+        };
+        match opened {
+            Ok((conn, _)) => {
+                let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u32;
+                let mut o = action::run(&*conn, &ActionRequest { timeout_ms: left.max(1), ..request }).await;
+                // A tab that went away fails the action with its cause, not as a timeout.
+                if !o.success {
+                    if let Some(e) = conn.broken() {
+                        self.link.drop_broken(&conn).await;
+                        return action_failed_to_connect(e, started);
+                    }
+                }
+                o.action_ms = started.elapsed().as_secs_f64() * 1000.0;
+                action_result(o)
+            }
+            Err(e) => action_failed_to_connect(e, started),
+        }
     }
 }
 
-/// A page session's ref numbers so far: `keys[i]` has number `numbers[i]`.
+/// A session's incremental input as the capture takes it.
+fn incremental_of(i: IncrementalInput, state: &std::sync::Arc<crate::page_session::PageSessionState>) -> crate::options::Incremental {
+    crate::options::Incremental {
+        state: state.clone(),
+        token: i.token,
+        session: i.session,
+        reuse: i.reuse.unwrap_or(false),
+        always: i.always.unwrap_or(false),
+        changed: i.changed.unwrap_or(false),
+        after: i.after,
+    }
+}
+
+/// A session capture's outcome: unchanged, or the snapshot as the session takes it.
+fn session_outcome(
+    r: std::result::Result<crate::capture::SessionCapture, WebAiError>,
+    numbered: bool,
+    sent: Option<(std::sync::Arc<crate::page_session::PageSessionState>, Option<String>)>,
+    learn: Option<(&crate::page_session::PageSessionState, &str)>,
+) -> CaptureOutcome {
+    match r {
+        Ok(crate::capture::SessionCapture::Unchanged { capture_ms, world }) => CaptureOutcome {
+            snapshot: None,
+            text: None,
+            processing_ms: capture_ms,
+            error: None,
+            next_ref: None,
+            ref_keys: None,
+            world: Some(world.into()),
+            unchanged: true,
+            refs_reused: false,
+            refs_changed_only: false,
+            after: None,
+        },
+        Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome_learning(Ok(*c), numbered, sent, learn),
+        Err(e) => capture_outcome(Err(e), numbered, None),
+    }
+}
+
 #[napi(object)]
 pub struct RefNumbering {
     pub keys: Vec<String>,
@@ -596,7 +727,6 @@ fn capture_options(options: &Value, numbering: Option<RefNumbering>) -> std::res
 /// A page session's mirror slot and the watcher token of the page's document.
 #[napi(object)]
 pub struct IncrementalInput {
-    pub slot: u32,
     pub token: String,
     /// The page session's key in the page's watcher (`track` in lib/page/watch.js).
     pub session: String,
@@ -607,7 +737,7 @@ pub struct IncrementalInput {
     /// The session's look just before saw the page change since its last capture
     /// (the changed subtrees are asked for with the first question: an optimization only).
     pub changed: Option<bool>,
-    /// The `snapshotId` of the last snapshot of this slot the session holds the refs of:
+    /// The `snapshotId` of the session's last snapshot whose refs the JS side holds:
     /// refs unchanged since are sent as `0` (`refsReused`).
     pub base: Option<String>,
     /// An expression for our world, evaluated with the changed subtrees' reading;
@@ -655,52 +785,32 @@ impl CapturePump {
         numbering: Option<RefNumbering>,
         world: Option<WorldInput>,
         incremental: Option<IncrementalInput>,
-        session: Option<&SessionNumbering>,
+        session: Option<&NativeSession>,
     ) -> CapturePump {
         let numbered = numbering.is_some();
         let base = incremental.as_ref().and_then(|i| i.base.clone());
-        let session = session.cloned();
-        let opts = capture_options(&options, numbering).map(|mut opts| {
-            if let Some(s) = &session {
-                opts.numbering = Some(s.memory());
+        let state = session.map(|s| s.state.clone());
+        let opts = capture_options(&options, numbering).and_then(|mut opts| {
+            if let Some(s) = &state {
+                opts.numbering = Some(s.numbering());
             }
             opts.world = world_of(world);
-            opts.incremental = incremental.map(|i| crate::options::Incremental {
-                slot: i.slot,
-                token: i.token,
-                session: i.session,
-                reuse: i.reuse.unwrap_or(false),
-                always: i.always.unwrap_or(false),
-                changed: i.changed.unwrap_or(false),
-                after: i.after,
-            });
-            opts
+            opts.incremental = match (incremental, &state) {
+                (Some(i), Some(s)) => Some(incremental_of(i, s)),
+                (Some(_), None) => return Err(WebAiError::invalid_input("incremental", "an incremental capture needs the session's NativeSession")),
+                (None, _) => None,
+            };
+            Ok(opts)
         });
-        let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.slot, base.clone()));
+        let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.state.clone(), base.clone()));
         let prefix = opts.as_ref().map(|o| o.ref_prefix.clone()).unwrap_or_default();
         let pump = Pump::new(move |transport| async move {
-            let learn = session.as_ref().map(|s| (s, prefix.as_str()));
             let opts = match opts {
                 Ok(o) => o,
                 Err(e) => return capture_outcome(Err(e), numbered, None),
             };
-            match crate::capture::capture_incremental(&transport, opts).await {
-                Ok(crate::capture::SessionCapture::Unchanged { capture_ms, world }) => CaptureOutcome {
-                    snapshot: None,
-                    text: None,
-                    processing_ms: capture_ms,
-                    error: None,
-                    next_ref: None,
-                    ref_keys: None,
-                    world: Some(world.into()),
-                    unchanged: true,
-                    refs_reused: false,
-                    refs_changed_only: false,
-                    after: None,
-                },
-                Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome_learning(Ok(*c), numbered, sent, learn),
-                Err(e) => capture_outcome(Err(e), numbered, None),
-            }
+            let learn = state.as_deref().map(|s| (s, prefix.as_str()));
+            session_outcome(crate::capture::capture_incremental(&transport, opts).await, numbered, sent, learn)
         });
         CapturePump { pump }
     }
@@ -741,18 +851,6 @@ impl CapturePump {
         };
         self.pump.deliver(id, reply);
     }
-}
-
-/// A new mirror slot for a page session's repeat captures.
-#[napi]
-pub fn mirror_slot_open() -> u32 {
-    crate::incremental::store::open()
-}
-
-/// Forget a page session's mirror.
-#[napi]
-pub fn mirror_slot_close(slot: u32) {
-    crate::incremental::store::close(slot)
 }
 
 #[napi(object)]
@@ -826,6 +924,16 @@ pub async fn evaluate_native(endpoint: EndpointInput, function_source: String, a
     match native::evaluate_in_world(&endpoint, &function_source, &args, timeout_ms).await {
         Ok(v) => EvaluateOutcome { value: Some(v), error: None },
         Err(e) => EvaluateOutcome { value: None, error: Some(e.into()) },
+    }
+}
+
+/// The fault a JS session's rejection means (`target.crashed`, `target.detached`), or null
+/// for a command's own refusal: the one rule the captures use (`capture::js_rejection`).
+#[napi]
+pub fn fault_of_message(message: String) -> Option<&'static str> {
+    match crate::capture::js_rejection(&message) {
+        CdpReply::Broken(e) => Some(e.code.code()),
+        _ => None,
     }
 }
 
@@ -968,14 +1076,19 @@ pub async fn act_native(endpoint: EndpointInput, input: ActionInput) -> ActionRe
             o.action_ms = started.elapsed().as_secs_f64() * 1000.0;
             action_result(o)
         }
-        Err(e) => ActionResult {
-            success: false,
-            error: Some(action::ActionCode::ActionFailed.as_str().to_string()),
-            message: Some(e.message),
-            evidence: Some(serde_json::json!({ "errorCode": e.code.code(), "evidence": e.evidence })),
-            detail: None,
-            action_ms: started.elapsed().as_secs_f64() * 1000.0,
-        },
+        Err(e) => action_failed_to_connect(e, started),
+    }
+}
+
+/// An action that could not reach the tab: `action_failed`, with the cause's code in its evidence.
+fn action_failed_to_connect(e: WebAiError, started: std::time::Instant) -> ActionResult {
+    ActionResult {
+        success: false,
+        error: Some(action::ActionCode::ActionFailed.as_str().to_string()),
+        message: Some(e.message),
+        evidence: Some(serde_json::json!({ "errorCode": e.code.code(), "evidence": e.evidence })),
+        detail: None,
+        action_ms: started.elapsed().as_secs_f64() * 1000.0,
     }
 }
 

@@ -16,7 +16,7 @@
 // Without the `napi` feature (`cargo test`) the parts of the core that only
 // the binding calls look unused; the addon build (`--features napi`) is where
 // dead code is reported.
-#![cfg_attr(not(feature = "napi"), allow(dead_code, unused_imports))]
+
 
 mod action;
 mod agent;
@@ -30,6 +30,7 @@ mod error;
 mod incremental;
 mod native;
 mod options;
+mod page_session;
 mod text;
 mod tree;
 

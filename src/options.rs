@@ -16,9 +16,10 @@ pub const MIN_MAX_TOKENS: u32 = 50;
 pub const REF_BUDGET: usize = 100;
 
 /// Where a session keeps its mirror, and which document it must be of.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Incremental {
-    pub slot: u32,
+    /// The page session's state: its mirror and the refs it was last sent.
+    pub state: std::sync::Arc<crate::page_session::PageSessionState>,
     /// The session watcher's token for the page's current document.
     pub token: String,
     /// The page session's key in the watcher: its record of what changed (sessions on one page each have one).
@@ -37,6 +38,15 @@ pub struct Incremental {
     /// page as the snapshot shows it): its value comes back with the snapshot
     /// (`Captured::after`), which spares the caller a round trip of its own after the capture.
     pub after: Option<String>,
+}
+
+/// Two are equal when they name the same session's state (not equal states of two sessions).
+impl PartialEq for Incremental {
+    fn eq(&self, o: &Incremental) -> bool {
+        std::sync::Arc::ptr_eq(&self.state, &o.state)
+            && (&self.token, &self.session, self.always, self.reuse, self.changed, &self.after)
+                == (&o.token, &o.session, o.always, o.reuse, o.changed, &o.after)
+    }
 }
 
 /// Our isolated world in a document: its frame, the document's loader, the context.

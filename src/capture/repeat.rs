@@ -20,7 +20,7 @@ use super::driver::{capture_with, drive, drive_from, Captured};
 use super::session::{CaptureSession, CdpCommand, Step};
 use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::error::{ErrorCode, Result, WebAiError};
-use crate::incremental::{fresh, store, Mirror};
+use crate::incremental::{fresh, Mirror};
 use crate::options::{Incremental, SnapshotOptions, World};
 use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 
@@ -92,17 +92,17 @@ pub enum SessionCapture {
 pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOptions) -> Result<SessionCapture> {
     let Some(inc) = opts.incremental.clone() else { return capture_with(transport, opts).await.map(|c| SessionCapture::Snapshot(Box::new(c))) };
     let started = Instant::now();
-    let mirror = store::take(inc.slot, &inc.token);
+    let mirror = inc.state.take_mirror(&inc.token);
     let why = match (mirror, opts.world.clone()) {
         (Some(mut mirror), Some(world)) => match repeat(transport, &opts, &inc, &world, &mut mirror, started).await {
             // The full capture below keeps a new mirror.
             Ok(Ok(Repeated::Small)) => None,
             Ok(Ok(Repeated::Unchanged)) => {
-                store::put(inc.slot, &inc.token, mirror);
+                inc.state.put_mirror(&inc.token, mirror);
                 return Ok(SessionCapture::Unchanged { capture_ms: started.elapsed().as_secs_f64() * 1000.0, world });
             }
             Ok(Ok(Repeated::Built(s, processing_ms, after))) => {
-                store::put(inc.slot, &inc.token, mirror);
+                inc.state.put_mirror(&inc.token, mirror);
                 return Ok(SessionCapture::Snapshot(Box::new(Captured {
                     snapshot: *s,
                     processing_ms,
@@ -126,7 +126,7 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
     }
     if let Some(mut mirror) = captured.mirror.take() {
         mirror.oopif_replies = std::mem::take(&mut captured.frame_replies);
-        store::put(inc.slot, &inc.token, mirror);
+        inc.state.put_mirror(&inc.token, mirror);
     }
     Ok(SessionCapture::Snapshot(Box::new(captured)))
 }
@@ -883,7 +883,7 @@ mod tests {
 
     async fn run_with(take: CdpReply, reuse: bool, always: bool) -> Result<std::result::Result<Repeated, Fallback>> {
         let world = World { frame_id: "F".into(), loader_id: "L".into(), context_id: 7, token: None };
-        let inc = Incremental { slot: 1, token: "doc-1".into(), session: "s-1".into(), reuse, always, changed: false, after: None };
+        let inc = Incremental { state: crate::page_session::PageSessionState::new(), token: "doc-1".into(), session: "s-1".into(), reuse, always, changed: false, after: None };
         let t = Answer(move |method: &str, _: &Value| match method {
             "Runtime.evaluate" => take.clone(),
             "Page.getFrameTree" => CdpReply::Ok(json!({ "frameTree": { "frame": { "id": "F", "loaderId": "L" } } }).to_string()),

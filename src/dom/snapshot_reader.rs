@@ -176,12 +176,12 @@ fn concealed(snap: &Snapshot<'_>) -> Vec<(i64, Concealed)> {
         let count = n.node_type.len();
         let layout_of = layout_index(doc, count);
         let mut passed: Vec<Inherited> = Vec::with_capacity(count);
-        for i in 0..count {
+        for (i, &k) in layout_of.iter().enumerate().take(count) {
             let parent = match n.parent_index.get(i).copied() {
                 Some(p) if p >= 0 && (p as usize) < i => passed[p as usize],
                 _ => Inherited::ROOT,
             };
-            let own = match layout_of[i] {
+            let own = match k {
                 u32::MAX => None,
                 k => doc.layout.styles.get(k as usize).map(|st| {
                     let style = |j: usize| st.get(j + 1).and_then(|&s| string(snap, s)).unwrap_or_default();
@@ -230,12 +230,11 @@ fn boxes(snap: &Snapshot<'_>, overflow_y: usize) -> Boxes {
         // ancestor that clips (nodes come in order, parents first). Content
         // taken out of flow (position: fixed) escaping a clip is not modelled.
         let mut inner_clip: Vec<Rect> = Vec::with_capacity(count);
-        for i in 0..count {
+        for (i, &k) in layout_of.iter().enumerate().take(count) {
             let own_clip = match n.parent_index.get(i).copied() {
                 Some(p) if p >= 0 && (p as usize) < i => inner_clip[p as usize],
                 _ => clip,
             };
-            let k = layout_of[i];
             let laid = (k != u32::MAX).then(|| doc.layout.bounds.get(k as usize).and_then(|b| Rect::from_slice(b))).flatten();
             let overflow =
                 (k != u32::MAX).then(|| doc.layout.styles.get(k as usize).and_then(|st| st.get(overflow_y)).and_then(|&v| string(snap, v))).flatten();

@@ -54,7 +54,7 @@ fn exclusion(page: &Page) -> Exclusion {
                 Some(Kind::Document) => false,
                 Some(Kind::Text) => !renders[i] && !in_select(),
                 Some(Kind::Element) => {
-                    let not_rendered = !renders[i] && !(matches!(n.tag.as_str(), "option" | "optgroup") && in_select());
+                    let not_rendered = !renders[i] && (!matches!(n.tag.as_str(), "option" | "optgroup") || !in_select());
                     not_rendered || n.attr("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) || n.has_attr("inert")
                 }
                 _ => true,
@@ -547,7 +547,7 @@ mod tests {
         crate::engine::tree_from_snapshot(&snapshot(nodes, extra), 0).unwrap()
     }
 
-    fn find<'t>(t: &'t AxTree, backend: i64) -> Option<&'t AxNode> {
+    fn find(t: &AxTree, backend: i64) -> Option<&AxNode> {
         t.nodes.iter().find(|n| n.backend_node_id == Some(backend))
     }
 

@@ -20,6 +20,5 @@
 pub mod fresh;
 pub mod kept;
 pub mod mirror;
-pub mod store;
 
 pub use mirror::{Mirror, Unpatchable};

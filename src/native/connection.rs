@@ -49,6 +49,9 @@ struct Shared {
     /// Why the connection is gone, once it is.
     closed: OnceLock<WebAiError>,
     page_session: OnceLock<String>,
+    /// Why the tab's own session is gone (closed, detached, crashed), once it is:
+    /// a kept connection's later calls to it fail at once with this.
+    page_gone: OnceLock<WebAiError>,
 }
 
 impl Shared {
@@ -82,7 +85,9 @@ impl Shared {
     /// frame's only fails its calls, which the capture keeps as notes.
     fn session_gone(&self, session: &str, code: ErrorCode, page_why: &str, frame_why: &str) {
         let reply = if self.is_page(session) {
-            CdpReply::Broken(WebAiError::new(code, page_why).with_evidence(json!({ "sessionId": session })))
+            let why = WebAiError::new(code, page_why).with_evidence(json!({ "sessionId": session }));
+            let _ = self.page_gone.set(why.clone());
+            CdpReply::Broken(why)
         } else {
             CdpReply::Err(frame_why.to_string())
         };
@@ -281,7 +286,14 @@ impl NativeConnection {
         let target = conn.pick_tab(endpoint, deadline).await?;
         conn.page_session = conn.attach(&target, deadline).await?;
         let _ = conn.shared.page_session.set(conn.page_session.clone());
+        // Chrome reports a crashed renderer (`Inspector.targetCrashed`) only to sessions that enabled the domain.
+        let _ = tokio::time::timeout_at(deadline.into(), conn.send("Inspector.enable", &json!({}), Some(&conn.page_session))).await;
         Ok(conn)
+    }
+
+    /// Why this connection cannot reach its tab any more, if it cannot.
+    pub fn broken(&self) -> Option<WebAiError> {
+        self.shared.closed.get().or_else(|| self.shared.page_gone.get()).cloned()
     }
 
     async fn pick_tab(&self, endpoint: &Endpoint, deadline: Instant) -> Result<String> {
@@ -327,6 +339,9 @@ impl NativeConnection {
         {
             let mut pending = self.shared.lock();
             if let Some(why) = self.shared.closed.get() {
+                return CdpReply::Broken(why.clone());
+            }
+            if let Some(why) = self.shared.page_gone.get().filter(|_| session.is_some_and(|s| self.shared.is_page(s))) {
                 return CdpReply::Broken(why.clone());
             }
             pending.insert(id, Waiter { session: session.map(str::to_string), reply: tx });
@@ -408,17 +423,26 @@ impl NativeConnection {
     /// Call `function_source(...args)` in the package's isolated world of the
     /// main frame; the value as JSON text (`null` for undefined).
     pub async fn evaluate_in_world(&self, function_source: &str, args: &[Value], deadline: Instant) -> Result<String> {
+        let context = self.world_context(deadline).await?;
+        // Arguments go in as JSON text, so nothing of theirs is ever code.
+        let args_json = serde_json::to_string(args).unwrap_or_else(|_| "[]".into());
+        let expression = format!("({function_source}).apply(null, JSON.parse({}))", serde_json::to_string(&args_json).unwrap_or_default());
+        self.evaluate_in_context(context, &expression, deadline).await
+    }
+
+    /// Our isolated world in the main frame's document (made if it is not there; Chrome keeps one per name).
+    pub async fn world_context(&self, deadline: Instant) -> Result<i64> {
         let page = Some(self.page_session.as_str());
         let tree: Value = serde_json::from_str(&self.checked("Page.getFrameTree", &json!({}), page, deadline).await?).unwrap_or(Value::Null);
         let frame = tree.pointer("/frameTree/frame/id").and_then(Value::as_str).unwrap_or_default().to_string();
         let world = json!({ "frameId": frame, "worldName": crate::capture::WORLD_NAME });
         let world: Value = serde_json::from_str(&self.checked("Page.createIsolatedWorld", &world, page, deadline).await?).unwrap_or(Value::Null);
-        let Some(context) = world.get("executionContextId").and_then(Value::as_i64) else {
-            return Err(WebAiError::new(ErrorCode::CaptureFailed, "Page.createIsolatedWorld gave no context"));
-        };
-        // Arguments go in as JSON text, so nothing of theirs is ever code.
-        let args_json = serde_json::to_string(args).unwrap_or_else(|_| "[]".into());
-        let expression = format!("({function_source}).apply(null, JSON.parse({}))", serde_json::to_string(&args_json).unwrap_or_default());
+        world.get("executionContextId").and_then(Value::as_i64).ok_or_else(|| WebAiError::new(ErrorCode::CaptureFailed, "Page.createIsolatedWorld gave no context"))
+    }
+
+    /// Evaluate `expression` in execution context `context`; its value as JSON text.
+    pub async fn evaluate_in_context(&self, context: i64, expression: &str, deadline: Instant) -> Result<String> {
+        let page = Some(self.page_session.as_str());
         let params = json!({ "expression": expression, "contextId": context, "returnByValue": true, "awaitPromise": true });
         let reply: Value = serde_json::from_str(&self.checked("Runtime.evaluate", &params, page, deadline).await?).unwrap_or(Value::Null);
         if let Some(ex) = reply.get("exceptionDetails") {

@@ -5,10 +5,12 @@
 
 mod connection;
 mod discovery;
+mod kept;
 
 use std::time::{Duration, Instant};
 
 pub use connection::{NativeConnection, MAX_MESSAGE_BYTES};
+pub use kept::{is_fatal, KeptConnection};
 
 use crate::capture::{capture_with, Captured};
 use crate::error::Result;

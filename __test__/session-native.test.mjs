@@ -1,0 +1,141 @@
+// A page session over `{ cdpEndpoint }` is a whole session: it keeps its own
+// connection, looks incrementally, waits for changes, and ends its calls at
+// once, with their cause, when its tab closes or crashes. Also: sessions are
+// not limited in number (each owns its state; nothing is evicted).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createPageSession } from '../lib/index.mjs';
+import { launchWithEndpoint, pagesDir, root } from './helpers.mjs';
+
+let browser;
+let endpoint;
+
+before(async () => {
+    ({ browser, endpoint } = await launchWithEndpoint());
+});
+
+after(async () => { await browser?.close(); });
+
+const MUTATE = readFileSync(join(root, 'bench', 'mutations.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '');
+const mutate = (page, seed) => page.evaluate(([src, s]) => (0, eval)(`(${src})`)(s, null), [MUTATE, seed]);
+const OPTIONS = { engine: 'dom', timeoutMs: 30000 };
+
+/** A tab on `file` (a fixture path under pages/) and its target id. */
+async function tab(file) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(join(pagesDir, file)).href, { waitUntil: 'load' });
+    const cdp = await page.context().newCDPSession(page);
+    const { targetInfo } = await cdp.send('Target.getTargetInfo');
+    await cdp.detach();
+    return { page, targetId: targetInfo.targetId };
+}
+
+const body = s => s.text.replace(/<<<[^\n]*\n|>>>[^\n]*\n?/g, '');
+
+test('endpoint: after each of 24 random changes the session looks incrementally and sees what a full-capture twin sees', async () => {
+    const { page, targetId } = await tab('widgets.html');
+    const source = { cdpEndpoint: endpoint, targetId };
+    const inc = createPageSession(source, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    const full = createPageSession(source, { cacheTtlMs: 0, incremental: false, snapshotOptions: OPTIONS });
+    try {
+        await inc.snapshot();
+        await full.snapshot();
+        const modes = new Map();
+        for (let seed = 1; seed <= 24; seed += 1) {
+            const did = await mutate(page, seed);
+            const a = await inc.snapshot();
+            const b = await full.snapshot();
+            modes.set(a.stats.captureMode, (modes.get(a.stats.captureMode) || 0) + 1);
+            assert.equal(body(a), body(b), `seed ${seed} (${did}): the incremental look differs from the full one`);
+            assert.deepEqual(Object.keys(a.refs), Object.keys(b.refs), `seed ${seed}: refs`);
+        }
+        assert.ok((modes.get('incremental') || 0) >= 12, `most looks read only what changed: ${JSON.stringify([...modes])}`);
+    } finally {
+        await inc.close();
+        await full.close();
+        await page.close();
+    }
+});
+
+test('endpoint: waitForUiChange sees a change made after it started', async () => {
+    const { page, targetId } = await tab('loop/todo.html');
+    // 'always': a page this small is otherwise captured whole after a change (that costs less).
+    const session = createPageSession({ cdpEndpoint: endpoint, targetId }, { incremental: 'always' });
+    try {
+        const first = await session.snapshot();
+        setTimeout(() => page.evaluate(() => window.todo.add('Tea')).catch(() => {}), 300);
+        const w = await session.waitForUiChange({ timeoutMs: 5000 });
+        assert.equal(w.success, true, JSON.stringify({ ...w, snapshot: undefined }));
+        assert.equal(w.observedChange, 'hierarchy_diff');
+        assert.ok(w.snapshot.revision > first.revision);
+        assert.match(w.snapshot.text, /Tea/);
+        assert.equal(w.snapshot.stats.captureMode, 'incremental');
+    } finally {
+        await session.close();
+        await page.close();
+    }
+});
+
+test('twenty endpoint sessions on twenty tabs of one browser each look incrementally after a change', async () => {
+    const tabs = [];
+    for (let i = 0; i < 20; i += 1) tabs.push(await tab('loop/todo.html'));
+    const sessions = tabs.map(t => createPageSession({ cdpEndpoint: endpoint, targetId: t.targetId }, { incremental: 'always', cacheTtlMs: 0 }));
+    try {
+        await Promise.all(sessions.map(s => s.snapshot()));
+        await Promise.all(tabs.map((t, i) => t.page.evaluate(n => window.todo.add(`Item ${n}`), i)));
+        const looks = await Promise.all(sessions.map(s => s.snapshot()));
+        looks.forEach((s, i) => {
+            assert.equal(s.stats.captureMode, 'incremental', `session ${i}: ${s.notes.join(' | ')}`);
+            assert.match(s.text, new RegExp(`Item ${i}\\b`));
+            assert.equal(s.revision, 2);
+        });
+    } finally {
+        await Promise.all(sessions.map(s => s.close()));
+        await Promise.all(tabs.map(t => t.page.close()));
+    }
+});
+
+for (const kind of ['playwright', 'endpoint']) {
+    test(`${kind}: act on a tab that was closed fails at once with target.detached`, async () => {
+        const { page, targetId } = await tab('loop/todo.html');
+        const session = createPageSession(kind === 'playwright' ? page : { cdpEndpoint: endpoint, targetId });
+        try {
+            const s = await session.snapshot();
+            const ref = s.text.match(/button "Save" \[ref=(@e\d+)\]/)[1];
+            await page.close();
+            const started = performance.now();
+            await assert.rejects(session.act('click', { ref }), err => {
+                assert.equal(err.name, 'WebAiError');
+                assert.equal(err.errorCode, 'target.detached', err.message);
+                return true;
+            });
+            const took = performance.now() - started;
+            // The session's settle cap is 1500 ms: failing below it means nothing waited for the tab.
+            assert.ok(took < 1000, `took ${Math.round(took)} ms`);
+        } finally {
+            await session.close();
+        }
+    });
+
+    test(`${kind}: waitForUiChange on a crashed tab ends with target.crashed, not a timeout`, async () => {
+        const { page, targetId } = await tab('loop/todo.html');
+        const session = createPageSession(kind === 'playwright' ? page : { cdpEndpoint: endpoint, targetId });
+        try {
+            await session.snapshot();
+            const waiting = session.waitForUiChange({ timeoutMs: 20000 });
+            const started = performance.now();
+            await page.goto('chrome://crash').catch(() => {});
+            await assert.rejects(waiting, err => {
+                assert.equal(err.errorCode, 'target.crashed', err.message);
+                return true;
+            });
+            assert.ok(performance.now() - started < 10000, 'well before the 20 s timeout');
+        } finally {
+            await session.close();
+            await page.close().catch(() => {});
+        }
+    });
+}
