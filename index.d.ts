@@ -250,7 +250,7 @@ export interface Identity {
 /** A page session's mirror slot and the watcher token of the page's document. */
 export interface IncrementalInput {
   token: string
-  /** The page session's key in the page's watcher (`track` in lib/page/watch.js). */
+  /** The page session's key in the page's watcher (`track` in src/page/watch.js). */
   session: string
   /** Read only what changed whatever the page's size (`incremental: 'always'`). */
   always?: boolean
@@ -417,6 +417,12 @@ export interface VerifyOutcome {
 
 /** Check a ref's element on the live page (`resolveRef(…, { verify: true })`). */
 export declare function verifyOver(send: JsSend, target: any, timeoutMs: number): Promise<VerifyOutcome>
+
+/** Where our world keeps the watcher, compiled once per document. */
+export declare const WATCH_GLOBAL: string
+
+/** A page session's watcher (`src/page/watch.js`): a function expression, run in our world. */
+export declare const WATCH_SOURCE: string
 
 /** The name of the isolated world the package's page scripts run in. */
 export declare const WORLD_NAME: string

@@ -156,13 +156,13 @@ async function expectCode(fake, code, { options = {}, endpoint = {}, withinMs = 
 }
 
 test('a peer that closes the socket is cdp.connection-closed, at once', async () => {
-    const e = await expectCode({ onMessage: (msg, socket) => socket.destroy() }, 'cdp.connection-closed', { withinMs: 500 });
+    const e = await expectCode({ onMessage: (_msg, socket) => socket.destroy() }, 'cdp.connection-closed', { withinMs: 500 });
     assert.deepEqual([e.stage, e.retryHint], ['cdp-transport', 'reconnect']);
 });
 
 test('a close frame is cdp.connection-closed naming its code and reason', async () => {
     const closing = Buffer.concat([Buffer.from([0x03, 0xf3]), Buffer.from('going away')]); // 1011
-    await expectCode({ onMessage: (msg, socket) => socket.write(frame(0x8, closing)) }, 'cdp.connection-closed', { withinMs: 500, message: /1011: going away/ });
+    await expectCode({ onMessage: (_msg, socket) => socket.write(frame(0x8, closing)) }, 'cdp.connection-closed', { withinMs: 500, message: /1011: going away/ });
 });
 
 test('a botched handshake is cdp.protocol-violation: a wrong Sec-WebSocket-Accept, or an answer that is not HTTP', async () => {
@@ -181,17 +181,17 @@ test('garbage after the handshake is cdp.protocol-violation', async () => {
         Buffer.from([0x80, 0x01, 0x78]), // a continuation with nothing to continue
     ];
     for (const bytes of garbage) {
-        await expectCode({ onMessage: (msg, socket) => socket.write(bytes) }, 'cdp.protocol-violation', { withinMs: 500 });
+        await expectCode({ onMessage: (_msg, socket) => socket.write(bytes) }, 'cdp.protocol-violation', { withinMs: 500 });
     }
     // Text that is not UTF-8.
-    await expectCode({ onMessage: (msg, socket) => socket.write(frame(0x1, Buffer.from([0xc3, 0x28]))) }, 'cdp.protocol-violation', { withinMs: 500 });
+    await expectCode({ onMessage: (_msg, socket) => socket.write(frame(0x1, Buffer.from([0xc3, 0x28]))) }, 'cdp.protocol-violation', { withinMs: 500 });
     // A control frame may not be fragmented.
-    await expectCode({ onMessage: (msg, socket) => socket.write(frame(0x9, 'x', { fin: false })) }, 'cdp.protocol-violation', { withinMs: 500 });
+    await expectCode({ onMessage: (_msg, socket) => socket.write(frame(0x9, 'x', { fin: false })) }, 'cdp.protocol-violation', { withinMs: 500 });
 });
 
 test('a frame whose header claims 2^62 bytes is cdp.message-too-large at once, with nothing allocated for it', async () => {
     const before = process.memoryUsage().rss;
-    const e = await expectCode({ onMessage: (msg, socket) => socket.write(frame(0x1, Buffer.alloc(0), { claimedLength: 2 ** 62 })) }, 'cdp.message-too-large', { withinMs: 500 });
+    const e = await expectCode({ onMessage: (_msg, socket) => socket.write(frame(0x1, Buffer.alloc(0), { claimedLength: 2 ** 62 })) }, 'cdp.message-too-large', { withinMs: 500 });
     assert.ok(process.memoryUsage().rss - before < 64 * 1024 * 1024);
     assert.deepEqual([e.retryHint, e.evidence.maxMessageBytes], ['raise-max-message-bytes', 64 * 1024 * 1024]);
 });
@@ -208,7 +208,7 @@ test('maxMessageBytes is configurable: a 2 MiB reply over a 1 MiB limit is cdp.m
 });
 
 test('a message that is not JSON is cdp.invalid-json', async () => {
-    const e = await expectCode({ onMessage: (msg, socket) => socket.write(frame(0x1, 'this is {not json')) }, 'cdp.invalid-json', { withinMs: 500 });
+    const e = await expectCode({ onMessage: (_msg, socket) => socket.write(frame(0x1, 'this is {not json')) }, 'cdp.invalid-json', { withinMs: 500 });
     assert.equal(e.evidence.start, 'this is {not json');
 });
 

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { buildWebAiSnapshot, createBrowserTools, createPageSession, WebAiError } from '../lib/index.mjs';
 import { compareEngines, defaultPages, settle } from '../bench/agreement.mjs';
-import { browser as sharedBrowser, closeBrowser, launchWithEndpoint, openFile, openFixture, root } from './helpers.mjs';
+import { browser as sharedBrowser, launchWithEndpoint, closeBrowser, openFile, openFixture, root } from './helpers.mjs';
 
 after(closeBrowser);
 
@@ -93,7 +93,7 @@ test('engine: dom never asks for the accessibility tree, and sees inside closed 
 
 test('engine: dom reads a cross-site frame in its own process, and works through sessions, tools, the native endpoint and the CLI', async () => {
     const serve = (body) => new Promise(resolve => {
-        const server = http.createServer((req, res) => { res.setHeader('content-type', 'text/html'); res.end(body()); });
+        const server = http.createServer((_req, res) => { res.setHeader('content-type', 'text/html'); res.end(body()); });
         server.listen(0, '127.0.0.1', () => resolve(server));
     });
     const child = await serve(() => '<title>Card form</title><label>Card <input name=card></label><button>Pay now</button><iframe title="Inside" srcdoc="<button>Nested in cross-site</button>"></iframe>');

@@ -75,13 +75,17 @@ test('the old modules\' error helpers: wrapError, providerError, contextError, t
     assert.deepEqual([shaped.errorCode, shaped.stage, shaped.vendor, shaped.evidence], ['cdp.unreachable', 'connect', 'grok', { port: 9 }]);
     assert.equal(wrapError('text').message, 'text');
     assert.equal(providerError('gemini', { errorCode: 'provider.composer-not-visible' }).vendor, 'gemini');
-    assert.equal('vendor' in contextError({ errorCode: 'context.over-budget' }), false);
+    assert.equal(contextError({ errorCode: 'context.over-budget' }).vendor, undefined);
     const json = toErrorJson({ errorCode: 'provider.composer-not-visible', message: 'x', selectorsTried: ['.a'] });
     assert.deepEqual(json, { name: 'WebAiError', errorCode: 'provider.composer-not-visible', message: 'x', selectorsTried: ['.a'] }, 'only the fields that are set');
     assert.deepEqual(toErrorJson(null), { name: 'WebAiError' });
     assert.deepEqual(Object.keys(new W({ errorCode: 'a', traceId: 't' }).toJSON()), ['name', 'errorCode', 'stage', 'message', 'retryHint', 'mutationAllowed', 'selectorsTried', 'evidence', 'traceId']);
-    assert.equal(new W({ cause: 0 }).cause, 0, 'a falsy cause is kept');
-    assert.equal('cause' in new W({}), false);
+    // The old module's own properties: vendor, traceId and ruleId always (undefined when not given), a cause only when truthy.
+    const KEYS = ['name', 'errorCode', 'stage', 'retryHint', 'vendor', 'mutationAllowed', 'selectorsTried', 'evidence', 'traceId', 'ruleId'];
+    assert.deepEqual(Object.keys(new W({})), KEYS);
+    assert.deepEqual(Object.keys(new W({ errorCode: 'a', cause: plain })), [...KEYS, 'cause']);
+    for (const falsy of [0, '', false, null, undefined]) assert.equal(Object.hasOwn(new W({ cause: falsy }), 'cause'), false, `cause ${String(falsy)} is dropped`);
+    assert.equal(Object.hasOwn(new W({}), 'vendor') && Object.hasOwn(new W({}), 'traceId') && Object.hasOwn(new W({}), 'ruleId'), true);
     class WrongTargetError extends Error { constructor() { super('expected A got B'); this.name = 'WrongTargetError'; this.expectedTargetId = 'A'; this.actualTargetId = 'B'; } }
     const mapped = fromCliJawStructuredError(new WrongTargetError());
     assert.deepEqual([mapped.errorCode, mapped.retryHint, mapped.evidence], ['cdp.target-mismatch', 'tab-switch', { expectedTargetId: 'A', actualTargetId: 'B' }]);

@@ -80,7 +80,7 @@ test('normalizeDomForHash matches the JS regexes, including ASCII \\w and JS \\s
 test('domHashAround hashes the first matching element like the JS module, UTF-16 truncation included', async () => {
     const html = '<main id="m">😀 text <b class="x">bold</b><!-- c --></main>';
     const page = {
-        async evaluate(fn, selectors) {
+        async evaluate(_fn, selectors) {
             assert.deepEqual(selectors, ['#missing', 'main']);
             return html;
         },

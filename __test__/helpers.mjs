@@ -1,5 +1,6 @@
-// Shared by the tests: the fixture paths, a replaying CDP session, and one
-// Chromium per test file (a missing browser fails loudly, never skips).
+// Shared by the tests: the fixture paths, a replaying CDP session, one
+// Chromium per test file, shared by its tests (a missing browser fails
+// loudly, never skips), and the size of the long randomized tests.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +57,14 @@ export async function launchWithEndpoint() {
     const b = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
     return { browser: b, endpoint: `http://127.0.0.1:${port}` };
 }
+
+/**
+ * The long, randomized tests run at full length when WEB_AI_TEST_FULL=1
+ * (CI sets it), and at `quick` otherwise, so that developers run the suite
+ * often. Every assertion runs either way; only the number of cases changes.
+ */
+export const FULL = process.env.WEB_AI_TEST_FULL === '1';
+export const sized = (full, quick) => (FULL ? full : quick);
 
 let browserPromise = null;
 export function browser() {

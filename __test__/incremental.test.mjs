@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePage } from '../bench/generate.mjs';
 import { createRequire } from 'node:module';
-import { browser, closeBrowser, openFile, pagesDir, realPagesDir, root } from './helpers.mjs';
+import { browser, closeBrowser, openFile, pagesDir, realPagesDir, root, sized } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const { createPageSession } = require('../lib/session.cjs');
@@ -764,12 +764,14 @@ test('after each of 48 random mutations inside frames the page cannot enter (one
     }
 });
 
-test('after each of 192 random changes of text and values alone (the engine\'s kept tree patched, not built again), the incremental snapshot is the full capture', { timeout: 10 * 60 * 1000 }, async () => {
+// Full length (WEB_AI_TEST_FULL=1, CI): 32 changes a page; a developer's run: 12.
+const TEXT_CHANGES = sized(32, 12);
+test(`after each of ${6 * TEXT_CHANGES} random changes of text and values alone (the engine's kept tree patched, not built again), the incremental snapshot is the full capture`, { timeout: 10 * 60 * 1000 }, async () => {
     // Text in every kind of element (labels, headings, cells, list items, a title's neighbours,
     // white space at the ends) and fields' values set by script: src/engine/retext.rs and its fallbacks.
     const plan = [
-        ...['forms', 'widgets', 'unicode', 'chatgpt'].map(n => [join(pagesDir, `${n}.html`), 32]),
-        ...['wikipedia', 'mozilla-1'].map(n => [join(realPagesDir, `${n}.html`), 32]),
+        ...['forms', 'widgets', 'unicode', 'chatgpt'].map(n => [join(pagesDir, `${n}.html`), TEXT_CHANGES]),
+        ...['wikipedia', 'mozilla-1'].map(n => [join(realPagesDir, `${n}.html`), TEXT_CHANGES]),
     ];
     let steps = 0;
     for (const [path, count] of plan) {
@@ -780,20 +782,23 @@ test('after each of 192 random changes of text and values alone (the engine\'s k
         if (failure) await failMinimal(path, seeds, failure, kindOf, " with the kind 'value' for a seed that leaves 3 divided by 4, else 'text'");
         steps += count;
     }
-    assert.ok(steps >= 192, `${steps} changes`);
+    assert.ok(steps >= 6 * TEXT_CHANGES, `${steps} changes`);
 });
 
-test('after each of 576 random mutations, the incremental snapshot is the full capture', { timeout: 15 * 60 * 1000 }, async () => {
+// Mutations a page at full length (CI) and in a developer's run: every page is visited either way.
+const MUTATIONS = sized({ fixture: 36, media: 20, real: 30, framed: 20 }, { fixture: 12, media: 8, real: 10, framed: 8 });
+const MUTATION_TOTAL = 11 * MUTATIONS.fixture + MUTATIONS.media + 4 * MUTATIONS.real + 2 * MUTATIONS.framed;
+test(`after each of ${MUTATION_TOTAL} random mutations, the incremental snapshot is the full capture`, { timeout: 15 * 60 * 1000 }, async () => {
     // Fixture pages (frames, forms, widgets, injection text, right-to-left and
     // Unicode) and real pages, two of them with frames the watcher cannot enter.
     const plan = [
         ...['forms', 'widgets', 'chatgpt', 'frames', 'clickable', 'hidden', 'injection', 'unicode', 'gemini', 'grok', 'viewport']
-            .map(n => [join(pagesDir, `${n}.html`), 36]),
+            .map(n => [join(pagesDir, `${n}.html`), MUTATIONS.fixture]),
         // Media controls and date fields: their subtrees are Chrome's, asked again on every look.
-        [join(pagesDir, 'media.html'), 20],
-        ...['wikipedia', 'mozilla-1', 'theverge', 'gitlab-blog'].map(n => [join(realPagesDir, `${n}.html`), 30]),
+        [join(pagesDir, 'media.html'), MUTATIONS.media],
+        ...['wikipedia', 'mozilla-1', 'theverge', 'gitlab-blog'].map(n => [join(realPagesDir, `${n}.html`), MUTATIONS.real]),
         // Frames in other processes (read again by their own capture) and of other origins in this one (read again whole).
-        ...['nytimes-1', 'lifehacker-post-comment-load'].map(n => [join(realPagesDir, `${n}.html`), 20]),
+        ...['nytimes-1', 'lifehacker-post-comment-load'].map(n => [join(realPagesDir, `${n}.html`), MUTATIONS.framed]),
     ];
     let steps = 0;
     const modes = { full: 0, incremental: 0 };
@@ -804,7 +809,7 @@ test('after each of 576 random mutations, the incremental snapshot is the full c
         if (failure) await failMinimal(path, seeds, failure);
         steps += count;
     }
-    assert.ok(steps >= 576, `${steps} mutations`);
+    assert.ok(steps >= MUTATION_TOTAL, `${steps} mutations`);
     // The proof is about incremental snapshots: most of them must have been.
     assert.ok(modes.incremental >= 0.7 * steps, `incremental ${modes.incremental} of ${steps} (full ${modes.full})`);
 });

@@ -15,7 +15,7 @@ let endpoint;
 
 function serve(body) {
     return new Promise(resolve => {
-        const server = http.createServer((req, res) => { res.setHeader('content-type', 'text/html; charset=utf-8'); res.end(body()); });
+        const server = http.createServer((_req, res) => { res.setHeader('content-type', 'text/html; charset=utf-8'); res.end(body()); });
         server.listen(0, '127.0.0.1', () => resolve(server));
     });
 }

@@ -213,7 +213,7 @@ test('createChatGptEditorAdapter drives a page that speaks only the locator prot
         const resolved = createChatGptEditorAdapter(page, {
             composerTarget: { selector: '#prompt-textarea', resolution: { ref: '@e9' } },
             getCdpSession: async () => ({
-                send: async (method, params) => { inserted = params.text; await page.keyboard.insertText(params.text); },
+                send: async (_method, params) => { inserted = params.text; await page.keyboard.insertText(params.text); },
                 detach: async () => undefined,
             }),
         });

@@ -6,7 +6,7 @@
 // field's value set by script, and content inside open
 // shadow roots and same-origin frames. Returns what it did, as a line a
 // person can replay by hand.
-function (seed, only) {
+(function (seed, only) {
     let s = seed >>> 0;
     const rand = () => {
         // mulberry32
@@ -24,7 +24,7 @@ function (seed, only) {
     for (const f of document.querySelectorAll('iframe')) {
         try {
             if (f.contentDocument && f.contentDocument.body) docs.push(f.contentDocument);
-        } catch (e) { /* another origin */ }
+        } catch (_e) { /* another origin */ }
     }
     const shadowRoots = [];
     for (const el of document.querySelectorAll('*')) if (el.shadowRoot) shadowRoots.push(el.shadowRoot);
@@ -191,4 +191,4 @@ function (seed, only) {
         default:
             return `unknown kind ${act}`;
     }
-}
+})

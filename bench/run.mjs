@@ -14,7 +14,7 @@
 //
 //   node bench/run.mjs [--runs N] [--only SUBSTRING] [--no-readme]
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import net from 'node:net';
 import { chromium } from 'playwright-core';

@@ -32,7 +32,7 @@ function actionInput(snapshot, action, args, timeoutMs) {
     const a = plainArgs(args);
     const refs = snapshot && snapshot.refs && typeof snapshot.refs === 'object' ? snapshot.refs : null;
     const key = typeof a.ref === 'string' ? native.normalizeRef(a.ref) : null;
-    const entry = refs && key && Object.prototype.hasOwnProperty.call(refs, key) ? refs[key] : null;
+    const entry = refs && key && Object.hasOwn(refs, key) ? refs[key] : null;
     return {
         action: String(action),
         args: a,

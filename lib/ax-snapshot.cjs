@@ -5,7 +5,7 @@ const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
 const { captureOverWith } = require('./worlds.cjs');
 const { domHashAround } = require('./dom-hash.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
-const { cdpSessionFor, frameSessionSend, forgetSession } = require('./sessions.cjs');
+const { cdpSessionFor, forgetSession } = require('./sessions.cjs');
 const { adapt, requestSender } = require('./transport.cjs');
 const { optionsOf } = require('./input.cjs');
 

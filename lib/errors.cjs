@@ -12,14 +12,15 @@ class WebAiError extends Error {
         this.errorCode = i.errorCode || 'internal.unhandled';
         this.stage = i.stage || 'internal';
         this.retryHint = i.retryHint || 'report';
-        if (i.vendor !== undefined) this.vendor = i.vendor;
+        // Own properties even when undefined, as the old module's constructor makes them.
+        this.vendor = i.vendor;
         this.mutationAllowed = i.mutationAllowed === true;
         this.selectorsTried = Array.isArray(i.selectorsTried) ? i.selectorsTried : [];
         this.evidence = i.evidence ?? null;
-        if (i.traceId !== undefined) this.traceId = i.traceId;
-        if (i.ruleId !== undefined) this.ruleId = i.ruleId;
-        // A falsy cause (0, '', false) is still a cause.
-        if (i.cause !== undefined) this.cause = i.cause;
+        this.traceId = i.traceId;
+        this.ruleId = i.ruleId;
+        // As the old module: a falsy cause (0, '', false, null) is no cause.
+        if (i.cause) this.cause = i.cause;
     }
 
     toJSON() {

@@ -53,7 +53,7 @@ function keptEntry(page, snapshotId, ref) {
     const { snapshotHistory } = require('./ax-snapshot.cjs');
     const { current, previous } = snapshotHistory(page);
     const s = [current, previous].find(x => x && x.snapshotId === snapshotId);
-    return s && Object.prototype.hasOwnProperty.call(s.refs, ref) ? s.refs[ref] : null;
+    return s && Object.hasOwn(s.refs, ref) ? s.refs[ref] : null;
 }
 
 /**
@@ -66,7 +66,7 @@ function keptEntry(page, snapshotId, ref) {
 async function resolveVerified(page, registry, normalized, options) {
     const { timeoutMs = native.DEFAULT_VERIFY_TIMEOUT_MS } = options;
     const refs = registry && registry.refs;
-    let entry = refs && Object.prototype.hasOwnProperty.call(refs, normalized) ? refs[normalized] : undefined;
+    let entry = refs && Object.hasOwn(refs, normalized) ? refs[normalized] : undefined;
     // invalidateRefsOnDomChange clears refs; the kept snapshot still knows what the ref was.
     entry = entry || keptEntry(page, registry && registry.snapshotId, normalized);
     if (!entry) throw notFound(normalized, registry);
@@ -103,7 +103,7 @@ async function resolveRef(page, registry, ref, options = {}) {
         });
     }
     const refs = registry && registry.refs;
-    const entry = refs && Object.prototype.hasOwnProperty.call(refs, normalized) ? refs[normalized] : undefined;
+    const entry = refs && Object.hasOwn(refs, normalized) ? refs[normalized] : undefined;
     if (!entry) throw notFound(normalized, registry);
     return entry;
 }

@@ -10,21 +10,20 @@
 // The rules (stable numbering, what a change is, the delta) are the Rust
 // core's; this layer keeps the session's state and talks to the page.
 const crypto = require('node:crypto');
-const fs = require('node:fs');
-const path = require('node:path');
 const native = require('./native.cjs');
 const { adapt } = require('./transport.cjs');
 const { pageSend, cdpSend } = require('./sessions.cjs');
-const { webAiError, callNative, unwrapOutcome } = require('./raise.cjs');
+const { webAiError, unwrapOutcome } = require('./raise.cjs');
 const { optionsOf } = require('./input.cjs');
 const { runActionWith } = require('./action-run.cjs');
 const { captureOverWith } = require('./worlds.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 
-const WATCH_SOURCE = fs.readFileSync(path.join(__dirname, 'page', 'watch.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '').trim();
+/** The watcher (src/page/watch.js, embedded in the addon) without its opening comment. */
+const WATCH_SOURCE = native.WATCH_SOURCE.replace(/^(\s*\/\/[^\n]*\n)+/, '').trim();
 
-/** Where the watcher function lives in the isolated world. */
-const WATCH_GLOBAL = '__webAiSnapshotWatchFn';
+/** Where the watcher function lives in the isolated world (src/page/mod.rs names our world's globals). */
+const WATCH_GLOBAL = native.WATCH_GLOBAL;
 /**
  * The page's loading signals as the snapshot shows the page: a repeat capture
  * that reads changed subtrees evaluates this (in our world, where the watcher
@@ -109,7 +108,7 @@ function requestTracker(source, kind) {
             source.off('requestfinished', done);
             source.off('requestfailed', done);
         });
-        return { tracked: true, pending, close: () => off.forEach(f => f()) };
+        return { tracked: true, pending, close: () => { for (const f of off) f(); } };
     }
     const cdp = kind === 'cdp' ? source.cdp : null;
     if (cdp && typeof cdp.on === 'function' && typeof cdp.send === 'function') {
@@ -128,7 +127,7 @@ function requestTracker(source, kind) {
             remove('Network.loadingFinished', done);
             remove('Network.loadingFailed', done);
         });
-        return { tracked: true, pending, close: () => off.forEach(f => f()) };
+        return { tracked: true, pending, close: () => { for (const f of off) f(); } };
     }
     return { tracked: false, pending, close: () => undefined };
 }

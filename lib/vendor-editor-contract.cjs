@@ -48,7 +48,7 @@ const EDITOR_CONTRACT_BY_VENDOR = Object.freeze({
 const GEMINI_DEEP_THINK_CONSTRAINTS = deepFreeze(data.geminiDeepThink);
 
 function editorContractForVendor(vendor = 'chatgpt') {
-    return Object.prototype.hasOwnProperty.call(EDITOR_CONTRACT_BY_VENDOR, vendor)
+    return  Object.hasOwn(EDITOR_CONTRACT_BY_VENDOR, vendor)
         ? EDITOR_CONTRACT_BY_VENDOR[vendor]
         : CHATGPT_EDITOR_CONTRACT;
 }

@@ -8,6 +8,10 @@
 //! resolves to an outcome with an `error` of those fields, which the JS
 //! layer throws as a `WebAiError`.
 
+// napi-derive registers the exports only outside `cfg(test)`, so in the
+// crate's own test build (clippy --all-targets) every export looks unused.
+#![cfg_attr(test, allow(dead_code))]
+
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::ThreadsafeFunction;
 use napi_derive::napi;
@@ -614,7 +618,14 @@ impl NativeSession {
     /// Call `function_source(...args)` in our world of the tab, over the session's connection.
     #[napi]
     /// `global`: the function is installed there once per document and only called after.
-    pub async fn evaluate_endpoint(&self, endpoint: EndpointInput, function_source: String, global: Option<String>, args: Vec<Value>, timeout_ms: u32) -> EvaluateOutcome {
+    pub async fn evaluate_endpoint(
+        &self,
+        endpoint: EndpointInput,
+        function_source: String,
+        global: Option<String>,
+        args: Vec<Value>,
+        timeout_ms: u32,
+    ) -> EvaluateOutcome {
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
         let result = match Endpoint::try_from(endpoint) {
             Ok(endpoint) => match self.link.get(&endpoint, deadline).await {
@@ -728,7 +739,7 @@ fn capture_options(options: &Value, numbering: Option<RefNumbering>) -> std::res
 #[napi(object)]
 pub struct IncrementalInput {
     pub token: String,
-    /// The page session's key in the page's watcher (`track` in lib/page/watch.js).
+    /// The page session's key in the page's watcher (`track` in src/page/watch.js).
     pub session: String,
     /// Read only what changed whatever the page's size (`incremental: 'always'`).
     pub always: Option<bool>,
@@ -903,7 +914,15 @@ pub const FULL_CAPTURE_NOTE: &str = crate::capture::FULL_CAPTURE_NOTE;
 
 /// The name of the isolated world the package's page scripts run in.
 #[napi]
-pub const WORLD_NAME: &str = crate::capture::WORLD_NAME;
+pub const WORLD_NAME: &str = crate::page::WORLD_NAME;
+
+/// A page session's watcher (`src/page/watch.js`): a function expression, run in our world.
+#[napi]
+pub const WATCH_SOURCE: &str = crate::page::WATCH;
+
+/// Where our world keeps the watcher, compiled once per document.
+#[napi]
+pub const WATCH_GLOBAL: &str = crate::page::WATCH_FN;
 
 #[napi(object)]
 pub struct EvaluateOutcome {

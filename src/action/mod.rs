@@ -268,7 +268,7 @@ mod tests {
             scripts::SETTLE,
         ] {
             let code = s.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
-            assert!(code.trim_start().starts_with("function ("), "{s}");
+            assert!(code.trim_start().starts_with("(function ("), "{s}");
         }
     }
 }

@@ -5,7 +5,7 @@
 //! session's look saw the change coming and few subtrees changed), one when
 //! nothing did, whatever the page's size; what is read grows with the change.
 //! Frames the page's watcher cannot enter (other origins, in this process or
-//! another) are watched from our world in each (`scripts/frame_watch.js`) and
+//! another) are watched from our world in each (`page/capture/frame_watch.js`) and
 //! read again only when they may have changed.
 //! Anything it cannot bound becomes a full capture (which keeps a new
 //! mirror), and the snapshot's notes say why.
@@ -24,9 +24,9 @@ use crate::incremental::{fresh, Mirror};
 use crate::options::{Incremental, SnapshotOptions, World};
 use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 
-const TAKE_JS: &str = include_str!("scripts/take_changes.js");
-const FACTS_JS: &str = include_str!("scripts/subtree_facts.js");
-const FRAME_WATCH_JS: &str = include_str!("scripts/frame_watch.js");
+const TAKE_JS: &str = crate::page::TAKE_CHANGES;
+const FACTS_JS: &str = crate::page::SUBTREE_FACTS;
+const FRAME_WATCH_JS: &str = crate::page::FRAME_WATCH;
 
 /// The remote objects a repeat capture makes, released together (the session's key follows).
 const OBJECT_GROUP: &str = "__web_ai_snapshot_repeat__";
@@ -283,7 +283,7 @@ async fn repeat(
         return Ok(Err(Fallback("a frame shows another document".into())));
     }
     let reach = summary.get("sizes").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).fold(0u64, u64::saturating_add);
-    // (The watcher counts the page only for a reach over MAX_REACH: `scripts/take_changes.js`.)
+    // (The watcher counts the page only for a reach over MAX_REACH: `page/capture/take_changes.js`.)
     let total = summary.get("total").and_then(Value::as_u64).unwrap_or(0);
     if reach > MAX_REACH && reach.saturating_mul(3) > total {
         return Ok(Err(Fallback(format!("the changes reach {reach} of the page's {total} elements"))));
@@ -883,7 +883,15 @@ mod tests {
 
     async fn run_with(take: CdpReply, reuse: bool, always: bool) -> Result<std::result::Result<Repeated, Fallback>> {
         let world = World { frame_id: "F".into(), loader_id: "L".into(), context_id: 7, token: None };
-        let inc = Incremental { state: crate::page_session::PageSessionState::new(), token: "doc-1".into(), session: "s-1".into(), reuse, always, changed: false, after: None };
+        let inc = Incremental {
+            state: crate::page_session::PageSessionState::new(),
+            token: "doc-1".into(),
+            session: "s-1".into(),
+            reuse,
+            always,
+            changed: false,
+            after: None,
+        };
         let t = Answer(move |method: &str, _: &Value| match method {
             "Runtime.evaluate" => take.clone(),
             "Page.getFrameTree" => CdpReply::Ok(json!({ "frameTree": { "frame": { "id": "F", "loaderId": "L" } } }).to_string()),

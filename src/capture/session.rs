@@ -54,13 +54,13 @@ const MAX_FRAMES: usize = 200;
 
 /// The isolated world the page scripts run in. Chrome keeps one world per
 /// name and frame, so repeat captures reuse it rather than add worlds.
-pub const WORLD_NAME: &str = "__web_ai_snapshot__";
+pub use crate::page::WORLD_NAME;
 
 /// From this many nodes in a DOM snapshot, the DOM pass reads it on a thread of its own.
 const PARALLEL_READ_NODES: usize = 8_000;
 
 /// The page's URL, title, viewport and DOM-hash input (see the script).
-const PAGE_FACTS_JS: &str = include_str!("scripts/page_facts.js");
+const PAGE_FACTS_JS: &str = crate::page::PAGE_FACTS;
 
 fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32, marks: bool) -> String {
     let sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into());
@@ -69,7 +69,7 @@ fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32,
 
 /// The focused element or the modal dialog, as a remote object (the DOM
 /// engine), asked only when the page facts say there is one.
-const MARKED_ELEMENT_JS: &str = include_str!("scripts/marked_element.js");
+const MARKED_ELEMENT_JS: &str = crate::page::MARKED_ELEMENT;
 
 /// The page facts script's answer, if the reply has one.
 fn facts_value(reply: &CdpReply) -> Option<serde_json::Map<String, Value>> {

@@ -437,7 +437,10 @@ impl NativeConnection {
         let frame = tree.pointer("/frameTree/frame/id").and_then(Value::as_str).unwrap_or_default().to_string();
         let world = json!({ "frameId": frame, "worldName": crate::capture::WORLD_NAME });
         let world: Value = serde_json::from_str(&self.checked("Page.createIsolatedWorld", &world, page, deadline).await?).unwrap_or(Value::Null);
-        world.get("executionContextId").and_then(Value::as_i64).ok_or_else(|| WebAiError::new(ErrorCode::CaptureFailed, "Page.createIsolatedWorld gave no context"))
+        world
+            .get("executionContextId")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| WebAiError::new(ErrorCode::CaptureFailed, "Page.createIsolatedWorld gave no context"))
     }
 
     /// Evaluate `expression` in execution context `context`; its value as JSON text.

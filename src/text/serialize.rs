@@ -139,6 +139,9 @@ enum Tier {
 
 /// Serialize `tree` (or the subtree at `subtree_root`) with `title` for the
 /// document line; `hints` (from the DOM pass) mark clickable elements.
+// Each input is a different source (tree, page, options, DOM pass, session);
+// bundling them would only move the list into a struct built at the one call.
+#[allow(clippy::too_many_arguments)]
 pub fn serialize(
     tree: &AxTree,
     subtree_root: Option<u32>,
@@ -175,7 +178,7 @@ pub fn serialize(
         .is_some_and(|r| tree.ancestors(r).iter().any(|&a| tree.node(a).is_some_and(|n| roles::is_interactive_container(roles::aria_role(&n.role)))));
     let tiers = classify(&view, in_container);
     lift_unref_soft(&mut view, &tiers);
-    let (mut refs, ref_of, ref_keys, next_ref) = assign_refs(&view, &tiers, opts, keying, &mut notes);
+    let Assigned { mut refs, ref_of, keys: ref_keys, next_ref } = assign_refs(&view, &tiers, opts, keying, &mut notes);
     if opts.active_layer_only {
         active_layer(&mut view, &ref_of, &mut refs, &mut notes);
     }
@@ -595,13 +598,15 @@ fn lift_unref_soft(view: &mut [VNode<'_>], tiers: &[Option<Tier>]) {
     }
 }
 
-fn assign_refs(
-    view: &[VNode<'_>],
-    tiers: &[Option<Tier>],
-    opts: &SnapshotOptions,
-    keying: Option<&Keying<'_>>,
-    notes: &mut Vec<String>,
-) -> (Vec<ElementRef>, Vec<Option<u32>>, Vec<Option<String>>, u32) {
+/// The refs given, each view node's ref (by index into `refs`), each ref's element key, and the next number.
+struct Assigned {
+    refs: Vec<ElementRef>,
+    ref_of: Vec<Option<u32>>,
+    keys: Vec<Option<String>>,
+    next_ref: u32,
+}
+
+fn assign_refs(view: &[VNode<'_>], tiers: &[Option<Tier>], opts: &SnapshotOptions, keying: Option<&Keying<'_>>, notes: &mut Vec<String>) -> Assigned {
     let mut numberer = Numberer::new(keying.map(|k| k.memory));
     let mut keys: Vec<Option<String>> = Vec::new();
     // The ref'd ancestors of the node being visited: (depth, ref index).
@@ -669,7 +674,7 @@ fn assign_refs(
             stack.push((c, depth + 1, k as u32));
         }
     }
-    (refs, ref_of, keys, numberer.next())
+    Assigned { refs, ref_of, keys, next_ref: numberer.next() }
 }
 
 /// WAI-ARIA 1.2 `aria-modal`: while a modal dialog is open, what is outside it

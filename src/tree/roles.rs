@@ -316,22 +316,6 @@ pub fn sanitize_role(role: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(if lowered.is_empty() { "generic".to_string() } else { lowered })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn internal_roles_get_aria_names() {
-        assert_eq!(aria_role("RootWebArea"), "document");
-        assert_eq!(aria_role("StaticText"), "text");
-        assert_eq!(aria_role("image"), "img");
-        assert_eq!(aria_role("button"), "button");
-        assert_eq!(sanitize_role("MenuListPopup"), "menulistpopup");
-        assert_eq!(sanitize_role("<b>"), "-b-");
-        assert_eq!(sanitize_role(""), "generic");
-    }
-}
-
 /// Nameless structure a reader loses nothing by skipping when it holds a
 /// single element: `- listitem:` over one link says no more than the link.
 /// Landmarks, tables, frames, forms, articles and interactive containers
@@ -394,4 +378,20 @@ pub fn is_named_from_content(role: &str) -> bool {
 /// the sentence around it.
 pub fn is_phrasing(role: &str) -> bool {
     matches!(role, "emphasis" | "strong" | "code" | "mark" | "time" | "superscript" | "subscript" | "deletion" | "insertion" | "generic")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_roles_get_aria_names() {
+        assert_eq!(aria_role("RootWebArea"), "document");
+        assert_eq!(aria_role("StaticText"), "text");
+        assert_eq!(aria_role("image"), "img");
+        assert_eq!(aria_role("button"), "button");
+        assert_eq!(sanitize_role("MenuListPopup"), "menulistpopup");
+        assert_eq!(sanitize_role("<b>"), "-b-");
+        assert_eq!(sanitize_role(""), "generic");
+    }
 }

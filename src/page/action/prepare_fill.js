@@ -1,5 +1,5 @@
 // Select what a fill replaces: everything (clear) or nothing, caret at the end.
-function (clear) {
+(function (clear) {
     if (this.isContentEditable) {
         const sel = this.ownerDocument.getSelection();
         const range = this.ownerDocument.createRange();
@@ -11,6 +11,6 @@ function (clear) {
         this.select();
     } else {
         const end = String(this.value).length;
-        try { this.setSelectionRange(end, end); } catch (e) { /* types without a selection */ }
+        try { this.setSelectionRange(end, end); } catch (_e) { /* types without a selection */ }
     }
-}
+})

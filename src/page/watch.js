@@ -17,7 +17,7 @@
 // `state.take`); `options.untrack` stops that session's record; with
 // `options.light`, it answers without `fp` (and without `loading` unless
 // `options.loading` asks for it), which their captures do not need.
-function (options) {
+((options) => {
     const g = globalThis;
     const now = () => performance.now();
     const MAX_WALK = 200000;
@@ -38,7 +38,7 @@ function (options) {
             state.observed.add(root);
             try {
                 observer.observe(root, config);
-            } catch (e) { /* a root that went away */ }
+            } catch (_e) { /* a root that went away */ }
         };
         // Open shadow roots and same-origin frames are separate trees to a
         // MutationObserver: each gets observed as it is found.
@@ -57,7 +57,7 @@ function (options) {
                         let inner = null;
                         try {
                             inner = node.contentDocument;
-                        } catch (e) { /* cross-origin */ }
+                        } catch (_e) { /* cross-origin */ }
                         if (inner) {
                             observe(inner);
                             stack.push(inner);
@@ -172,13 +172,13 @@ function (options) {
         // Form fields a script set without an event, since the last look.
         const values = new WeakMap();
         const controls = ['input', 'select', 'textarea'].map(tag => document.getElementsByTagName(tag));
-        const valueOf = c => `${c.value}\u0000${c.checked}\u0000${c.selectedIndex}\u0000${c.indeterminate}`;
+        const stateOf = c => `${c.value}\u0000${c.checked}\u0000${c.selectedIndex}\u0000${c.indeterminate}`;
         const sweepValues = () => {
             for (const list of controls) {
                 const m = Math.min(list.length, MAX_DIRTY);
                 for (let i = 0; i < m; i += 1) {
                     const c = list[i];
-                    const v = valueOf(c);
+                    const v = stateOf(c);
                     const was = values.get(c);
                     if (was !== undefined && was !== v) mark(c);
                     values.set(c, v);
@@ -203,7 +203,7 @@ function (options) {
                         let inner = null;
                         try {
                             inner = f.contentDocument;
-                        } catch (e) { /* another origin */ }
+                        } catch (_e) { /* another origin */ }
                         if (inner && !out.includes(inner)) out.push(inner);
                     }
                 }
@@ -231,7 +231,7 @@ function (options) {
             const sheet = (s, depth) => {
                 try {
                     walk(s.cssRules, depth);
-                } catch (e) { /* a sheet of another origin: not readable */ }
+                } catch (_e) { /* a sheet of another origin: not readable */ }
             };
             for (const d of docs) {
                 for (const s of d.styleSheets) sheet(s, 0);
@@ -246,7 +246,7 @@ function (options) {
                     const els = new Set();
                     for (const d of docs) for (const el of d.querySelectorAll(sel)) els.add(el);
                     now.set(sel, els);
-                } catch (e) { /* a selector this engine cannot query */ }
+                } catch (_e) { /* a selector this engine cannot query */ }
             }
             return now;
         };
@@ -355,7 +355,7 @@ function (options) {
         let list;
         try {
             list = document.querySelectorAll(selector);
-        } catch (e) {
+        } catch (_e) {
             return null;
         }
         candidates += list.length;
@@ -414,4 +414,4 @@ function (options) {
     mix(`${scrollX},${scrollY},${innerWidth},${innerHeight}`);
     const fp = `${n}:${(h >>> 0).toString(36)}`;
     return { token: w.token, seq: w.seq, fp, quietMs: Math.round(now() - w.lastAt), readyState: document.readyState, url: location.href, loading };
-}
+})

@@ -16,7 +16,7 @@
 // What no mutation shows is folded into a fingerprint: form fields' values,
 // checked and selection as a script may set them, without an event, and the
 // document's URL (history.pushState; an untitled frame is named by it).
-function (mode, session) {
+((mode, session) => {
     const g = globalThis;
     let w = g.__webAiSnapshotFrameWatch;
     if (!w || w.doc !== document) {
@@ -52,4 +52,4 @@ function (mode, session) {
     // Sessions come and go: keep the last few marks.
     while (w.marks.size > 16) w.marks.delete(w.marks.keys().next().value);
     return mode === 'mark' || same;
-}
+})

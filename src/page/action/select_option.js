@@ -1,5 +1,5 @@
 // Choose an option of a native <select> by value, label or text, as a user's choice does.
-function (wanted) {
+(function (wanted) {
     const opts = Array.from(this.options);
     const w = String(wanted).trim();
     const o = opts.find(o => o.value === wanted) || opts.find(o => o.label.trim() === w)
@@ -11,4 +11,4 @@ function (wanted) {
     this.dispatchEvent(new Event('input', { bubbles: true }));
     this.dispatchEvent(new Event('change', { bubbles: true }));
     return { ok: true, value: o.value, label: o.label };
-}
+})

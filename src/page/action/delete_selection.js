@@ -1,4 +1,4 @@
 // Clear a field the way a user's Delete key does (input events fire).
-function () {
+(function () {
     this.ownerDocument.execCommand('delete');
-}
+})

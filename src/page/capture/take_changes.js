@@ -13,7 +13,7 @@
 // watcher as the session's `pending` for the capture to fetch. Taking resets
 // the session's record. `session` is the page session's key: each session
 // on a page has a record of its own.
-function (maxRoots, maxFrames, session, maxReach) {
+((maxRoots, maxFrames, session, maxReach) => {
     const w = globalThis.__webAiSnapshotWatch;
     const taken = w && w.doc === document && typeof w.take === 'function' ? w.take(session) : null;
     if (!taken) {
@@ -57,7 +57,7 @@ function (maxRoots, maxFrames, session, maxReach) {
             let inner = null;
             try {
                 inner = f.contentDocument;
-            } catch (e) { /* another origin */ }
+            } catch (_e) { /* another origin */ }
             if (inner) docs.push(inner);
             else blind.push(f);
         }
@@ -71,7 +71,7 @@ function (maxRoots, maxFrames, session, maxReach) {
                 break;
             }
         }
-    } catch (e) { /* a browser without :modal */ }
+    } catch (_e) { /* a browser without :modal */ }
     w.hold(session, reasons.length ? [] : [...roots, ...blind]);
     return {
         token: w.token,
@@ -85,4 +85,4 @@ function (maxRoots, maxFrames, session, maxReach) {
         viewport: [innerWidth, innerHeight],
         sameTags: structural === false,
     };
-}
+})

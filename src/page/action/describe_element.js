@@ -1,5 +1,5 @@
 // A short description of what covers an element: tag#id.class "text".
-function () {
+(function () {
     const el = this.nodeType === 1 ? this : this.parentElement;
     if (!el) return String(this.nodeName);
     let d = el.localName;
@@ -9,4 +9,4 @@ function () {
     const text = (el.getAttribute('aria-label') || el.innerText || el.textContent || '').replace(/\s+/g, ' ').trim();
     if (text) d += ' "' + (text.length > 60 ? text.slice(0, 60) + '…' : text) + '"';
     return d;
-}
+})

@@ -15,7 +15,7 @@
 // form, a details' summary, editable content, rendered plugins), false
 // when only a listener would make it so, null for a disabled form control,
 // which never counts.
-function (names) {
+(function (names) {
     const MAX = 200000;
     const styleOf = cs => names.map(p => cs.getPropertyValue(p));
     const laid = new Map();
@@ -134,4 +134,4 @@ function (names) {
         for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
     }
     return out;
-}
+})

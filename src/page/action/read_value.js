@@ -1,4 +1,4 @@
 // What a text field holds now.
-function () {
+(function () {
     return this.isContentEditable ? this.innerText : String(this.value);
-}
+})

@@ -1,5 +1,5 @@
 // Whether `other` is this element or inside it, through shadow roots.
-function (other) {
+(function (other) {
     for (let n = other; n; n = n.parentNode || n.host) if (n === this) return true;
     return false;
-}
+})

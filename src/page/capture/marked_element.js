@@ -3,13 +3,13 @@
 // and same-origin frames; none when the document itself has focus), or
 // 'modal', the last dialog shown with showModal() (HTML: it makes the rest
 // of the page inert).
-function (kind) {
+((kind) => {
     if (kind === 'modal') {
         let modal = null;
         try {
             const all = document.querySelectorAll('dialog:modal');
             modal = all.length ? all[all.length - 1] : null;
-        } catch (e) { /* a browser without :modal */ }
+        } catch (_e) { /* a browser without :modal */ }
         return modal;
     }
     let a = document.activeElement;
@@ -20,7 +20,7 @@ function (kind) {
         }
         let inner = null;
         if (a.tagName === 'IFRAME' || a.tagName === 'FRAME') {
-            try { inner = a.contentDocument; } catch (e) { /* another origin */ }
+            try { inner = a.contentDocument; } catch (_e) { /* another origin */ }
         }
         if (inner && inner.activeElement) {
             a = inner.activeElement;
@@ -30,4 +30,4 @@ function (kind) {
     }
     if (!a || a.tagName === 'BODY' || a.tagName === 'HTML') return null;
     return a;
-}
+})

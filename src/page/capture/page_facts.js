@@ -14,14 +14,14 @@
 // (Chrome's deep serialization could name those nodes here, by backend id,
 // in this one call; under the random-mutation test it left Chromium 156's
 // renderer hung or crashed within a few dozen captures, so it is not used.)
-function (selectors, includeHtml, maxChars, marks) {
+((selectors, includeHtml, maxChars, marks) => {
     let html = null;
     if (includeHtml) {
         for (const s of selectors) {
             try {
                 const n = document.querySelector(s);
                 if (n) { html = n.outerHTML || null; break; }
-            } catch (e) { /* an invalid selector matches nothing */ }
+            } catch (_e) { /* an invalid selector matches nothing */ }
         }
     }
     const normalized = html === null ? null : String(html)
@@ -39,7 +39,7 @@ function (selectors, includeHtml, maxChars, marks) {
         focus = Boolean(a && a.tagName !== 'BODY' && a.tagName !== 'HTML');
         try {
             modal = Boolean(document.querySelector('dialog:modal'));
-        } catch (e) { /* a browser without :modal */ }
+        } catch (_e) { /* a browser without :modal */ }
     }
     const KEY = '__webAiSnapshotDocument';
     if (typeof globalThis[KEY] !== 'string') {
@@ -54,4 +54,4 @@ function (selectors, includeHtml, maxChars, marks) {
         focus,
         modal,
     };
-}
+})
