@@ -17,7 +17,7 @@
 // `state.take`); `options.untrack` stops that session's record; with
 // `options.light`, it answers without `fp` (and without `loading` unless
 // `options.loading` asks for it), which their captures do not need.
-((options) => {
+(function (options) {
     const g = globalThis;
     const now = () => performance.now();
     const MAX_WALK = 200000;

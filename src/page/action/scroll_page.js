@@ -1,5 +1,5 @@
 // Scroll the page up, down (by `amount` pixels), to the top or to the bottom.
-((direction, amount) => {
+(function (direction, amount) {
     const root = document.scrollingElement || document.documentElement;
     if (direction === 'up') window.scrollBy(0, -amount);
     else if (direction === 'down') window.scrollBy(0, amount);

@@ -1,2 +1,4 @@
 // One frame for the page to react (listeners, re-render) before the next look.
-(() => new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0))))
+(function () {
+    return new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)));
+})

@@ -16,7 +16,7 @@
 // What no mutation shows is folded into a fingerprint: form fields' values,
 // checked and selection as a script may set them, without an event, and the
 // document's URL (history.pushState; an untitled frame is named by it).
-((mode, session) => {
+(function (mode, session) {
     const g = globalThis;
     let w = g.__webAiSnapshotFrameWatch;
     if (!w || w.doc !== document) {

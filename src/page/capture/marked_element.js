@@ -3,7 +3,7 @@
 // and same-origin frames; none when the document itself has focus), or
 // 'modal', the last dialog shown with showModal() (HTML: it makes the rest
 // of the page inert).
-((kind) => {
+(function (kind) {
     if (kind === 'modal') {
         let modal = null;
         try {

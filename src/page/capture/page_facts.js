@@ -14,7 +14,7 @@
 // (Chrome's deep serialization could name those nodes here, by backend id,
 // in this one call; under the random-mutation test it left Chromium 156's
 // renderer hung or crashed within a few dozen captures, so it is not used.)
-((selectors, includeHtml, maxChars, marks) => {
+(function (selectors, includeHtml, maxChars, marks) {
     let html = null;
     if (includeHtml) {
         for (const s of selectors) {

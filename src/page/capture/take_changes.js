@@ -13,7 +13,7 @@
 // watcher as the session's `pending` for the capture to fetch. Taking resets
 // the session's record. `session` is the page session's key: each session
 // on a page has a record of its own.
-((maxRoots, maxFrames, session, maxReach) => {
+(function (maxRoots, maxFrames, session, maxReach) {
     const w = globalThis.__webAiSnapshotWatch;
     const taken = w && w.doc === document && typeof w.take === 'function' ? w.take(session) : null;
     if (!taken) {
