@@ -1,21 +1,30 @@
 //! `web_ai_snapshot`: the agent snapshot substrate of agbrowse and cli-jaw.
 //!
-//! The core is plain Rust, in one folder a concern:
-//! - [`tree`]: the accessibility tree and its readers (CDP replies, the
+//! The core is plain Rust, in one folder a concern; every module:
+//! - `tree`: the accessibility tree and its readers (CDP replies, the
 //!   driver's projected rows, legacy `accessibility.snapshot()` trees), roles;
-//! - [`dom`]: the DOM pass (element tree, unique selectors, layout boxes);
-//! - [`capture`]: the plan of CDP calls that yields a snapshot, frames;
-//! - [`text`]: the serializer and the `WebAiSnapshot`;
-//! - [`agent`]: registries, stale verdicts, targets, contracts, the doctor;
-//! - [`compat`]: what must match the old JavaScript byte for byte;
-//! - [`native`]: the DevTools connection the core opens by itself.
+//! - `engine`: the DOM engine: roles, names and states computed from a
+//!   DOM snapshot (HTML-AAM, WAI-ARIA, accname), and the patching of a kept build;
+//! - `dom`: the DOM pass (element trees, unique selectors, layout boxes,
+//!   what hides text from a person);
+//! - `capture`: the plan of CDP calls that yields a snapshot (a state
+//!   machine), its driver over the transport trait, frames, a session's
+//!   repeat capture, the pump a JS thread drives;
+//! - `incremental`: a session's mirror of its page and the subtrees read again;
+//! - `page_session`: what a page session keeps between its captures;
+//! - `page`: the scripts that run in the page, and our world's globals;
+//! - `text`: the serializer, the `WebAiSnapshot`, numbering, deltas,
+//!   revisions, budgets, tokens, untrusted-content boundaries;
+//! - `action`: click, fill, select, scroll, and checking a ref on the live page;
+//! - `agent`: registries, stale verdicts, targets, vendor contracts, the doctor;
+//! - `compat`: what must match the old JavaScript byte for byte;
+//! - `native`: the DevTools connection the core opens by itself, and a
+//!   session's kept one;
+//! - `options`, `error`: snapshot options, and the one error type with its code table;
+//! - `allocator` (addon only): the allocator and why.
 //!
 //! The napi binding (`binding`, behind the `napi` feature) only converts
 //! values at the edge.
-
-// Without the `napi` feature (`cargo test`) the parts of the core that only
-// the binding calls look unused; the addon build (`--features napi`) is where
-// dead code is reported.
 
 mod action;
 mod agent;
