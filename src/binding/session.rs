@@ -1,0 +1,237 @@
+//! A page session's state in Rust (`NativeSession`) and the session's rules
+//! JS calls: comparing snapshots, untrusted-content boundaries, faults.
+
+use super::*;
+use super::{action::*, capture::*};
+
+/// A page session's state in Rust (`crate::page_session`): its ref
+/// numbering, its mirror and the refs it was last sent, and over a
+/// `{ cdpEndpoint }` its own DevTools connection, kept for the session's
+/// life. The JS session holds this object; `close()` (or the object being
+/// collected) frees it all.
+#[napi]
+#[derive(Clone)]
+pub struct NativeSession {
+    pub(super) state: std::sync::Arc<crate::page_session::PageSessionState>,
+    link: std::sync::Arc<crate::native::KeptConnection>,
+}
+
+#[napi]
+impl NativeSession {
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> NativeSession {
+        NativeSession { state: crate::page_session::PageSessionState::new(), link: std::sync::Arc::new(crate::native::KeptConnection::default()) }
+    }
+
+    /// The numbers as arrays (what a capture without this object takes).
+    #[napi]
+    pub fn to_numbering(&self) -> RefNumbering {
+        let memory = self.state.numbering();
+        let (keys, numbers) = memory.entries().into_iter().map(|(k, n)| (k.to_string(), n)).unzip();
+        RefNumbering { keys, numbers, next: memory.next }
+    }
+
+    /// Remember numbers given elsewhere: `keys[i]` got `numbers[i]`; `next` is the first not given.
+    #[napi]
+    pub fn learn(&self, keys: Vec<String>, numbers: Vec<u32>, next: u32) {
+        self.state.learn(keys.iter().map(String::as_str).zip(numbers), next);
+    }
+
+    /// Drop the mirror and the refs last sent: the next capture reads the whole page.
+    #[napi]
+    pub fn forget(&self) {
+        self.state.forget();
+    }
+
+    /// `[mirrorNodes, sentRefs, numberedElements]`: what the session holds.
+    #[napi]
+    pub fn sizes(&self) -> Vec<u32> {
+        let (m, s, n) = self.state.sizes();
+        vec![m as u32, s as u32, n as u32]
+    }
+
+    /// Forget everything and close the session's own connection, if it has one.
+    #[napi]
+    pub async fn close(&self) {
+        self.state.forget();
+        self.link.close().await;
+    }
+
+    /// A capture over the session's own connection to `endpoint` (opened on
+    /// first use, kept): with `incremental`, a repeat capture of what changed.
+    #[napi]
+    pub async fn capture_endpoint(&self, endpoint: EndpointInput, options: Value, incremental: Option<IncrementalInput>) -> CaptureOutcome {
+        let base = incremental.as_ref().and_then(|i| i.base.clone());
+        let mut opts = match capture_options(&options, None) {
+            Ok(o) => o,
+            Err(e) => return capture_outcome(Err(e), false, None),
+        };
+        let endpoint = match Endpoint::try_from(endpoint) {
+            Ok(e) => e,
+            Err(e) => return capture_outcome(Err(e), false, None),
+        };
+        opts.numbering = Some(self.state.numbering());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(opts.timeout_ms.max(1) as u64);
+        let (conn, world) = match self.link.get(&endpoint, deadline).await {
+            Ok(c) => c,
+            Err(e) => return capture_outcome(Err(e), false, None),
+        };
+        opts.world = world;
+        opts.incremental = incremental.map(|i| incremental_of(i, &self.state));
+        let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u32;
+        opts.timeout_ms = left.max(1);
+        let sent = opts.incremental.as_ref().map(|_| (self.state.clone(), base));
+        let prefix = opts.ref_prefix.clone();
+        let outcome = session_outcome(crate::capture::capture_incremental(&*conn, opts).await, false, sent, Some((&self.state, prefix.as_str())));
+        self.link.keep_world(&conn, outcome.world.clone().and_then(|w| world_of(Some(w)))).await;
+        if conn.broken().is_some() {
+            self.link.drop_broken(&conn).await;
+        }
+        outcome
+    }
+
+    /// Call `function_source(...args)` in our world of the tab, over the session's connection.
+    #[napi]
+    /// `global`: the function is installed there once per document and only called after.
+    pub async fn evaluate_endpoint(
+        &self,
+        endpoint: EndpointInput,
+        function_source: String,
+        global: Option<String>,
+        args: Vec<Value>,
+        timeout_ms: u32,
+    ) -> EvaluateOutcome {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
+        let result = match Endpoint::try_from(endpoint) {
+            Ok(endpoint) => match self.link.get(&endpoint, deadline).await {
+                Ok((conn, _)) => {
+                    let r = self.link.evaluate(&conn, &function_source, global.as_deref(), &args, deadline).await;
+                    if r.as_ref().is_err_and(crate::native::is_fatal) {
+                        self.link.drop_broken(&conn).await;
+                    }
+                    r
+                }
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(v) => EvaluateOutcome { value: Some(v), error: None },
+            Err(e) => EvaluateOutcome { value: None, error: Some(e.into()) },
+        }
+    }
+
+    /// Run one action on the tab over the session's connection.
+    #[napi]
+    pub async fn act_endpoint(&self, endpoint: EndpointInput, input: ActionInput) -> ActionResult {
+        let request = request_of(input);
+        let started = std::time::Instant::now();
+        let deadline = started + std::time::Duration::from_millis(request.timeout_ms.max(1) as u64);
+        let opened = match Endpoint::try_from(endpoint) {
+            Ok(endpoint) => self.link.get(&endpoint, deadline).await,
+            Err(e) => Err(e),
+        };
+        match opened {
+            Ok((conn, _)) => {
+                let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u32;
+                let mut o = act::run(&*conn, &ActionRequest { timeout_ms: left.max(1), ..request }).await;
+                // A tab that went away fails the action with its cause, not as a timeout.
+                if !o.success {
+                    if let Some(e) = conn.broken() {
+                        self.link.drop_broken(&conn).await;
+                        return action_failed_to_connect(e, started);
+                    }
+                }
+                o.action_ms = started.elapsed().as_secs_f64() * 1000.0;
+                action_result(o)
+            }
+            Err(e) => action_failed_to_connect(e, started),
+        }
+    }
+}
+
+/// A session's incremental input as the capture takes it.
+pub(super) fn incremental_of(i: IncrementalInput, state: &std::sync::Arc<crate::page_session::PageSessionState>) -> crate::options::Incremental {
+    crate::options::Incremental {
+        state: state.clone(),
+        token: i.token,
+        session: i.session,
+        reuse: i.reuse.unwrap_or(false),
+        always: i.always.unwrap_or(false),
+        changed: i.changed.unwrap_or(false),
+        after: i.after,
+    }
+}
+
+/// A session capture's outcome: unchanged, or the snapshot as the session takes it.
+pub(super) fn session_outcome(
+    r: std::result::Result<crate::capture::SessionCapture, WebAiError>,
+    numbered: bool,
+    sent: Option<(std::sync::Arc<crate::page_session::PageSessionState>, Option<String>)>,
+    learn: Option<(&crate::page_session::PageSessionState, &str)>,
+) -> CaptureOutcome {
+    match r {
+        Ok(crate::capture::SessionCapture::Unchanged { capture_ms, world }) => CaptureOutcome {
+            snapshot: None,
+            text: None,
+            processing_ms: capture_ms,
+            error: None,
+            next_ref: None,
+            ref_keys: None,
+            world: Some(world.into()),
+            unchanged: true,
+            refs_reused: false,
+            refs_changed_only: false,
+            after: None,
+        },
+        Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome_learning(Ok(*c), numbered, sent, learn),
+        Err(e) => capture_outcome(Err(e), numbered, None),
+    }
+}
+
+/// A page session's watcher (`src/page/watch.js`): a function expression, run in our world.
+#[napi]
+pub const WATCH_SOURCE: &str = crate::page::WATCH;
+
+/// Where our world keeps the watcher, compiled once per document.
+#[napi]
+pub const WATCH_GLOBAL: &str = crate::page::WATCH_FN;
+
+/// The fault a JS session's rejection means (`target.crashed`, `target.detached`), or null
+/// for a command's own refusal: the one rule the captures use (`capture::js_rejection`).
+#[napi]
+pub fn fault_of_message(message: String) -> Option<&'static str> {
+    match crate::capture::js_rejection(&message) {
+        CdpReply::Broken(e) => Some(e.code.code()),
+        _ => None,
+    }
+}
+
+/// `text` without the untrusted-content boundaries (as a session compares it).
+#[napi]
+pub fn unwrap_untrusted(text: String) -> String {
+    crate::text::untrusted::unwrap(&text).to_string()
+}
+
+/// Page text inside untrusted-content boundaries, imitations defused (a session's delta).
+#[napi]
+pub fn mark_untrusted(text: String, nonce: String, origin: String) -> String {
+    crate::text::untrusted::wrap(&crate::text::untrusted::neutralise(&text), &nonce, &origin)
+}
+
+/// Compare two snapshots of one session: whether it is a new revision, of
+/// which kind, and the delta (SPEC: page sessions).
+#[napi]
+pub fn compare_snapshots(old_text: String, old_url: Option<String>, new_text: String, new_url: Option<String>, from_revision: u32, to_revision: u32) -> Value {
+    use crate::text::delta::{compare, Side};
+    let c = compare(&Side { text: &old_text, url: old_url.as_deref() }, &Side { text: &new_text, url: new_url.as_deref() }, from_revision, to_revision);
+    let kinds: Vec<&str> = ["hierarchy_diff", "state_change", "text_change"].into_iter().filter(|k| c.kinds.has(k)).collect();
+    serde_json::json!({
+        "change": c.is_change(),
+        "observedChange": c.kinds.main(),
+        "kinds": kinds,
+        "navigated": c.navigated,
+        "delta": c.delta,
+    })
+}
