@@ -53,6 +53,10 @@ export declare class NativeSession {
    * first use, kept): with `incremental`, a repeat capture of what changed.
    */
   captureEndpoint(endpoint: EndpointInput, options: any, incremental?: IncrementalInput | undefined | null): Promise<CaptureOutcome>
+  /** Follow the tab's requests over the session's connection (the Network domain), for settling after actions. */
+  trackRequests(endpoint: EndpointInput, timeoutMs: number): Promise<Outcome>
+  /** The tab's requests in flight over the session's connection: `[url, ageMs]` each. */
+  requestsInFlight(): Promise<Array<RequestInFlight>>
   /**
    * Call `function_source(...args)` in our world of the tab, over the session's connection.
    * `global`: the function is installed there once per document and only called after.
@@ -359,6 +363,12 @@ export declare function registryIsStale(registry: RegistryFields | undefined | n
 
 /** Below this many DOM nodes a page session's look after a change is a full capture (see `capture::repeat`). */
 export declare const REPEAT_MIN_NODES: number
+
+/** A request in flight, and how long ago it started. */
+export interface RequestInFlight {
+  url: string
+  ageMs: number
+}
 
 /**
  * Serialize a recorded tree: `kind` is `cdp` (a `getFullAXTree` result as

@@ -141,3 +141,43 @@ for (const kind of ['playwright', 'endpoint']) {
         }
     });
 }
+
+test('endpoint: an action waits for the requests it started (the Network domain over the session\'s own connection)', async () => {
+    const http = await import('node:http');
+    let answeredAt = null;
+    const server = await new Promise(resolve => {
+        const s = http.createServer((req, res) => {
+            if (req.url === '/api') {
+                setTimeout(() => { res.setHeader('content-type', 'application/json'); res.end('["Late order"]'); answeredAt = Date.now(); }, 600);
+                return;
+            }
+            res.setHeader('content-type', 'text/html');
+            res.end(`<!doctype html><title>Orders</title><button id=b>Load orders</button><ul id=list></ul><script>
+                document.getElementById('b').onclick = () => fetch('/api').then(r => r.json()).then(items => {
+                    for (const t of items) { const li = document.createElement('li'); li.textContent = t; document.getElementById('list').append(li); }
+                });
+            </script>`);
+        });
+        s.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
+    const cdp = await page.context().newCDPSession(page);
+    const { targetInfo } = await cdp.send('Target.getTargetInfo');
+    await cdp.detach();
+    const session = createPageSession({ cdpEndpoint: endpoint, targetId: targetInfo.targetId }, { settleMs: 5000 });
+    try {
+        const s = await session.snapshot();
+        const ref = s.text.match(/button "Load orders" \[ref=(@e\d+)\]/)[1];
+        const r = await session.act('click', { ref });
+        assert.equal(r.settle.requestsTracked, true);
+        assert.equal(r.settle.settled, true, JSON.stringify(r.settle));
+        // An order of events, not a duration: the answer came before the fresh snapshot was taken.
+        assert.ok(answeredAt !== null && answeredAt <= r.snapshot.capturedAtMs, `answered at ${answeredAt}, captured at ${r.snapshot.capturedAtMs}`);
+        assert.match(r.snapshot.text, /Late order/);
+    } finally {
+        await session.close();
+        await page.close();
+        server.close();
+    }
+});

@@ -88,13 +88,26 @@ function positive(value, name, fallback) {
 
 /**
  * Requests in flight, for settling after an action: from Playwright's
- * request events, or the Network domain of a `{ cdp }` session that emits
- * events (`on`/`off`). A `{ cdpEndpoint }` session has no event stream: its
- * settling waits on the DOM only, and says so.
+ * request events, the Network domain of a `{ cdp }` session that emits
+ * events (`on`/`off`), or for a `{ cdpEndpoint }` the Network domain over the
+ * session's own connection, followed in Rust (`refresh` reads it). A `{ cdp }`
+ * without events settles on the DOM only, and says so.
  */
-function requestTracker(source, kind) {
+function requestTracker(source, kind, state = null) {
     const pending = new Map(); // key -> { url, startedAt }
     const off = [];
+    if (kind === 'endpoint' && state) {
+        const t = adapt(source);
+        const enabled = state.trackRequests(t.endpoint, native.DEFAULT_TIMEOUT_MS).then(r => !(r && r.error), () => false);
+        const refresh = async () => {
+            if (!(await enabled)) return;
+            const now = performance.now();
+            const list = await state.requestsInFlight();
+            pending.clear();
+            list.forEach((r, i) => pending.set(i, { url: r.url, startedAt: now - r.ageMs }));
+        };
+        return { tracked: true, pending, refresh, close: () => undefined };
+    }
     if (kind === 'playwright' && typeof source.on === 'function') {
         const started = r => {
             if (!ENDLESS.has(r.resourceType())) pending.set(r, { url: r.url(), startedAt: performance.now() });
@@ -234,7 +247,7 @@ class PageSession {
         this._settleMs = positive(o.settleMs, 'settleMs', DEFAULT_SETTLE_MS);
         this._quietMs = positive(o.quietMs, 'quietMs', DEFAULT_QUIET_MS);
         this._actionTimeoutMs = positive(o.timeoutMs, 'timeoutMs', native.DEFAULT_ACTION_TIMEOUT_MS);
-        this._requests = o.trackRequests === false ? requestTracker(null, null) : requestTracker(source, this._access.kind);
+        this._requests = o.trackRequests === false ? requestTracker(null, null) : requestTracker(source, this._access.kind, this._native);
         this._revision = 0;
         /** Per text shape: the latest snapshot and its page watch state. */
         this._latest = new Map();
@@ -323,6 +336,8 @@ class PageSession {
         // The look saw mutations or input since the last capture's look: the capture asks for the changed subtrees at once.
         const sawChange = Boolean(state && this._lastState && (state.seq !== this._lastState.seq || state.token !== this._lastState.token));
         const { snapshot, after } = await this._capture(o, token, reuse, sawChange, incremental && state);
+        // Requests the last action started say the page is still loading; an endpoint's are read from Rust.
+        if (this._requests.refresh && this._actedAt !== undefined) await this._requests.refresh();
         if (snapshot.unchanged) {
             prev.state = state;
             prev.snapshot.capturedAtMs = Date.now();
@@ -518,6 +533,7 @@ class PageSession {
         let state = null;
         for (;;) {
             state = await this._watch(false);
+            if (this._requests.refresh) await this._requests.refresh();
             const requests = this._pendingSince(since);
             const quiet = state !== null && state.quietMs >= this._quietMs && state.readyState !== 'loading';
             const waited = performance.now() - started;

@@ -91,6 +91,23 @@ impl NativeSession {
         outcome
     }
 
+    /// Follow the tab's requests over the session's connection (the Network domain), for settling after actions.
+    #[napi]
+    pub async fn track_requests(&self, endpoint: EndpointInput, timeout_ms: u32) -> Outcome {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
+        let result = match Endpoint::try_from(endpoint) {
+            Ok(endpoint) => self.link.track_requests(&endpoint, deadline).await,
+            Err(e) => Err(e),
+        };
+        Outcome { error: result.err().map(Into::into) }
+    }
+
+    /// The tab's requests in flight over the session's connection: `[url, ageMs]` each.
+    #[napi]
+    pub async fn requests_in_flight(&self) -> Vec<RequestInFlight> {
+        self.link.requests_in_flight().await.into_iter().map(|(url, age)| RequestInFlight { url, age_ms: age.as_secs_f64() * 1000.0 }).collect()
+    }
+
     /// Call `function_source(...args)` in our world of the tab, over the session's connection.
     #[napi]
     /// `global`: the function is installed there once per document and only called after.
@@ -149,6 +166,13 @@ impl NativeSession {
             Err(e) => action_failed_to_connect(e, started),
         }
     }
+}
+
+/// A request in flight, and how long ago it started.
+#[napi(object)]
+pub struct RequestInFlight {
+    pub url: String,
+    pub age_ms: f64,
 }
 
 /// A session's incremental input as the capture takes it.

@@ -52,6 +52,9 @@ struct Shared {
     /// Why the tab's own session is gone (closed, detached, crashed), once it is:
     /// a kept connection's later calls to it fail at once with this.
     page_gone: OnceLock<WebAiError>,
+    /// The tab's requests in flight (request id → URL and start), once
+    /// [`NativeConnection::track_requests`] enabled the Network domain.
+    requests: Mutex<FxHashMap<String, (String, Instant)>>,
 }
 
 impl Shared {
@@ -160,9 +163,49 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
                 shared.session_gone(s, ErrorCode::TargetDetached, "the browser detached the tab's session", "the frame's session was detached");
             }
         }
+        Some(method @ ("Network.requestWillBeSent" | "Network.loadingFinished" | "Network.loadingFailed")) => {
+            if m.session_id.is_some_and(|s| shared.is_page(s)) {
+                track_request(shared, method, m.params);
+            }
+        }
         _ => {}
     }
     Ok(())
+}
+
+/// Request types that never finish and say nothing about the page settling.
+const ENDLESS: [&str; 2] = ["WebSocket", "EventSource"];
+/// At most this many requests are followed at once (a page that starts
+/// requests forever must not grow the table without bound).
+const MAX_TRACKED_REQUESTS: usize = 10_000;
+
+fn track_request(shared: &Shared, method: &str, params: Option<&RawValue>) {
+    #[derive(Deserialize)]
+    struct Request<'a> {
+        #[serde(borrow)]
+        url: Option<std::borrow::Cow<'a, str>>,
+    }
+    #[derive(Deserialize)]
+    struct Event<'a> {
+        #[serde(rename = "requestId", borrow)]
+        request_id: Option<std::borrow::Cow<'a, str>>,
+        #[serde(borrow)]
+        request: Option<Request<'a>>,
+        #[serde(rename = "type", borrow)]
+        kind: Option<std::borrow::Cow<'a, str>>,
+    }
+    let Some(e) = params.and_then(|p| serde_json::from_str::<Event>(p.get()).ok()) else { return };
+    let Some(id) = e.request_id else { return };
+    let mut requests = shared.requests.lock().unwrap_or_else(|p| p.into_inner());
+    if method == "Network.requestWillBeSent" {
+        if e.kind.as_deref().is_some_and(|k| ENDLESS.contains(&k)) || requests.len() >= MAX_TRACKED_REQUESTS {
+            return;
+        }
+        let url = e.request.and_then(|r| r.url).map(|u| u.into_owned()).unwrap_or_default();
+        requests.insert(id.into_owned(), (url, Instant::now()));
+    } else {
+        requests.remove(id.as_ref());
+    }
 }
 
 /// A websocket failure as the error it means for the caller.
@@ -289,6 +332,17 @@ impl NativeConnection {
         // Chrome reports a crashed renderer (`Inspector.targetCrashed`) only to sessions that enabled the domain.
         let _ = tokio::time::timeout_at(deadline.into(), conn.send("Inspector.enable", &json!({}), Some(&conn.page_session))).await;
         Ok(conn)
+    }
+
+    /// Follow the tab's requests from now on (the Network domain's events).
+    pub async fn track_requests(&self, deadline: Instant) -> Result<()> {
+        self.checked("Network.enable", &json!({}), Some(&self.page_session), deadline).await.map(|_| ())
+    }
+
+    /// The tab's requests in flight: each one's URL and how long ago it started.
+    pub fn requests_in_flight(&self) -> Vec<(String, Duration)> {
+        let requests = self.shared.requests.lock().unwrap_or_else(|p| p.into_inner());
+        requests.values().map(|(url, at)| (url.clone(), at.elapsed())).collect()
     }
 
     /// Why this connection cannot reach its tab any more, if it cannot.

@@ -31,9 +31,14 @@ struct Kept {
     installed: Option<i64>,
 }
 
+/// A request in flight: its URL and how long ago it started.
+pub type InFlight = (String, std::time::Duration);
+
 #[derive(Default)]
 pub struct KeptConnection {
     kept: tokio::sync::Mutex<Option<Kept>>,
+    /// Follow the tab's requests on every connection this opens (a session that settles after actions).
+    track_requests: std::sync::atomic::AtomicBool,
 }
 
 impl KeptConnection {
@@ -56,8 +61,26 @@ impl KeptConnection {
             close_later(old.conn);
         }
         let conn = Arc::new(NativeConnection::open(endpoint, deadline).await?);
+        if self.track_requests.load(std::sync::atomic::Ordering::Relaxed) {
+            conn.track_requests(deadline).await?;
+        }
         *kept = Some(Kept { endpoint: endpoint.clone(), conn: conn.clone(), world: None, installed: None });
         Ok((conn, None))
+    }
+
+    /// Follow the tab's requests from now on, on this connection and any opened later.
+    pub async fn track_requests(&self, endpoint: &Endpoint, deadline: Instant) -> Result<()> {
+        let already = self.track_requests.swap(true, std::sync::atomic::Ordering::Relaxed);
+        let (conn, _) = self.get(endpoint, deadline).await?;
+        if already {
+            return Ok(());
+        }
+        conn.track_requests(deadline).await
+    }
+
+    /// The kept connection's requests in flight (none without a connection).
+    pub async fn requests_in_flight(&self) -> Vec<InFlight> {
+        self.kept.lock().await.as_ref().map(|k| k.conn.requests_in_flight()).unwrap_or_default()
     }
 
     /// Remember the world a capture over `conn` used.
