@@ -163,10 +163,10 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
                 shared.session_gone(s, ErrorCode::TargetDetached, "the browser detached the tab's session", "the frame's session was detached");
             }
         }
-        Some(method @ ("Network.requestWillBeSent" | "Network.loadingFinished" | "Network.loadingFailed")) => {
-            if m.session_id.is_some_and(|s| shared.is_page(s)) {
-                track_request(shared, method, m.params);
-            }
+        Some(method @ ("Network.requestWillBeSent" | "Network.loadingFinished" | "Network.loadingFailed"))
+            if m.session_id.is_some_and(|s| shared.is_page(s)) =>
+        {
+            track_request(shared, method, m.params);
         }
         _ => {}
     }
