@@ -104,7 +104,7 @@ function requestTracker(source, kind, state = null) {
             const now = performance.now();
             const list = await state.requestsInFlight();
             pending.clear();
-            list.forEach((r, i) => pending.set(i, { url: r.url, startedAt: now - r.ageMs }));
+            for (const [i, r] of list.entries()) pending.set(i, { url: r.url, startedAt: now - r.ageMs });
         };
         return { tracked: true, pending, refresh, close: () => undefined };
     }
