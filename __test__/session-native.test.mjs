@@ -181,3 +181,38 @@ test('endpoint: an action waits for the requests it started (the Network domain 
         server.close();
     }
 });
+
+test('endpoint: click, fill and scroll act in a background tab, and the tab in front stays in front', async () => {
+    // A browser of its own with no Playwright attached: Playwright makes every page it drives report itself visible.
+    const { launchChromiumNative } = await import('../lib/chromium.mjs');
+    const own = await launchChromiumNative();
+    try {
+        const open = async url => (await (await fetch(`${own.endpoint}/json/new?${url}`, { method: 'PUT' })).json());
+        const back = await open(`data:text/html,${encodeURIComponent('<title>Back</title><button onclick="document.title=\'clicked\'">Go</button><input aria-label="Name"><div style="height:3000px"></div>')}`);
+        const front = await open('data:text/html,<title>Front</title><p>in front</p>');
+        const session = createPageSession({ cdpEndpoint: own.endpoint, targetId: back.id }, { settleMs: 1000 });
+        const watcher = createPageSession({ cdpEndpoint: own.endpoint, targetId: front.id });
+        try {
+            const s = await session.snapshot();
+            const go = s.text.match(/button "Go" \[ref=(@e\d+)\]/)[1];
+            const name = s.text.match(/textbox "Name" \[ref=(@e\d+)\]/)[1];
+            const clicked = await session.act('click', { ref: go }, { timeoutMs: 10000 });
+            assert.equal(clicked.success, true, `${clicked.error}: ${clicked.message}`);
+            assert.equal(clicked.snapshot.title, 'clicked');
+            const filled = await session.act('fill', { ref: name, value: 'Ada' }, { timeoutMs: 10000 });
+            assert.equal(filled.success, true, `${filled.error}: ${filled.message}`);
+            assert.match(filled.snapshot.text, /textbox "Name" \[ref=@e\d+ value="Ada"\]/);
+            const scrolled = await session.act('scroll', { direction: 'down', amount: 500 }, { timeoutMs: 10000 });
+            assert.equal(scrolled.success, true, `${scrolled.error}: ${scrolled.message}`);
+            // Which tab is in front, as each page itself says.
+            const state = await session._native.evaluateEndpoint({ cdpEndpoint: own.endpoint, targetId: back.id }, '(function () { return document.visibilityState; })', null, [], 5000);
+            const frontState = await watcher._native.evaluateEndpoint({ cdpEndpoint: own.endpoint, targetId: front.id }, '(function () { return document.visibilityState; })', null, [], 5000);
+            assert.deepEqual([JSON.parse(state.value), JSON.parse(frontState.value)], ['hidden', 'visible'], 'no tab was brought to the front');
+        } finally {
+            await session.close();
+            await watcher.close();
+        }
+    } finally {
+        await own.close();
+    }
+});

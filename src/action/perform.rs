@@ -93,7 +93,13 @@ pub async fn click(page: &Page<'_>, el: &Live, target: &RefTarget) -> Step<Value
     let at = click_point(page, el, target).await?;
     let (x, y) = (at["point"]["x"].as_f64().unwrap_or(0.0), at["point"]["y"].as_f64().unwrap_or(0.0));
     assert_not_obscured(page, el, target, x, y).await?;
-    page.send("Input.dispatchMouseEvent", json!({ "type": "mouseMoved", "x": x, "y": y }), None).await?;
+    // Chrome delivers pointer moves with the next animation frame, and a
+    // background tab runs none: the move would wait forever, so a click there
+    // is the press and the release alone (they are delivered at once), and
+    // the tab the user sees stays the one in front.
+    if !flag(s, "tabHidden") {
+        page.send("Input.dispatchMouseEvent", json!({ "type": "mouseMoved", "x": x, "y": y }), None).await?;
+    }
     for (kind, buttons) in [("mousePressed", 1), ("mouseReleased", 0)] {
         page.send("Input.dispatchMouseEvent", json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1, "buttons": buttons }), None).await?;
     }

@@ -15,5 +15,7 @@
         editable: !!this.isContentEditable,
         select: this.localName === 'select',
         popup: ['listbox', 'menu', 'true', 'tree', 'grid'].includes(popup),
+        // A background tab: it runs no frames, so a pointer move (delivered with a frame) never arrives.
+        tabHidden: !!(this.ownerDocument && this.ownerDocument.visibilityState === 'hidden'),
     };
 })
