@@ -207,13 +207,6 @@ export declare function errorTable(): Array<Array<string>>
 
 export declare function estimateSnapshotTokens(text: string): number
 
-/**
- * Call `function_source` with `args` in the isolated world of the chosen
- * tab's main frame, over a connection of its own (a `{ cdpEndpoint }`
- * session's page-side watcher).
- */
-export declare function evaluateNative(endpoint: EndpointInput, functionSource: string, args: Array<any>, timeoutMs: number): Promise<EvaluateOutcome>
-
 export interface EvaluateOutcome {
   /** The function's return value as JSON text. */
   value?: string

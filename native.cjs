@@ -858,7 +858,6 @@ module.exports.domHashOfHtml = nativeBinding.domHashOfHtml
 module.exports.errorPayload = nativeBinding.errorPayload
 module.exports.errorTable = nativeBinding.errorTable
 module.exports.estimateSnapshotTokens = nativeBinding.estimateSnapshotTokens
-module.exports.evaluateNative = nativeBinding.evaluateNative
 module.exports.faultOfMessage = nativeBinding.faultOfMessage
 module.exports.FULL_CAPTURE_NOTE = nativeBinding.FULL_CAPTURE_NOTE
 module.exports.goneMessage = nativeBinding.goneMessage

@@ -58,7 +58,7 @@ pub use action::{run as run_action, verify as verify_ref, ActionCode, ActionOutc
 pub use capture::{capture_incremental, capture_with, Captured, CdpCall, CdpReply, CdpTransport, ReplyFuture};
 pub use dom::selector::Located;
 pub use error::{ErrorCode, Result, WebAiError};
-pub use native::{bare_tree, evaluate_in_world, is_fatal, navigate, KeptConnection, MAX_MESSAGE_BYTES};
+pub use native::{bare_tree, is_fatal, navigate, KeptConnection, MAX_MESSAGE_BYTES};
 pub use native::{capture_endpoint, Endpoint, NativeConnection};
 pub use options::SnapshotOptions;
 pub use page_session::PageSessionState;

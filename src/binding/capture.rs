@@ -401,28 +401,6 @@ pub const FULL_CAPTURE_NOTE: &str = crate::capture::FULL_CAPTURE_NOTE;
 #[napi]
 pub const WORLD_NAME: &str = crate::page::WORLD_NAME;
 
-#[napi(object)]
-pub struct EvaluateOutcome {
-    /// The function's return value as JSON text.
-    pub value: Option<String>,
-    pub error: Option<ErrorInit>,
-}
-
-/// Call `function_source` with `args` in the isolated world of the chosen
-/// tab's main frame, over a connection of its own (a `{ cdpEndpoint }`
-/// session's page-side watcher).
-#[napi]
-pub async fn evaluate_native(endpoint: EndpointInput, function_source: String, args: Vec<Value>, timeout_ms: u32) -> EvaluateOutcome {
-    let endpoint = match Endpoint::try_from(endpoint) {
-        Ok(e) => e,
-        Err(e) => return EvaluateOutcome { value: None, error: Some(e.into()) },
-    };
-    match native::evaluate_in_world(&endpoint, &function_source, &args, timeout_ms).await {
-        Ok(v) => EvaluateOutcome { value: Some(v), error: None },
-        Err(e) => EvaluateOutcome { value: None, error: Some(e.into()) },
-    }
-}
-
 /// Load `url` in the tab and wait until it has loaded (the CLI's own browser).
 #[napi]
 pub async fn navigate_native(endpoint: EndpointInput, url: String, timeout_ms: u32) -> Outcome {

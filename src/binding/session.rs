@@ -168,6 +168,13 @@ impl NativeSession {
     }
 }
 
+#[napi(object)]
+pub struct EvaluateOutcome {
+    /// The function's return value as JSON text.
+    pub value: Option<String>,
+    pub error: Option<ErrorInit>,
+}
+
 /// A request in flight, and how long ago it started.
 #[napi(object)]
 pub struct RequestInFlight {

@@ -474,16 +474,6 @@ impl NativeConnection {
         }
     }
 
-    /// Call `function_source(...args)` in the package's isolated world of the
-    /// main frame; the value as JSON text (`null` for undefined).
-    pub async fn evaluate_in_world(&self, function_source: &str, args: &[Value], deadline: Instant) -> Result<String> {
-        let context = self.world_context(deadline).await?;
-        // Arguments go in as JSON text, so nothing of theirs is ever code.
-        let args_json = serde_json::to_string(args).unwrap_or_else(|_| "[]".into());
-        let expression = format!("({function_source}).apply(null, JSON.parse({}))", serde_json::to_string(&args_json).unwrap_or_default());
-        self.evaluate_in_context(context, &expression, deadline).await
-    }
-
     /// Our isolated world in the main frame's document (made if it is not there; Chrome keeps one per name).
     pub async fn world_context(&self, deadline: Instant) -> Result<i64> {
         let page = Some(self.page_session.as_str());

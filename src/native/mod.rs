@@ -57,13 +57,3 @@ pub async fn navigate(endpoint: &Endpoint, url: &str, timeout_ms: u32) -> Result
     conn.close().await;
     result
 }
-
-/// Call a function in the package's isolated world of the chosen tab (a
-/// `{ cdpEndpoint }` page session's watcher): its value as JSON text.
-pub async fn evaluate_in_world(endpoint: &Endpoint, function_source: &str, args: &[serde_json::Value], timeout_ms: u32) -> Result<String> {
-    let deadline = Instant::now() + Duration::from_millis(timeout_ms.max(1) as u64);
-    let conn = NativeConnection::open(endpoint, deadline).await?;
-    let result = conn.evaluate_in_world(function_source, args, deadline).await;
-    conn.close().await;
-    result
-}
