@@ -193,7 +193,12 @@ test('endpoint: click, fill and scroll act in a background tab, and the tab in f
         const session = createPageSession({ cdpEndpoint: own.endpoint, targetId: back.id }, { settleMs: 1000 });
         const watcher = createPageSession({ cdpEndpoint: own.endpoint, targetId: front.id });
         try {
-            const s = await session.snapshot();
+            // A tab opened over /json/new starts on about:blank: look until its page has loaded.
+            let s = await session.snapshot();
+            for (let i = 0; i < 100 && !/button "Go"/.test(s.text); i += 1) {
+                await new Promise(r => setTimeout(r, 100));
+                s = await session.snapshot();
+            }
             const go = s.text.match(/button "Go" \[ref=(@e\d+)\]/)[1];
             const name = s.text.match(/textbox "Name" \[ref=(@e\d+)\]/)[1];
             const clicked = await session.act('click', { ref: go }, { timeoutMs: 10000 });
