@@ -421,7 +421,6 @@ class PageSession {
         // Every session snapshot says how it was read (the core says so when it kept a mirror).
         snapshot.stats.captureMode ??= 'full';
         snapshot.stats.subtreesReread ??= 0;
-        if (Array.isArray(outcome.refKeys)) this._learnNumbers(outcome, Object.values(snapshot.refs), opts.refPrefix || '@e');
         for (const r of fresh || Object.values(snapshot.refs)) {
             this._known.delete(r.ref);
             this._known.set(r.ref, r);
@@ -433,20 +432,6 @@ class PageSession {
     /** The session's numbering so far, as arrays (what a capture without the session's object takes). */
     _numbering() {
         return this._native.toNumbering();
-    }
-
-    /** The numbers a capture over arrays gave (an endpoint's): the session's numbering learns them. */
-    _learnNumbers(outcome, refs, prefix) {
-        const keys = [];
-        const numbers = [];
-        outcome.refKeys.forEach((k, i) => {
-            const n = refs[i] ? Number(refs[i].ref.slice(prefix.length)) : NaN;
-            if (typeof k === 'string' && Number.isInteger(n) && n > 0) {
-                keys.push(k);
-                numbers.push(n);
-            }
-        });
-        this._native.learn(keys, numbers, typeof outcome.nextRef === 'number' ? outcome.nextRef : 1);
     }
 
     /**
