@@ -57,6 +57,12 @@ export declare class NativeSession {
   trackRequests(endpoint: EndpointInput, timeoutMs: number): Promise<Outcome>
   /** The tab's requests in flight over the session's connection: `[url, ageMs]` each. */
   requestsInFlight(): Promise<Array<RequestInFlight>>
+  /** One CDP command on the tab over the session's connection: its result as JSON text. */
+  send(endpoint: EndpointInput, method: string, params: any | undefined | null, timeoutMs: number): Promise<EvaluateOutcome>
+  /** Follow the tab's JavaScript dialogs over the session's connection (the Page domain). */
+  watchDialogs(endpoint: EndpointInput, timeoutMs: number): Promise<Outcome>
+  /** The JavaScript dialog open in the tab, if one is (after `watchDialogs`). */
+  dialog(): Promise<OpenDialog | null>
   /**
    * Call `function_source(...args)` in our world of the tab, over the session's connection.
    * `global`: the function is installed there once per document and only called after.
@@ -270,6 +276,9 @@ export interface IncrementalInput {
   after?: string
 }
 
+/** The `Input.dispatchKeyEvent` parameters that press `key` (`Enter`, `Control+a`); throws `snapshot.invalid-input` for a name that is no key. */
+export declare function keyEvents(key: string): Array<any>
+
 /** Page text inside untrusted-content boundaries, imitations defused (a session's delta). */
 export declare function markUntrusted(text: string, nonce: string, origin: string): string
 
@@ -285,6 +294,18 @@ export declare function navigateNative(endpoint: EndpointInput, url: string, tim
 export declare function normalizeDomForHash(html: string): string
 
 export declare function normalizeRef(input: string): string
+
+/** How a note that says why a session's looks are full captures begins. */
+export declare const NOT_MIRRORED_NOTE: string
+
+/** A JavaScript dialog open in a tab. */
+export interface OpenDialog {
+  /** `alert`, `confirm`, `prompt` or `beforeunload`. */
+  type: string
+  message: string
+  defaultPrompt?: string
+  url: string
+}
 
 export interface Outcome {
   error?: ErrorInit

@@ -22,6 +22,7 @@ const MAIN_HELP = `Usage: web-ai-snapshot <command> [options]
        web-ai-snapshot --version
 
 Commands:
+  mcp                   Serve the agent tools over MCP (stdio, or HTTP with --port)
   snapshot [URL|FILE]   Print a compact accessibility snapshot with @eN refs
   doctor                Content-safe report: snapshot summary and vendor targets
   click REF             Act on a ref of the last snapshot of a --cdp tab, then
@@ -100,6 +101,34 @@ Options:
   --timeout <ms>                   the action's deadline (default: 2000)
   --json                           print the whole result as JSON
   -h, --help                       this help`;
+
+const MCP_HELP = `Usage: web-ai-snapshot mcp [options]
+
+An MCP server (stdio by default) whose tools drive a browser by the refs of
+its snapshots: get_snapshot, browser_navigate, browser_click, browser_fill,
+browser_type, browser_select, browser_press_key, browser_hover,
+browser_scroll, browser_tabs, browser_screenshot, browser_handle_dialog,
+wait_for_ui_change, request_human_approval, complete_task.
+It launches its own Chromium on the first tool call (closed when the server
+ends), or attaches to a running one with --cdp.
+
+Options:
+  --headless                 no window (the default when there is no display)
+  --headed                   a window, even without a display variable
+  --executable-path <path>   the browser to launch (default: CHROME_PATH, the usual paths)
+  --user-data-dir <dir>      a profile to keep (default: a temporary, isolated one)
+  --isolated                 a temporary profile (the default)
+  --cdp <endpoint>           attach to a running browser (http(s)://host:port or ws(s)://…)
+  --port <n>                 streamable HTTP on 127.0.0.1:<n>/mcp instead of stdio
+  --allow-evaluate           offer browser_evaluate (runs JavaScript in the page)
+  --allow-file-urls          let the agent open file: URLs
+  --allowed-origins <list>   only these origins may be opened (; or , separated)
+  --blocked-origins <list>   these origins may not be opened
+  --output-dir <dir>         downloads go here (default: downloads are refused)
+  -h, --help                 this help
+
+Client configuration (Claude Desktop, Cursor, VS Code, …):
+  { "mcpServers": { "web-ai-snapshot": { "command": "npx", "args": ["@agbrowse/web-ai-snapshot", "mcp"] } } }`;
 
 class UsageError extends Error {}
 
@@ -415,6 +444,37 @@ async function actCommand(action, argv) {
     }
 }
 
+async function mcpCommand(argv) {
+    const args = parse(argv, {
+        headless: 'bool', headed: 'bool', 'executable-path': 'value', 'user-data-dir': 'value', isolated: 'bool', cdp: 'value', port: 'value',
+        'allow-evaluate': 'bool', 'allow-file-urls': 'bool', 'allowed-origins': 'value', 'blocked-origins': 'value', 'output-dir': 'value',
+    });
+    if (args.help) return console.log(MCP_HELP);
+    if (args._.length) throw new UsageError(`mcp takes no positional arguments, got ${JSON.stringify(args._[0])}`);
+    if (args.headless && args.headed) throw new UsageError('--headless and --headed are alternatives; give one');
+    if (args.isolated && args['user-data-dir']) throw new UsageError('--isolated and --user-data-dir are alternatives; give one');
+    if (args.cdp && !/^(https?|wss?):\/\//.test(args.cdp)) throw new UsageError(`--cdp must be http(s)://host:port or a ws(s):// URL, got ${JSON.stringify(args.cdp)}`);
+    if (args.cdp && (args['executable-path'] || args['user-data-dir'] || args.headless || args.headed)) throw new UsageError('--cdp attaches to a running browser: --executable-path, --user-data-dir, --headless and --headed are for one the server launches');
+    const port = positiveInt(args.port, 'port', { min: 1 });
+    const { runMcpServer } = await import('../lib/agent/mcp.mjs');
+    const server = await runMcpServer({
+        cdp: args.cdp,
+        executablePath: args['executable-path'],
+        headless: args.headed ? false : args.headless ? true : undefined,
+        userDataDir: args['user-data-dir'] ? resolve(args['user-data-dir']) : undefined,
+        allowEvaluate: Boolean(args['allow-evaluate']),
+        allowFileUrls: Boolean(args['allow-file-urls']),
+        allowedOrigins: args['allowed-origins'],
+        blockedOrigins: args['blocked-origins'],
+        outputDir: args['output-dir'] ? resolve(args['output-dir']) : undefined,
+        port,
+    }, { version: version() });
+    if (server) {
+        console.error(`web-ai-snapshot MCP server on http://127.0.0.1:${server.address().port}/mcp`);
+        await new Promise(() => {});
+    }
+}
+
 function version() {
     return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 }
@@ -423,6 +483,7 @@ async function main(argv) {
     const [command, ...rest] = argv;
     if (!command || command === '-h' || command === '--help') return console.log(MAIN_HELP);
     if (command === '--version' || command === '-v') return console.log(version());
+    if (command === 'mcp') return mcpCommand(rest);
     if (command === 'snapshot') return snapshotCommand(rest);
     if (command === 'doctor') return doctorCommand(rest);
     if (['click', 'fill', 'select', 'scroll'].includes(command)) return actCommand(command, rest);

@@ -94,15 +94,24 @@ export function findChromium() {
 }
 
 /**
- * A headless Chromium of our own with a DevTools port, on about:blank, for the
- * native path: `{ endpoint, close() }`. `offline` sends every request to a
- * dead proxy, so local files never reach the network. The fresh profile is
- * removed on close.
+ * A Chromium of our own with a DevTools port, on about:blank, for the native
+ * path: `{ endpoint, executable, pid, close() }`. `offline` sends every
+ * request to a dead proxy, so local files never reach the network.
+ *   executablePath  the browser to run (default: findChromium())
+ *   headless        default true; false shows a window (needs a display)
+ *   userDataDir     a profile to keep (default: a fresh one, removed on close)
+ *   windowSize      [width, height] of the window (and of a headless viewport)
  */
-export async function launchChromiumNative({ offline = false, timeoutMs = 15000 } = {}) {
-    const exe = findChromium();
-    const profile = mkdtempSync(join(tmpdir(), 'web-ai-snapshot-chromium-'));
-    const args = [...CHROMIUM_FLAGS, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', `--user-data-dir=${profile}`];
+export async function launchChromiumNative({ offline = false, timeoutMs = 15000, executablePath, headless = true, userDataDir, windowSize } = {}) {
+    const exe = executablePath || findChromium();
+    if (executablePath && !existsSync(executablePath)) throw browserError('browser.not-found', `--executable-path points at ${executablePath}, which does not exist`, { executablePath });
+    const profile = userDataDir || mkdtempSync(join(tmpdir(), 'web-ai-snapshot-chromium-'));
+    const ownProfile = !userDataDir;
+    // A kept profile remembers the last port: the fresh one is read below.
+    if (!ownProfile) rmSync(join(profile, 'DevToolsActivePort'), { force: true });
+    const flags = headless ? CHROMIUM_FLAGS : CHROMIUM_FLAGS.filter(f => f !== '--headless');
+    const args = [...flags, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', `--user-data-dir=${profile}`];
+    if (windowSize) args.push(`--window-size=${windowSize[0]},${windowSize[1]}`);
     if (offline) args.push('--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>');
     args.push('about:blank');
     const child = spawn(exe, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -117,6 +126,7 @@ export async function launchChromiumNative({ offline = false, timeoutMs = 15000 
             child.kill();
             await Promise.race([gone, new Promise(resolve => setTimeout(resolve, 3000))]);
         }
+        if (!ownProfile) return;
         // Chromium's helper processes may still be writing into the profile
         // for a moment after the browser exits (ENOTEMPTY): retry, and leave a
         // temp folder behind rather than fail the caller's work over it.
@@ -136,7 +146,7 @@ export async function launchChromiumNative({ offline = false, timeoutMs = 15000 
         }
         if (existsSync(portFile)) {
             const port = Number(readFileSync(portFile, 'utf8').split('\n')[0]);
-            if (port > 0) return { endpoint: `http://127.0.0.1:${port}`, executable: exe, close };
+            if (port > 0) return { endpoint: `http://127.0.0.1:${port}`, executable: exe, pid: child.pid, exited: () => exited !== null, close };
         }
         if (Date.now() > deadline) {
             await close();

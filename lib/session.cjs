@@ -171,6 +171,13 @@ function pageAccess(source, state) {
                 return JSON.parse(r.value);
             },
             act: input => state.actEndpoint(t.endpoint, input),
+            send: async (method, params, timeoutMs) => {
+                const r = await state.send(t.endpoint, method, params ?? {}, Math.max(1, Math.round(timeoutMs)));
+                unwrapOutcome(r);
+                return JSON.parse(r.value);
+            },
+            watchDialogs: async timeoutMs => unwrapOutcome(await state.watchDialogs(t.endpoint, Math.max(1, Math.round(timeoutMs)))),
+            dialog: () => state.dialog(),
         };
     }
     const raw = t.kind === 'playwright'
@@ -208,6 +215,14 @@ function pageAccess(source, state) {
     return {
         kind: t.kind,
         act: null,
+        send: async (method, params, timeoutMs) => {
+            const r = await withDeadline(raw(method, params ?? {}), Math.max(1, Math.round(timeoutMs)));
+            if (r === TIMED_OUT) throw webAiError('snapshot.timeout', `${method} got no answer within ${Math.round(timeoutMs)} ms`, { method });
+            return r;
+        },
+        // Playwright and { cdp } callers see dialogs through their own events.
+        watchDialogs: async () => undefined,
+        dialog: async () => null,
         capture: (opts, numbering, incremental = null) => captureOverWith(t.kind === 'playwright' ? source : source.cdp, t.send, opts, numbering, incremental),
         // Bounded like every browser call: a renderer that stops answering must not hold the session.
         evaluate: async (args, timeoutMs) => {
@@ -518,6 +533,10 @@ class PageSession {
         let state = null;
         for (;;) {
             state = await this._watch(false);
+            // A JavaScript dialog stops the page's scripts: nothing settles until it is answered.
+            if (state === null && (await this._access.dialog())) {
+                return { waitedMs: Math.round(performance.now() - started), settled: false, pending: { requests: [], domQuietMs: null, readyState: null, dialog: true }, requestsTracked: this._requests.tracked };
+            }
             if (this._requests.refresh) await this._requests.refresh();
             const requests = this._pendingSince(since);
             const quiet = state !== null && state.quietMs >= this._quietMs && state.readyState !== 'loading';
@@ -565,6 +584,26 @@ class PageSession {
         });
         result.revision = this._revision;
         return result;
+    }
+
+    /**
+     * Run `fn` (a step of the caller's own, such as key presses or a mouse
+     * move sent with `send`) as an action of the session: the page is
+     * watched from before it, left to settle after it, and looked at again.
+     * Resolves to `{ value, snapshot, settle, revision }`.
+     */
+    async perform(fn, options = {}) {
+        this._checkOpen();
+        const o = options || {};
+        const settleMs = positive(o.settleMs, 'settleMs', this._settleMs);
+        if (!this._last) await this.snapshot();
+        await this._watch(false);
+        this._actedAt = performance.now();
+        const value = await fn();
+        this._dirty = true;
+        const settle = await this._settle(this._actedAt, settleMs);
+        const snapshot = await this.snapshot({ ...(o.snapshotOptions || {}) });
+        return { value, snapshot, settle, revision: this._revision };
     }
 
     /**
@@ -640,6 +679,30 @@ class PageSession {
             }
             await sleep(Math.min(POLL_MS, Math.max(1, timeoutMs - (performance.now() - started))));
         }
+    }
+
+    /**
+     * One CDP command on the session's tab (over a `{ cdpEndpoint }`, the
+     * session's own connection), bounded by `timeoutMs` (default: the
+     * action deadline). Resolves to the command's result.
+     */
+    async send(method, params = {}, { timeoutMs } = {}) {
+        this._checkOpen();
+        if (typeof method !== 'string' || !/^[A-Z]\w*\.\w+$/.test(method)) {
+            throw webAiError('snapshot.invalid-input', `method must be a CDP method name such as Page.navigate, got ${JSON.stringify(method)}`, { what: 'method' });
+        }
+        return this._access.send(method, params, positive(timeoutMs, 'timeoutMs', this._actionTimeoutMs));
+    }
+
+    /** Over a `{ cdpEndpoint }`: follow the tab's JavaScript dialogs (then `dialog()` says which is open). */
+    async watchDialogs() {
+        this._checkOpen();
+        await this._access.watchDialogs(native.DEFAULT_TIMEOUT_MS);
+    }
+
+    /** The JavaScript dialog open in the tab (`{ type, message, defaultPrompt, url }`), or null. */
+    async dialog() {
+        return (await this._access.dialog()) ?? null;
     }
 
     async close() {

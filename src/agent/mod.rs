@@ -3,6 +3,7 @@
 
 pub mod contracts;
 pub mod doctor;
+pub mod keys;
 pub mod registry;
 pub mod staleness;
 pub mod targets;

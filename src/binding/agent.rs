@@ -220,3 +220,9 @@ pub fn summarize_for_doctor(snapshot: Value, max_refs: f64) -> Value {
     let max = if max_refs.is_finite() && max_refs > 0.0 { max_refs as usize } else { 0 };
     crate::agent::doctor::summarize(&snapshot, max)
 }
+
+/// The `Input.dispatchKeyEvent` parameters that press `key` (`Enter`, `Control+a`); throws `snapshot.invalid-input` for a name that is no key.
+#[napi]
+pub fn key_events(env: Env, key: String) -> Result<Vec<Value>> {
+    crate::agent::keys::key_events(&key).map_err(|e| thrown(&env, e))
+}

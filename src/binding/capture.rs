@@ -397,6 +397,10 @@ pub async fn capture_native(endpoint: EndpointInput, options: Value, numbering: 
 #[napi]
 pub const FULL_CAPTURE_NOTE: &str = crate::capture::FULL_CAPTURE_NOTE;
 
+/// How a note that says why a session's looks are full captures begins.
+#[napi]
+pub const NOT_MIRRORED_NOTE: &str = crate::capture::NOT_MIRRORED_NOTE;
+
 /// The name of the isolated world the package's page scripts run in.
 #[napi]
 pub const WORLD_NAME: &str = crate::page::WORLD_NAME;

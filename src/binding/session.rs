@@ -108,6 +108,38 @@ impl NativeSession {
         self.link.requests_in_flight().await.into_iter().map(|(url, age)| RequestInFlight { url, age_ms: age.as_secs_f64() * 1000.0 }).collect()
     }
 
+    /// One CDP command on the tab over the session's connection: its result as JSON text.
+    #[napi]
+    pub async fn send(&self, endpoint: EndpointInput, method: String, params: Option<Value>, timeout_ms: u32) -> EvaluateOutcome {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
+        let params = params.unwrap_or_else(|| Value::Object(Default::default()));
+        let result = match Endpoint::try_from(endpoint) {
+            Ok(endpoint) => self.link.call(&endpoint, &method, &params, deadline).await,
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(v) => EvaluateOutcome { value: Some(v), error: None },
+            Err(e) => EvaluateOutcome { value: None, error: Some(e.into()) },
+        }
+    }
+
+    /// Follow the tab's JavaScript dialogs over the session's connection (the Page domain).
+    #[napi]
+    pub async fn watch_dialogs(&self, endpoint: EndpointInput, timeout_ms: u32) -> Outcome {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
+        let result = match Endpoint::try_from(endpoint) {
+            Ok(endpoint) => self.link.watch_dialogs(&endpoint, deadline).await,
+            Err(e) => Err(e),
+        };
+        Outcome { error: result.err().map(Into::into) }
+    }
+
+    /// The JavaScript dialog open in the tab, if one is (after `watchDialogs`).
+    #[napi]
+    pub async fn dialog(&self) -> Option<OpenDialog> {
+        self.link.dialog().await.map(|d| OpenDialog { kind: d.kind, message: d.message, default_prompt: d.default_prompt, url: d.url })
+    }
+
     /// Call `function_source(...args)` in our world of the tab, over the session's connection.
     #[napi]
     /// `global`: the function is installed there once per document and only called after.
@@ -173,6 +205,17 @@ pub struct EvaluateOutcome {
     /// The function's return value as JSON text.
     pub value: Option<String>,
     pub error: Option<ErrorInit>,
+}
+
+/// A JavaScript dialog open in a tab.
+#[napi(object)]
+pub struct OpenDialog {
+    /// `alert`, `confirm`, `prompt` or `beforeunload`.
+    #[napi(js_name = "type")]
+    pub kind: String,
+    pub message: String,
+    pub default_prompt: Option<String>,
+    pub url: String,
 }
 
 /// A request in flight, and how long ago it started.

@@ -11,6 +11,6 @@ mod transport;
 
 pub use calls::Call;
 pub use driver::{capture_with, Captured};
-pub use repeat::{capture_incremental, SessionCapture, FULL_CAPTURE_NOTE, REPEAT_MIN_NODES};
+pub use repeat::{capture_incremental, SessionCapture, FULL_CAPTURE_NOTE, NOT_MIRRORED_NOTE, REPEAT_MIN_NODES};
 pub use session::{FrameReplies, WORLD_NAME};
 pub use transport::{call_before, js_rejection, CdpCall, CdpReply, CdpTransport, ReplyFuture};

@@ -55,6 +55,43 @@ struct Shared {
     /// The tab's requests in flight (request id → URL and start), once
     /// [`NativeConnection::track_requests`] enabled the Network domain.
     requests: Mutex<FxHashMap<String, (String, Instant)>>,
+    /// The JavaScript dialog open in the tab (`alert`, `confirm`, `prompt`,
+    /// `beforeunload`), once [`NativeConnection::watch_dialogs`] enabled the Page domain.
+    dialog: Mutex<Option<Dialog>>,
+}
+
+/// A JavaScript dialog the tab shows. While one is open the page runs no
+/// script, so a call that needs the page would wait for its deadline.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Dialog {
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub message: String,
+    #[serde(rename = "defaultPrompt", default)]
+    pub default_prompt: Option<String>,
+    #[serde(default)]
+    pub url: String,
+}
+
+impl Dialog {
+    fn blocked(&self) -> String {
+        format!("a JavaScript {} dialog is open ({:?}): the page runs no script until it is accepted or dismissed", self.kind, self.message)
+    }
+}
+
+/// What a tab still answers while a dialog is open: the dialog's own
+/// command, navigation and the browser-level domains.
+fn answers_during_dialog(method: &str) -> bool {
+    method.starts_with("Page.handleJavaScriptDialog")
+        || method.starts_with("Page.navigate")
+        || method.starts_with("Page.reload")
+        || method.starts_with("Page.getNavigationHistory")
+        || method.starts_with("Page.enable")
+        || method.starts_with("Page.bringToFront")
+        || method.starts_with("Target.")
+        || method.starts_with("Network.")
+        || method.starts_with("Inspector.")
 }
 
 impl Shared {
@@ -78,6 +115,10 @@ impl Shared {
                 let _ = w.reply.send(reply.clone());
             }
         }
+    }
+
+    fn dialog(&self) -> std::sync::MutexGuard<'_, Option<Dialog>> {
+        self.dialog.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn is_page(&self, session: &str) -> bool {
@@ -167,6 +208,27 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
             if m.session_id.is_some_and(|s| shared.is_page(s)) =>
         {
             track_request(shared, method, m.params);
+        }
+        Some("Page.javascriptDialogOpening") if m.session_id.is_some_and(|s| shared.is_page(s)) => {
+            let dialog = m.params.and_then(|p| serde_json::from_str::<Dialog>(p.get()).ok());
+            if let Some(dialog) = dialog {
+                // The calls waiting on the page would wait out their deadline: they end now, saying why.
+                let reply = CdpReply::Err(dialog.blocked());
+                *shared.dialog() = Some(dialog);
+                if let Some(page) = shared.page_session.get() {
+                    shared.fail(Some(page), &reply);
+                }
+            }
+        }
+        Some("Page.javascriptDialogClosed") if m.session_id.is_some_and(|s| shared.is_page(s)) => {
+            *shared.dialog() = None;
+        }
+        Some("Page.frameNavigated") if m.session_id.is_some_and(|s| shared.is_page(s)) => {
+            // A new document in the main frame has no dialog of the old one's open.
+            let main = m.params.is_some_and(|p| !p.get().contains("\"parentId\""));
+            if main {
+                *shared.dialog() = None;
+            }
         }
         _ => {}
     }
@@ -339,6 +401,23 @@ impl NativeConnection {
         self.checked("Network.enable", &json!({}), Some(&self.page_session), deadline).await.map(|_| ())
     }
 
+    /// Follow the tab's JavaScript dialogs from now on (the Page domain's events).
+    pub async fn watch_dialogs(&self, deadline: Instant) -> Result<()> {
+        self.checked("Page.enable", &json!({}), Some(&self.page_session), deadline).await.map(|_| ())
+    }
+
+    /// The dialog open in the tab, if one is (known once dialogs are watched).
+    pub fn dialog(&self) -> Option<Dialog> {
+        self.shared.dialog().clone()
+    }
+
+    /// One command on the tab's own session, bounded by `deadline`; its
+    /// result as JSON text. A CDP error is `snapshot.capture-failed` with
+    /// the browser's message.
+    pub async fn call(&self, method: &str, params: &Value, deadline: Instant) -> Result<String> {
+        self.checked(method, params, Some(&self.page_session), deadline).await
+    }
+
     /// The tab's requests in flight: each one's URL and how long ago it started.
     pub fn requests_in_flight(&self) -> Vec<(String, Duration)> {
         let requests = self.shared.requests.lock().unwrap_or_else(|p| p.into_inner());
@@ -395,8 +474,14 @@ impl NativeConnection {
             if let Some(why) = self.shared.closed.get() {
                 return CdpReply::Broken(why.clone());
             }
-            if let Some(why) = self.shared.page_gone.get().filter(|_| session.is_some_and(|s| self.shared.is_page(s))) {
+            let to_page = session.is_some_and(|s| self.shared.is_page(s));
+            if let Some(why) = self.shared.page_gone.get().filter(|_| to_page) {
                 return CdpReply::Broken(why.clone());
+            }
+            if to_page && !answers_during_dialog(method) {
+                if let Some(d) = self.shared.dialog().as_ref() {
+                    return CdpReply::Err(d.blocked());
+                }
             }
             pending.insert(id, Waiter { session: session.map(str::to_string), reply: tx });
         }
@@ -592,5 +677,24 @@ mod tests {
         let r = dispatch(&shared, &deep_error);
         assert!(r.is_ok(), "{r:?}");
         assert!(matches!(rx.try_recv(), Ok(CdpReply::Err(m)) if m == "no"));
+    }
+
+    #[test]
+    fn a_dialog_ends_the_calls_waiting_on_the_page_and_is_known_until_it_closes() {
+        let shared = Shared::default();
+        let _ = shared.page_session.set("S".into());
+        let mut rx = waiting(&shared, 3);
+        let open = r#"{"method":"Page.javascriptDialogOpening","sessionId":"S","params":{"url":"file:///a.html","message":"Leave?","type":"beforeunload","hasBrowserHandler":false}}"#;
+        assert!(dispatch(&shared, open).is_ok());
+        assert!(matches!(rx.try_recv(), Ok(CdpReply::Err(m)) if m.contains("beforeunload") && m.contains("Leave?")));
+        assert_eq!(shared.dialog().as_ref().map(|d| d.kind.as_str()), Some("beforeunload"));
+        // Another session's dialog (an out-of-process frame's) is not the tab's.
+        let closed_elsewhere = r#"{"method":"Page.javascriptDialogClosed","sessionId":"F","params":{"result":true,"userInput":""}}"#;
+        assert!(dispatch(&shared, closed_elsewhere).is_ok());
+        assert!(shared.dialog().is_some());
+        let closed = r#"{"method":"Page.javascriptDialogClosed","sessionId":"S","params":{"result":true,"userInput":""}}"#;
+        assert!(dispatch(&shared, closed).is_ok());
+        assert!(shared.dialog().is_none());
+        assert!(answers_during_dialog("Page.handleJavaScriptDialog") && !answers_during_dialog("Runtime.evaluate"));
     }
 }

@@ -39,6 +39,8 @@ pub struct KeptConnection {
     kept: tokio::sync::Mutex<Option<Kept>>,
     /// Follow the tab's requests on every connection this opens (a session that settles after actions).
     track_requests: std::sync::atomic::AtomicBool,
+    /// Follow the tab's JavaScript dialogs on every connection this opens (an agent's session).
+    watch_dialogs: std::sync::atomic::AtomicBool,
 }
 
 impl KeptConnection {
@@ -64,6 +66,9 @@ impl KeptConnection {
         if self.track_requests.load(std::sync::atomic::Ordering::Relaxed) {
             conn.track_requests(deadline).await?;
         }
+        if self.watch_dialogs.load(std::sync::atomic::Ordering::Relaxed) {
+            conn.watch_dialogs(deadline).await?;
+        }
         *kept = Some(Kept { endpoint: endpoint.clone(), conn: conn.clone(), world: None, installed: None });
         Ok((conn, None))
     }
@@ -76,6 +81,31 @@ impl KeptConnection {
             return Ok(());
         }
         conn.track_requests(deadline).await
+    }
+
+    /// Follow the tab's JavaScript dialogs from now on, on this connection and any opened later.
+    pub async fn watch_dialogs(&self, endpoint: &Endpoint, deadline: Instant) -> Result<()> {
+        let already = self.watch_dialogs.swap(true, std::sync::atomic::Ordering::Relaxed);
+        let (conn, _) = self.get(endpoint, deadline).await?;
+        if already {
+            return Ok(());
+        }
+        conn.watch_dialogs(deadline).await
+    }
+
+    /// The dialog open in the kept connection's tab, if one is.
+    pub async fn dialog(&self) -> Option<super::Dialog> {
+        self.kept.lock().await.as_ref().and_then(|k| k.conn.dialog())
+    }
+
+    /// One command on the tab over the session's connection (opened if there is none).
+    pub async fn call(&self, endpoint: &Endpoint, method: &str, params: &Value, deadline: Instant) -> Result<String> {
+        let (conn, _) = self.get(endpoint, deadline).await?;
+        let r = conn.call(method, params, deadline).await;
+        if r.as_ref().is_err_and(is_fatal) {
+            self.drop_broken(&conn).await;
+        }
+        r
     }
 
     /// The kept connection's requests in flight (none without a connection).

@@ -9,7 +9,7 @@ mod kept;
 
 use std::time::{Duration, Instant};
 
-pub use connection::{NativeConnection, MAX_MESSAGE_BYTES};
+pub use connection::{Dialog, NativeConnection, MAX_MESSAGE_BYTES};
 pub use kept::{is_fatal, KeptConnection};
 
 use crate::capture::{capture_with, Captured};
