@@ -311,7 +311,7 @@ export class AgentHost {
         if (name === 'browser_tabs') return this._tabs(input);
         const session = await this._session();
         const dialog = name === 'browser_handle_dialog' ? null : await this._dialogLine(session);
-        if (dialog && name !== 'browser_screenshot') throw new ToolError('action_failed', dialog, { snapshot: false });
+        if (dialog) throw new ToolError('action_failed', dialog, { snapshot: false });
         switch (name) {
             case 'get_snapshot': {
                 if (input.viewport_only !== undefined && typeof input.viewport_only !== 'boolean') throw new ToolError('invalid_params', 'viewport_only must be a boolean', { snapshot: false });
@@ -386,7 +386,9 @@ export class AgentHost {
                 const d = await this._dialogLine(session);
                 if (d && (r.success || r.error === 'action_failed' || r.error === 'timeout')) return { text: `${VERBS[name]} ${args.ref ?? ''}.\n${d}`.replace(' .', '.'), isError: false };
                 if (!r.success) {
-                    const page = r.snapshot ? this._render(r.snapshot, { page: true }) : (r.snapshotError ?? '');
+                    // An error carries the whole page, not only what changed: the agent chooses again from it.
+                    const whole = r.snapshot && r.snapshot.textIsDelta ? { ...r.snapshot, text: r.snapshot.fullText, textIsDelta: false } : r.snapshot;
+                    const page = whole ? this._render(whole, { page: true }) : (r.snapshotError ?? '');
                     return { text: `Error ${r.error}: ${r.message}${page ? `\n${page}` : ''}`, isError: true };
                 }
                 if (input.submit === true && (name === 'browser_fill' || name === 'browser_type')) {
@@ -449,7 +451,7 @@ export class AgentHost {
                     params.clip = { x: 0, y: 0, width: Math.min(size.width, 8000), height: Math.min(size.height, 16000), scale: 1 };
                 }
                 const shot = await session.send('Page.captureScreenshot', params, { timeoutMs: 10000 });
-                return { text: `Screenshot of ${input.full_page === true ? 'the whole page' : 'the viewport'}${dialog ? ` (${dialog})` : ''}.`, image: { data: shot.data, mimeType: 'image/png' }, isError: false };
+                return { text: `Screenshot of ${input.full_page === true ? 'the whole page' : 'the viewport'}.`, image: { data: shot.data, mimeType: 'image/png' }, isError: false };
             }
             case 'browser_handle_dialog': {
                 if (typeof input.accept !== 'boolean') throw new ToolError('invalid_params', 'accept must be true or false', { snapshot: false });

@@ -51,7 +51,7 @@ struct Shared {
     page_session: OnceLock<String>,
     /// Why the tab's own session is gone (closed, detached, crashed), once it is:
     /// a kept connection's later calls to it fail at once with this.
-    page_gone: OnceLock<WebAiError>,
+    page_gone: Mutex<Option<WebAiError>>,
     /// The tab's requests in flight (request id → URL and start), once
     /// [`NativeConnection::track_requests`] enabled the Network domain.
     requests: Mutex<FxHashMap<String, (String, Instant)>>,
@@ -78,6 +78,12 @@ impl Dialog {
     fn blocked(&self) -> String {
         format!("a JavaScript {} dialog is open ({:?}): the page runs no script until it is accepted or dismissed", self.kind, self.message)
     }
+}
+
+/// A crashed tab is brought back by loading it again: those two commands
+/// still go to it (Chrome then reports `Inspector.targetReloadedAfterCrash`).
+pub fn revives(why: &WebAiError, method: &str) -> bool {
+    why.code == ErrorCode::TargetCrashed && (method == "Page.reload" || method == "Page.navigate")
 }
 
 /// What a tab still answers while a dialog is open: the dialog's own
@@ -117,6 +123,10 @@ impl Shared {
         }
     }
 
+    fn gone(&self) -> std::sync::MutexGuard<'_, Option<WebAiError>> {
+        self.page_gone.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     fn dialog(&self) -> std::sync::MutexGuard<'_, Option<Dialog>> {
         self.dialog.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -130,7 +140,7 @@ impl Shared {
     fn session_gone(&self, session: &str, code: ErrorCode, page_why: &str, frame_why: &str) {
         let reply = if self.is_page(session) {
             let why = WebAiError::new(code, page_why).with_evidence(json!({ "sessionId": session }));
-            let _ = self.page_gone.set(why.clone());
+            *self.gone() = Some(why.clone());
             CdpReply::Broken(why)
         } else {
             CdpReply::Err(frame_why.to_string())
@@ -197,6 +207,12 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
         Some("Inspector.targetCrashed") => {
             if let Some(s) = m.session_id {
                 shared.session_gone(s, ErrorCode::TargetCrashed, "the tab's renderer crashed", "the frame's renderer crashed");
+            }
+        }
+        Some("Inspector.targetReloadedAfterCrash") if m.session_id.is_some_and(|s| shared.is_page(s)) => {
+            let mut gone = shared.gone();
+            if gone.as_ref().is_some_and(|why| why.code == ErrorCode::TargetCrashed) {
+                *gone = None;
             }
         }
         Some("Inspector.detached") => {
@@ -426,7 +442,7 @@ impl NativeConnection {
 
     /// Why this connection cannot reach its tab any more, if it cannot.
     pub fn broken(&self) -> Option<WebAiError> {
-        self.shared.closed.get().or_else(|| self.shared.page_gone.get()).cloned()
+        self.shared.closed.get().cloned().or_else(|| self.shared.gone().clone())
     }
 
     async fn pick_tab(&self, endpoint: &Endpoint, deadline: Instant) -> Result<String> {
@@ -475,7 +491,7 @@ impl NativeConnection {
                 return CdpReply::Broken(why.clone());
             }
             let to_page = session.is_some_and(|s| self.shared.is_page(s));
-            if let Some(why) = self.shared.page_gone.get().filter(|_| to_page) {
+            if let Some(why) = self.shared.gone().as_ref().filter(|why| to_page && !revives(why, method)) {
                 return CdpReply::Broken(why.clone());
             }
             if to_page && !answers_during_dialog(method) {

@@ -47,10 +47,16 @@ impl KeptConnection {
     /// The session's connection to `endpoint`'s tab (opened now if there is
     /// none), and the world the last capture used.
     pub async fn get(&self, endpoint: &Endpoint, deadline: Instant) -> Result<(Arc<NativeConnection>, Option<World>)> {
+        self.get_for(endpoint, None, deadline).await
+    }
+
+    /// [`Self::get`] for one command: a reload of a crashed tab goes through.
+    async fn get_for(&self, endpoint: &Endpoint, method: Option<&str>, deadline: Instant) -> Result<(Arc<NativeConnection>, Option<World>)> {
         let mut kept = self.kept.lock().await;
         if let Some(k) = kept.as_ref().filter(|k| k.endpoint == *endpoint) {
             match k.conn.broken() {
                 None => return Ok((k.conn.clone(), k.world.clone())),
+                Some(why) if method.is_some_and(|m| super::connection::revives(&why, m)) => return Ok((k.conn.clone(), k.world.clone())),
                 Some(why) => {
                     if let Some(old) = kept.take() {
                         close_later(old.conn);
@@ -63,11 +69,14 @@ impl KeptConnection {
             close_later(old.conn);
         }
         let conn = Arc::new(NativeConnection::open(endpoint, deadline).await?);
+        // A crashed tab takes no domains; it is reached only to be reloaded,
+        // after which the next call connects again and enables them.
+        let tolerated = |e: &WebAiError| method.is_some_and(|m| super::connection::revives(e, m));
         if self.track_requests.load(std::sync::atomic::Ordering::Relaxed) {
-            conn.track_requests(deadline).await?;
+            conn.track_requests(deadline).await.or_else(|e| if tolerated(&e) { Ok(()) } else { Err(e) })?;
         }
         if self.watch_dialogs.load(std::sync::atomic::Ordering::Relaxed) {
-            conn.watch_dialogs(deadline).await?;
+            conn.watch_dialogs(deadline).await.or_else(|e| if tolerated(&e) { Ok(()) } else { Err(e) })?;
         }
         *kept = Some(Kept { endpoint: endpoint.clone(), conn: conn.clone(), world: None, installed: None });
         Ok((conn, None))
@@ -100,9 +109,11 @@ impl KeptConnection {
 
     /// One command on the tab over the session's connection (opened if there is none).
     pub async fn call(&self, endpoint: &Endpoint, method: &str, params: &Value, deadline: Instant) -> Result<String> {
-        let (conn, _) = self.get(endpoint, deadline).await?;
+        let (conn, _) = self.get_for(endpoint, Some(method), deadline).await?;
+        let crashed = conn.broken().is_some_and(|why| why.code == ErrorCode::TargetCrashed);
         let r = conn.call(method, params, deadline).await;
-        if r.as_ref().is_err_and(is_fatal) {
+        // A reload brought a crashed tab back: the next call connects afresh, with its domains.
+        if r.as_ref().is_err_and(is_fatal) || (crashed && r.is_ok()) {
             self.drop_broken(&conn).await;
         }
         r

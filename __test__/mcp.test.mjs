@@ -1,0 +1,307 @@
+// `web-ai-snapshot mcp` as an agent uses it: the official SDK client over
+// stdio against the real server, which launches (or attaches to) a real
+// Chromium. Every tool is called; bad input and faults (stale refs, a
+// navigation mid-task, a closed tab, a crashed renderer, dialogs) each get
+// a seed-001 error or status, and the server never exits over them.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { launchChromiumNative } from '../lib/chromium.mjs';
+import { root } from './helpers.mjs';
+
+const bin = join(root, 'bin', 'web-ai-snapshot.mjs');
+const page = name => pathToFileURL(join(root, 'fixtures', 'agent', name)).href;
+
+async function connect(args = ['--allow-file-urls'], { elicit } = {}) {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], stderr: 'pipe' });
+    const client = new Client({ name: 'mcp-test', version: '1.0.0' }, { capabilities: elicit ? { elicitation: {} } : {} });
+    if (elicit) client.setRequestHandler(ElicitRequestSchema, elicit);
+    await client.connect(transport);
+    const call = async (name, args = {}) => {
+        const r = await client.callTool({ name, arguments: args });
+        return { text: r.content.filter(c => c.type === 'text').map(c => c.text).join('\n'), isError: r.isError === true, content: r.content };
+    };
+    return { client, call, pid: transport.pid };
+}
+
+const escape = s => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The ref of the line with `role` and a name that contains `name` in a result's text. */
+function refOf(text, role, name) {
+    const m = new RegExp(`- ${role} "[^"\\n]*${escape(name)}[^"\\n]*"[^\\n]*\\[ref=(@e\\d+)`).exec(text);
+    assert.ok(m, `no ${role} "${name}" in:\n${text}`);
+    return m[1];
+}
+
+/** A result's first line. */
+const status = r => r.text.split('\n')[0];
+
+test('an agent completes the shop task through the MCP client over stdio', async () => {
+    const { client, call } = await connect();
+    try {
+        const { tools } = await client.listTools();
+        const names = tools.map(t => t.name);
+        for (const n of ['get_snapshot', 'browser_click', 'browser_fill', 'browser_select', 'browser_scroll', 'request_human_approval', 'complete_task', 'wait_for_ui_change',
+            'browser_navigate', 'browser_type', 'browser_press_key', 'browser_hover', 'browser_tabs', 'browser_screenshot', 'browser_handle_dialog']) {
+            assert.ok(names.includes(n), `${n} is offered`);
+        }
+        assert.ok(!names.includes('browser_evaluate'), 'evaluate needs --allow-evaluate');
+        // The smallest peer's list (@playwright/mcp) is about 20k characters of JSON.
+        assert.ok(JSON.stringify(tools).length < 10000, `the tool list is ${JSON.stringify(tools).length} characters`);
+
+        let r = await call('browser_navigate', { url: page('shop.html') });
+        assert.equal(r.isError, false, r.text);
+        assert.match(status(r), /^Opened file:/);
+        assert.match(r.text, /Page: "Mug Shop"/);
+        assert.match(r.text, /=== BEGIN UNTRUSTED PAGE CONTENT nonce=\w+/);
+        r = await call('browser_fill', { ref: refOf(r.text, 'searchbox', 'Search products'), value: 'travel', submit: true });
+        assert.equal(r.isError, false, r.text);
+        // The page answers a search 150 ms later, from a timer: the agent waits for it.
+        if (!/Showing 1 product\b/.test(r.text)) assert.match((await call('wait_for_ui_change', { timeout_ms: 3000 })).text, /Showing 1 product\b/);
+        const snap = (await call('get_snapshot', { viewport_only: false })).text;
+        assert.match(snap, /Showing 1 product\b/);
+        r = await call('browser_click', { ref: refOf(snap, 'button', 'Add Travel Mug to cart') });
+        assert.match(r.text, /Cart \(1\)/);
+        r = await call('browser_click', { ref: refOf((await call('get_snapshot')).text, 'button', 'Cart (1)') });
+        assert.match(r.text, /dialog "Checkout"/);
+        const form = r.text;
+        assert.equal((await call('browser_fill', { ref: refOf(form, 'textbox', 'Full name'), value: 'Ada Lovelace' })).isError, false);
+        assert.equal((await call('browser_type', { ref: refOf(form, 'textbox', 'Email'), text: 'ada@example.com' })).isError, false);
+        r = await call('browser_select', { ref: refOf(form, 'combobox', 'Shipping'), value: 'Express' });
+        assert.match(status(r), /^Selected "Express" in @e\d+\.$/);
+        assert.match((await call('browser_click', { ref: refOf(form, 'checkbox', 'I accept the terms') })).text, /checked=true/);
+        r = await call('browser_click', { ref: refOf(form, 'button', 'Place order') });
+        assert.match(r.text, /Order placed/);
+        assert.match(r.text, /Thank you, Ada Lovelace\. 1 item\(s\) ship by Express\./);
+        r = await call('complete_task', { status: 'success', reason: 'order placed' });
+        assert.equal(r.text, 'Task complete: order placed');
+    } finally {
+        await client.close();
+    }
+});
+
+test('every other tool: dialogs, keys, hover, scroll, screenshot, tabs, history, waiting, approval', async () => {
+    const { client, call } = await connect();
+    try {
+        let r = await call('browser_navigate', { url: page('faults.html') });
+        const faults = r.text;
+        // An alert stops the page: the click says so, and other tools point at the dialog.
+        r = await call('browser_click', { ref: refOf(faults, 'button', 'Show alert') });
+        assert.equal(r.isError, false);
+        assert.match(r.text, /An alert dialog is open: "Saved!"/);
+        r = await call('get_snapshot');
+        assert.equal(r.isError, true);
+        assert.match(r.text, /browser_handle_dialog/);
+        assert.match(status(await call('browser_screenshot')), /^Error action_failed: An alert dialog is open/);
+        assert.match(status(await call('browser_handle_dialog', { accept: true })), /^Accepted the alert dialog\.$/);
+        // confirm dismissed, prompt answered.
+        await call('browser_click', { ref: refOf(faults, 'button', 'Delete') });
+        r = await call('browser_handle_dialog', { accept: false });
+        assert.match(r.text, /kept/);
+        await call('browser_click', { ref: refOf(faults, 'button', 'Greet') });
+        r = await call('browser_handle_dialog', { accept: true, prompt_text: 'Grace' });
+        assert.match(r.text, /hello Grace/);
+        assert.equal((await call('browser_handle_dialog', { accept: true })).isError, true, 'no dialog is open');
+        // Keys, hover, scroll.
+        await call('browser_type', { ref: refOf(faults, 'textbox', 'Keys'), text: 'abc' });
+        r = await call('browser_press_key', { key: 'Enter' });
+        assert.match(r.text, /entered abc/);
+        r = await call('browser_press_key', { key: 'Hyper+Q' });
+        assert.equal(r.isError, true);
+        assert.match(status(r), /^Error invalid_params: key "Hyper\+Q"/);
+        r = await call('browser_hover', { ref: refOf((await call('get_snapshot', { viewport_only: false })).text, 'button', 'Hover me') });
+        assert.match(r.text, /Tooltip shown/);
+        assert.match(status(await call('browser_scroll', { direction: 'down' })), /^Scrolled down\./);
+        const shot = (await call('browser_screenshot', { full_page: true })).content.find(c => c.type === 'image');
+        assert.equal(Buffer.from(shot.data, 'base64').subarray(1, 4).toString(), 'PNG');
+        // A tab the page opens is reported; tabs are listed, selected, opened and closed.
+        r = await call('browser_click', { ref: refOf(faults, 'button', 'Open table') });
+        assert.match(status(r), /A new tab opened: \[\d\] file:.*table\.html/);
+        r = await call('browser_tabs', { action: 'list' });
+        assert.match(r.text, /^2 tabs:/);
+        const index = Number(/\[(\d)\] "Employees"/.exec(r.text)?.[1] ?? /\[(\d)\][^\n]*table\.html/.exec(r.text)?.[1]);
+        r = await call('browser_tabs', { action: 'select', index });
+        assert.match(r.text, /Page: "Employees"/);
+        assert.match(r.text, /caption: Page 1 of 5|Page 1 of 5/);
+        r = await call('browser_click', { ref: refOf(r.text, 'button', 'Next') });
+        assert.match(r.text, /Page 2 of 5/);
+        r = await call('browser_tabs', { action: 'new', url: page('chat.html') });
+        assert.match(r.text, /Page: "Assistant chat"/);
+        assert.equal((await call('browser_tabs', { action: 'close', index: 9 })).isError, true);
+        // A streamed reply: the send returns early, the wait sees the answer once it holds still.
+        // (The action's settle may see the whole reply already: the DOM is busy until it ends.)
+        r = await call('browser_fill', { ref: refOf(r.text, 'textbox', 'Message'), value: 'weather tomorrow?', submit: true });
+        if (!/high of 24 degrees/.test(r.text)) {
+            r = await call('wait_for_ui_change', { timeout_ms: 8000 });
+            assert.match(status(r), /^Changed \(\w+\) after \d+ ms\./);
+        }
+        assert.match((await call('get_snapshot')).text, /sunny in Paris tomorrow, with a high of 24 degrees/);
+        r = await call('wait_for_ui_change', { timeout_ms: 300 });
+        assert.match(r.text, /^No change held still within 300 ms/);
+        // History.
+        await call('browser_navigate', { url: page('table.html') });
+        assert.match((await call('browser_navigate', { url: 'back' })).text, /Page: "Assistant chat"/);
+        assert.match((await call('browser_navigate', { url: 'forward' })).text, /Page: "Employees"/);
+        assert.match(status(await call('browser_navigate', { url: 'reload' })), /^Reloaded\./);
+        // No elicitation in this client: approval is refused, never assumed.
+        r = await call('request_human_approval', { action: 'pay', reason: 'it costs money' });
+        assert.equal(r.isError, true);
+        assert.match(r.text, /^Error human_rejected/);
+        r = await call('browser_tabs', { action: 'list' });
+        const count = Number(/^(\d+) tabs/.exec(r.text)[1]);
+        assert.match(status(await call('browser_tabs', { action: 'close', index: 1 })), /^Closed tab \[1\]/);
+        assert.match((await call('browser_tabs', { action: 'list' })).text, new RegExp(`^${count - 1} tab`));
+    } finally {
+        await client.close();
+    }
+});
+
+/** The agent pages over HTTP on 127.0.0.1 (a server without --allow-file-urls). */
+async function serveAgentPages() {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+        const name = new URL(req.url, 'http://x').pathname.slice(1);
+        const file = join(root, 'fixtures', 'agent', name);
+        if (!/^[\w-]+\.html$/.test(name) || !existsSync(file)) return res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'text/html' }).end(readFileSync(file));
+    });
+    await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
+    return { url: name => `http://127.0.0.1:${server.address().port}/${name}`, close: () => new Promise(resolve => server.close(resolve)) };
+}
+
+test('bad input gets a seed-001 error with the fresh page, and the server keeps serving', async () => {
+    const http = await serveAgentPages();
+    const { client, call } = await connect(['--blocked-origins', 'https://blocked.example']);
+    try {
+        let r = await call('browser_navigate', { url: page('faults.html') });
+        assert.equal(r.isError, true, 'file: URLs are refused by default');
+        assert.match(status(r), /^Error invalid_params: file: URLs are refused \(start the server with --allow-file-urls/);
+        r = await call('browser_navigate', { url: 'not a url' });
+        assert.match(status(r), /^Error invalid_params: "not a url" is not a URL/);
+        r = await call('browser_navigate', {});
+        assert.match(status(r), /^Error invalid_params: url must be a string/);
+        assert.match(status(await call('browser_navigate', { url: 'https://blocked.example/x' })), /^Error invalid_params: https:\/\/blocked\.example is blocked/);
+        r = await call('browser_navigate', { url: http.url('faults.html') });
+        assert.equal(r.isError, false, r.text);
+        const one = refOf(r.text, 'button', 'Show alert');
+        r = await call('browser_click', { ref: '@e999' });
+        assert.equal(r.isError, true);
+        assert.match(status(r), /^Error ref_invalid: @e999/);
+        assert.match(r.text, /button "Show alert" \[ref=@e\d+\]/, 'the error carries the page');
+        assert.match(status(await call('browser_click', { ref: 'button One' })), /^Error invalid_params: ref must be a ref/);
+        assert.match(status(await call('browser_fill', { ref: one })), /^Error invalid_params: value must be a string/);
+        assert.match(status(await call('browser_scroll', {})), /^Error invalid_params: give ref, or direction/);
+        assert.match(status(await call('browser_tabs', { action: 'juggle' })), /^Error invalid_params/);
+        assert.match(status(await call('browser_evaluate', { expression: '1' })), /^Error invalid_params: unknown tool "browser_evaluate" \(start the server with --allow-evaluate/);
+        assert.match(status(await call('complete_task', { status: 'maybe' })), /^Error invalid_params/);
+        // A navigation mid-task: the old page's ref is not this page's.
+        r = await call('browser_click', { ref: refOf(r.text, 'link', 'Go to the shop') });
+        assert.equal(r.isError, false, r.text);
+        assert.match(r.text, /Page: "Mug Shop"/);
+        r = await call('browser_click', { ref: one });
+        assert.equal(r.isError, true);
+        assert.match(status(r), /^Error ref_invalid/);
+        assert.match((await call('get_snapshot')).text, /Page: "Mug Shop"/);
+    } finally {
+        await client.close();
+        await http.close();
+    }
+});
+
+test('evaluate with --allow-evaluate, and approval through MCP elicitation', async () => {
+    const asked = [];
+    const { client, call } = await connect(['--allow-evaluate'], {
+        elicit: async request => {
+            asked.push(request.params.message);
+            return { action: 'accept', content: { approved: !/refuse/.test(request.params.message), message: 'go ahead' } };
+        },
+    });
+    try {
+        let r = await call('browser_evaluate', { expression: '[1 + 1, document.title]' });
+        assert.equal(r.text, 'Result: [2,""]');
+        r = await call('browser_evaluate', { expression: 'throw new Error("boom")' });
+        assert.match(status(r), /^Error action_failed: the expression threw: Error: boom/);
+        r = await call('request_human_approval', { action: 'buy the mug', reason: 'it costs $9' });
+        assert.equal(r.isError, false, r.text);
+        assert.equal(r.text, 'Approved: go ahead.');
+        assert.match(asked[0], /buy the mug/);
+        r = await call('request_human_approval', { action: 'refuse this', reason: 'test' });
+        assert.match(status(r), /^Error human_rejected/);
+    } finally {
+        await client.close();
+    }
+});
+
+test('over --cdp: a crashed renderer, a closed tab and a beforeunload dialog are results, not exits', async () => {
+    const browser = await launchChromiumNative();
+    const { client, call } = await connect(['--allow-file-urls', '--cdp', browser.endpoint]);
+    try {
+        let r = await call('browser_navigate', { url: page('faults.html') });
+        const faults = r.text;
+        // A beforeunload guard needs a user gesture first: the click is one.
+        await call('browser_click', { ref: refOf(faults, 'button', 'Guard') });
+        r = await call('browser_click', { ref: refOf(faults, 'link', 'Go to the shop') });
+        assert.match(r.text, /A beforeunload dialog is open/);
+        r = await call('browser_handle_dialog', { accept: true });
+        assert.equal(r.isError, false, r.text);
+        assert.match(r.text, /Mug Shop/);
+        // A crash, from outside the server (its own CDP connection).
+        const tabs = await (await fetch(`${browser.endpoint}/json/list`)).json();
+        const tab = tabs.find(t => t.type === 'page' && t.url.endsWith('shop.html'));
+        const { default: native } = await import('../lib/native.cjs');
+        const outside = new native.NativeSession();
+        await outside.send({ cdpEndpoint: browser.endpoint, targetId: tab.id }, 'Page.crash', {}, 2000);
+        await outside.close();
+        r = await call('get_snapshot');
+        assert.equal(r.isError, true);
+        assert.match(status(r), /renderer crashed: reload it with browser_navigate/);
+        r = await call('browser_navigate', { url: 'reload' });
+        assert.equal(r.isError, false, r.text);
+        assert.match(r.text, /Mug Shop/);
+        // The tab closed from outside: the error names the tabs that are left.
+        await fetch(`${browser.endpoint}/json/new?about:blank`, { method: 'PUT' });
+        await fetch(`${browser.endpoint}/json/close/${tab.id}`);
+        await new Promise(resolve => setTimeout(resolve, 300));
+        r = await call('browser_click', { ref: '@e1' });
+        assert.equal(r.isError, true);
+        assert.match(status(r), /the tab is gone .*Open tabs: \[1\] about:blank/);
+        r = await call('browser_tabs', { action: 'select', index: 1 });
+        assert.equal(r.isError, false, r.text);
+    } finally {
+        await client.close();
+        await browser.close();
+    }
+});
+
+/** Processes whose command line names `dir` (Linux's /proc). */
+function processesUsing(dir) {
+    return readdirSync('/proc').filter(p => /^\d+$/.test(p)).filter(p => {
+        try {
+            return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir);
+        } catch {
+            return false;
+        }
+    });
+}
+
+test('the browser the server launched ends with the server', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-mcp-profile-'));
+    try {
+        const { client, call } = await connect(['--allow-file-urls', '--user-data-dir', dir]);
+        assert.equal((await call('browser_navigate', { url: page('table.html') })).isError, false);
+        assert.ok(processesUsing(dir).length > 0, 'the browser runs with the given profile');
+        await client.close();
+        const until = Date.now() + 10000;
+        while (processesUsing(dir).length && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 100));
+        assert.deepEqual(processesUsing(dir), []);
+        assert.ok(existsSync(join(dir, 'Default')), 'a profile the user named is kept');
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
