@@ -30,11 +30,11 @@ async function connect(args = ['--allow-file-urls'], { elicit } = {}) {
     return { client, call, pid: transport.pid };
 }
 
-const escape = s => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRe = s => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The ref of the line with `role` and a name that contains `name` in a result's text. */
 function refOf(text, role, name) {
-    const m = new RegExp(`- ${role} "[^"\\n]*${escape(name)}[^"\\n]*"[^\\n]*\\[ref=(@e\\d+)`).exec(text);
+    const m = new RegExp(`- ${role} "[^"\\n]*${escapeRe(name)}[^"\\n]*"[^\\n]*\\[ref=(@e\\d+)`).exec(text);
     assert.ok(m, `no ${role} "${name}" in:\n${text}`);
     return m[1];
 }
