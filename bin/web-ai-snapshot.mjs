@@ -23,7 +23,12 @@ const MAIN_HELP = `Usage: web-ai-snapshot <command> [options]
 
 Commands:
   mcp                   Serve the agent tools over MCP (stdio, or HTTP with --port)
+  open URL|FILE         Start (or reuse) a kept browser on URL and print its snapshot;
+                        then snapshot, click, fill, select, type, press, hover, scroll,
+                        wait, tabs, screenshot, navigate, back, forward, reload act on
+                        it from new processes by the printed refs; close ends it
   snapshot [URL|FILE]   Print a compact accessibility snapshot with @eN refs
+                        (the kept browser's page when one runs and no URL is given)
   doctor                Content-safe report: snapshot summary and vendor targets
   click REF             Act on a ref of the last snapshot of a --cdp tab, then
   fill REF VALUE        print the new snapshot (REF is @eN as printed; the
@@ -80,6 +85,22 @@ Options:
   --cdp <endpoint>         a running browser's tab instead (with --target or --url-includes)
   --json                   print the report as JSON
   -h, --help               this help`;
+
+const AGENT_HELP = `Usage: web-ai-snapshot open URL|FILE [--headed] [--executable-path P] [--user-data-dir D]
+       web-ai-snapshot snapshot [--viewport]
+       web-ai-snapshot click REF | fill REF VALUE [--submit] | type REF TEXT [--submit]
+       web-ai-snapshot select REF VALUE | press KEY | hover REF
+       web-ai-snapshot scroll (REF | --direction up|down|top|bottom [--amount N])
+       web-ai-snapshot wait [--timeout MS] | tabs [new URL | select N | close N]
+       web-ai-snapshot screenshot [FILE] [--full-page] | navigate URL | back | forward | reload
+       web-ai-snapshot close
+
+\`open\` starts a browser that outlives the command (a small daemon holds it
+and its page sessions) or reuses the running one, and prints the page. Every
+other command acts on that browser's current tab by the refs printed before
+(@eN: valid while their element exists) and prints what changed. \`close\`
+ends the browser. Exit code 1 when the action failed (the page is printed).
+WEB_AI_SNAPSHOT_STATE_DIR moves the daemon's socket (default: the temp folder).`;
 
 const ACT_HELP = `Usage: web-ai-snapshot click REF --cdp ENDPOINT [--target ID | --url-includes S] [options]
        web-ai-snapshot fill REF VALUE --cdp ENDPOINT [--append] [options]
@@ -475,6 +496,131 @@ async function mcpCommand(argv) {
     }
 }
 
+// ----- the agent CLI: a kept browser, driven from new processes -----
+
+async function daemonModule() {
+    return import('../lib/agent/daemon.mjs');
+}
+
+/** Print a tool's answer; a failed action exits 1. */
+function printAnswer(r) {
+    console.log(r.text);
+    if (r.isError) process.exitCode = 1;
+}
+
+async function callKept(tool, args) {
+    const { request } = await daemonModule();
+    const r = await request({ tool, args });
+    if (!r) throw new UsageError('no kept browser is running: start one with `web-ai-snapshot open URL`');
+    return r;
+}
+
+function urlOf(target) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) && !/^[a-z]:\\/i.test(target)) return target;
+    if (existsSync(target)) return pathToFileURL(resolve(target)).href;
+    if (/^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/.test(target)) return `https://${target}`;
+    throw new UsageError(`no such file: ${target}`);
+}
+
+async function openCommand(argv) {
+    const args = parse(argv, { headed: 'bool', 'executable-path': 'value', 'user-data-dir': 'value' });
+    if (args.help) return console.log(AGENT_HELP);
+    if (args._.length !== 1) throw new UsageError('open takes one URL or FILE');
+    const url = urlOf(args._[0]);
+    const { request, startDaemon } = await daemonModule();
+    if (!(await request({ tool: 'ping' }))) {
+        const extra = [];
+        if (args.headed) extra.push('--headed');
+        if (args['executable-path']) extra.push('--executable-path', args['executable-path']);
+        if (args['user-data-dir']) extra.push('--user-data-dir', resolve(args['user-data-dir']));
+        await startDaemon(fileURLToPath(import.meta.url), extra);
+    }
+    printAnswer(await callKept('browser_navigate', { url }));
+}
+
+async function daemonCommand(argv) {
+    const args = parse(argv, { headed: 'bool', 'executable-path': 'value', 'user-data-dir': 'value' });
+    const { runDaemon } = await daemonModule();
+    await runDaemon({ headless: args.headed ? false : undefined, executablePath: args['executable-path'], userDataDir: args['user-data-dir'] });
+    await new Promise(() => {});
+}
+
+/** A command of the agent CLI as its tool call. */
+async function agentCommand(command, argv) {
+    const args = parse(argv, { viewport: 'bool', submit: 'bool', direction: 'value', amount: 'value', timeout: 'value', 'full-page': 'bool' });
+    if (args.help) return console.log(AGENT_HELP);
+    const [a, b, ...extra] = args._;
+    const need = (n, what) => {
+        if (args._.length !== n) throw new UsageError(`${command} takes ${what}`);
+    };
+    switch (command) {
+        case 'snapshot':
+            need(0, 'no arguments when it shows the kept browser');
+            return printAnswer(await callKept('get_snapshot', { viewport_only: Boolean(args.viewport) }));
+        case 'click':
+        case 'hover':
+            need(1, 'one REF');
+            return printAnswer(await callKept(`browser_${command}`, { ref: a }));
+        case 'fill':
+        case 'select':
+            need(2, 'a REF and a VALUE');
+            return printAnswer(await callKept(`browser_${command}`, { ref: a, value: b, ...(args.submit ? { submit: true } : {}) }));
+        case 'type':
+            need(2, 'a REF and a TEXT');
+            return printAnswer(await callKept('browser_type', { ref: a, text: b, ...(args.submit ? { submit: true } : {}) }));
+        case 'press':
+            need(1, 'one KEY (Enter, Tab, Control+a, …)');
+            return printAnswer(await callKept('browser_press_key', { key: a }));
+        case 'scroll':
+            if (args.direction === undefined) need(1, 'a REF or --direction');
+            else need(0, 'a REF or --direction, not both');
+            return printAnswer(await callKept('browser_scroll', a ? { ref: a } : { direction: args.direction, ...(args.amount ? { amount: positiveInt(args.amount, 'amount', { min: 1 }) } : {}) }));
+        case 'wait':
+            need(0, 'no arguments');
+            return printAnswer(await callKept('wait_for_ui_change', args.timeout ? { timeout_ms: positiveInt(args.timeout, 'timeout') } : {}));
+        case 'tabs': {
+            if (!a) return printAnswer(await callKept('browser_tabs', { action: 'list' }));
+            if (a === 'new') return printAnswer(await callKept('browser_tabs', { action: 'new', ...(b ? { url: urlOf(b) } : {}) }));
+            if (a === 'select' || a === 'close') {
+                need(2, `${a} N`);
+                return printAnswer(await callKept('browser_tabs', { action: a, index: positiveInt(b, 'index', { min: 1 }) }));
+            }
+            throw new UsageError('tabs takes nothing (list), new [URL], select N or close N');
+        }
+        case 'screenshot': {
+            if (extra.length || b !== undefined) throw new UsageError('screenshot takes at most one FILE');
+            const r = await callKept('browser_screenshot', args['full-page'] ? { full_page: true } : {});
+            if (r.image) {
+                const file = resolve(a || `screenshot-${Date.now()}.png`);
+                writeFileSync(file, Buffer.from(r.image.data, 'base64'));
+                return console.log(`${r.text} Saved to ${file}`);
+            }
+            return printAnswer(r);
+        }
+        case 'navigate':
+            need(1, 'one URL');
+            return printAnswer(await callKept('browser_navigate', { url: urlOf(a) }));
+        case 'back':
+        case 'forward':
+        case 'reload':
+            need(0, 'no arguments');
+            return printAnswer(await callKept('browser_navigate', { url: command }));
+        case 'close': {
+            const { request } = await daemonModule();
+            const r = await request({ tool: 'close' });
+            return console.log(r ? r.text : 'No kept browser was running.');
+        }
+        default:
+            throw new UsageError(`unknown command ${command}`);
+    }
+}
+
+/** Is a kept browser running (its daemon answers)? */
+async function keptRunning() {
+    const { request } = await daemonModule();
+    return Boolean(await request({ tool: 'ping' }, { timeoutMs: 2000 }).catch(() => null));
+}
+
 function version() {
     return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 }
@@ -484,9 +630,20 @@ async function main(argv) {
     if (!command || command === '-h' || command === '--help') return console.log(MAIN_HELP);
     if (command === '--version' || command === '-v') return console.log(version());
     if (command === 'mcp') return mcpCommand(rest);
-    if (command === 'snapshot') return snapshotCommand(rest);
+    if (command === 'open') return openCommand(rest);
+    if (command === 'agent-daemon') return daemonCommand(rest);
+    const flagged = rest.some(a => a === '--cdp' || a.startsWith('--cdp='));
+    if (command === 'snapshot') {
+        const positional = rest.filter(a => !a.startsWith('-'));
+        const agentOnly = rest.every(a => a === '--viewport' || a === '-h' || a === '--help');
+        if (!flagged && positional.length === 0 && agentOnly && !rest.some(a => a === '-h' || a === '--help') && (await keptRunning())) return agentCommand('snapshot', rest);
+        return snapshotCommand(rest);
+    }
     if (command === 'doctor') return doctorCommand(rest);
-    if (['click', 'fill', 'select', 'scroll'].includes(command)) return actCommand(command, rest);
+    if (['click', 'fill', 'select', 'scroll'].includes(command) && (flagged || rest.includes('-h') || rest.includes('--help'))) return actCommand(command, rest);
+    if (['click', 'fill', 'select', 'scroll', 'type', 'press', 'hover', 'wait', 'tabs', 'screenshot', 'navigate', 'back', 'forward', 'reload', 'close'].includes(command)) {
+        return agentCommand(command, rest);
+    }
     throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${MAIN_HELP}`);
 }
 
