@@ -442,6 +442,13 @@ export interface VerifyOutcome {
 /** Check a ref's element on the live page (`resolveRef(…, { verify: true })`). */
 export declare function verifyOver(send: JsSend, target: any, timeoutMs: number): Promise<VerifyOutcome>
 
+/**
+ * Load the o200k table `maxTokens` counts with (about 0.3 s, once a
+ * process) on a worker thread, so a server's first budgeted look does not
+ * pay it. Resolves to whether the table loaded.
+ */
+export declare function warmTokenCounter(): Promise<boolean>
+
 /** Where our world keeps the watcher, compiled once per document. */
 export declare const WATCH_GLOBAL: string
 

@@ -882,6 +882,7 @@ module.exports.validateOptions = nativeBinding.validateOptions
 module.exports.VerdictKind = nativeBinding.VerdictKind
 module.exports.verifyIdentity = nativeBinding.verifyIdentity
 module.exports.verifyOver = nativeBinding.verifyOver
+module.exports.warmTokenCounter = nativeBinding.warmTokenCounter
 module.exports.WATCH_GLOBAL = nativeBinding.WATCH_GLOBAL
 module.exports.WATCH_SOURCE = nativeBinding.WATCH_SOURCE
 module.exports.WORLD_NAME = nativeBinding.WORLD_NAME

@@ -25,7 +25,7 @@ import { findChromium } from '../lib/chromium.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: flags } = parseArgs({
-    options: { runs: { type: 'string', default: '3' }, servers: { type: 'string' }, tasks: { type: 'string' }, json: { type: 'boolean' }, 'no-readme': { type: 'boolean' } },
+    options: { verbose: { type: 'boolean' }, runs: { type: 'string', default: '3' }, servers: { type: 'string' }, tasks: { type: 'string' }, json: { type: 'boolean' }, 'no-readme': { type: 'boolean' } },
 });
 const RUNS = Math.max(1, Number(flags.runs) || 3);
 const chrome = findChromium();
@@ -67,6 +67,7 @@ const DRIVERS = {
         fill: (ref, value, submit) => [['browser_type', { element: ref, target: ref, text: value, ...(submit ? { submit: true } : {}) }]],
         select: (ref, value) => [['browser_select_option', { element: ref, target: ref, values: [value] }]],
         wait: text => ['browser_wait_for', { text }],
+        waitsForText: true,
     },
     devtools: {
         label: 'chrome-devtools-mcp',
@@ -78,6 +79,7 @@ const DRIVERS = {
         fill: (uid, value, submit) => (submit ? [['fill', { uid, value }], ['press_key', { key: 'Enter', includeSnapshot: true }]] : [['fill', { uid, value, includeSnapshot: true }]]),
         select: (uid, value) => [['fill', { uid, value, includeSnapshot: true }]],
         wait: text => ['wait_for', { text: [text] }],
+        waitsForText: true,
     },
     'agent-browser': {
         label: 'agent-browser mcp',
@@ -93,6 +95,7 @@ const DRIVERS = {
         fill: (ref, value, submit) => [['agent_browser_fill', { selector: `@${ref}`, text: value }], ...(submit ? [['agent_browser_press', { key: 'Enter' }]] : [])],
         select: (ref, value) => [['agent_browser_select', { selector: `@${ref}`, values: [value] }]],
         wait: text => ['agent_browser_wait_for_text', { text }],
+        waitsForText: true,
     },
 };
 
@@ -108,10 +111,12 @@ class Agent {
 
     async call([name, args]) {
         this.calls += 1;
+        const t0 = performance.now();
         const r = await this.client.callTool({ name, arguments: args }, undefined, { timeout: 60000 });
         const text = (r.content || []).filter(c => c.type === 'text').map(c => c.text).join('\n');
         this.tokens += encode(text).length;
         this.results.push(text);
+        if (flags.verbose) console.error(`>> ${name} ${JSON.stringify(args)} (${Math.round(performance.now() - t0)} ms)\n${text}\n`);
         if (r.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
         return text;
     }
@@ -133,15 +138,34 @@ class Agent {
         return text;
     }
 
-    click = async (role, name) => this.steps(this.d.click(await this.ref(role, name)));
-    fill = async (role, name, value, submit = false) => this.steps(this.d.fill(await this.ref(role, name), value, submit));
-    select = async (role, name, value) => this.steps(this.d.select(await this.ref(role, name), value));
+    /**
+     * Act on a control by its ref; when the server says the ref is no
+     * longer valid (some servers renumber on every change), read a fresh
+     * snapshot and act once more, as a model would.
+     */
+    async act(role, name, build) {
+        const ref = await this.ref(role, name);
+        try {
+            return await this.steps(build(ref));
+        } catch (err) {
+            if (!/not found|stale|no longer|snapshot|unknown ref|invalid/i.test(err.message)) throw err;
+            const fresh = this.d.find(await this.call(this.d.look()), role, name);
+            if (!fresh) throw err;
+            return this.steps(build(fresh));
+        }
+    }
+
+    click = (role, name) => this.act(role, name, ref => this.d.click(ref));
+    fill = (role, name, value, submit = false) => this.act(role, name, ref => this.d.fill(ref, value, submit));
+    select = (role, name, value) => this.act(role, name, ref => this.d.select(ref, value));
     open = async page => this.call(this.d.open(pageUrl(page)));
 
     /** Until `pattern` shows: in the last result, after the server's wait, or in a fresh snapshot. */
     async until(pattern, text) {
         if (pattern.test(this.results.at(-1) ?? '')) return true;
-        await this.call(this.d.wait(text)).catch(() => null);
+        const waited = await this.call(this.d.wait(text)).then(() => true, () => false);
+        // A wait for the text itself that succeeded has seen it on the page.
+        if (waited && this.d.waitsForText) return true;
         if (pattern.test(this.results.at(-1) ?? '')) return true;
         return pattern.test(await this.call(this.d.look()));
     }
@@ -162,7 +186,7 @@ const TASKS = {
         await a.select('combobox', 'Shipping', 'Express');
         await a.click('checkbox', 'I accept the terms');
         await a.click('button', 'Place order');
-        return a.until(/1 item\(s\) ship by Express/, 'ship by Express');
+        return a.until(/1 item\(s\) ship by Express/, '1 item(s) ship by Express');
     },
     wizard: async a => {
         await a.open('wizard.html');

@@ -105,7 +105,10 @@ export class AgentHost {
     /** Launch or attach (once; a failed start is tried again on the next call). */
     start() {
         this.started ??= (async () => {
+            // Every look is budgeted: the token table loads while the browser starts.
+            const warm = native.warmTokenCounter();
             await this.browser.start();
+            await warm;
             const list = await this.browser.list();
             this.current = list.length ? list[0].id : await this.browser.open();
         })().catch(err => {

@@ -1,8 +1,8 @@
 // `web-ai-snapshot mcp`: the agent surface as an MCP server, on the official
 // SDK, over stdio or (with a port) streamable HTTP. Every tool call goes to
-// one AgentHost (one browser); the browser starts on the first call, so a
-// client that only lists tools starts none, and it is closed when the
-// server ends (stdin closed, SIGINT, SIGTERM), so none is left running.
+// one AgentHost (one browser); the browser starts with the server, while the
+// client initializes, and is closed when the server ends (stdin closed,
+// SIGINT, SIGTERM), so none is left running.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -51,6 +51,9 @@ export async function runMcpServer(options = {}, { version } = {}) {
     };
     process.once('SIGINT', exitAfter(130));
     process.once('SIGTERM', exitAfter(143));
+    // The browser starts with the server, while the client initializes; a
+    // failed start is reported by the first tool call, which tries again.
+    host.start().catch(() => undefined);
     if (options.port === undefined) {
         const server = createMcpServer(host, { version });
         const transport = new StdioServerTransport();

@@ -226,3 +226,11 @@ pub fn summarize_for_doctor(snapshot: Value, max_refs: f64) -> Value {
 pub fn key_events(env: Env, key: String) -> Result<Vec<Value>> {
     crate::agent::keys::key_events(&key).map_err(|e| thrown(&env, e))
 }
+
+/// Load the o200k table `maxTokens` counts with (about 0.3 s, once a
+/// process) on a worker thread, so a server's first budgeted look does not
+/// pay it. Resolves to whether the table loaded.
+#[napi]
+pub async fn warm_token_counter() -> bool {
+    tokio::task::spawn_blocking(crate::text::tokens::warm).await.unwrap_or(false)
+}

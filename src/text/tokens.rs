@@ -70,6 +70,11 @@ fn encoder() -> Option<&'static CoreBPE> {
     BPE.get_or_init(|| tiktoken_rs::o200k_base().ok()).as_ref()
 }
 
+/// Parse the table now (a server that will count tokens pays it while it waits for something else).
+pub fn warm() -> bool {
+    encoder().is_some()
+}
+
 /// The o200k token count of `text`, or `None` when the table could not load.
 pub fn count(text: &str) -> Option<usize> {
     if text.is_empty() {
