@@ -279,7 +279,12 @@ export interface IncrementalInput {
 /** The `Input.dispatchKeyEvent` parameters that press `key` (`Enter`, `Control+a`); throws `snapshot.invalid-input` for a name that is no key. */
 export declare function keyEvents(key: string): Array<any>
 
-/** Page text inside untrusted-content boundaries, imitations defused (a session's delta). */
+/**
+ * Page text inside untrusted-content boundaries, imitations defused (a session's delta).
+ * Page text between the agent surface's short boundaries, with a fresh nonce.
+ */
+export declare function markPageText(text: string): string
+
 export declare function markUntrusted(text: string, nonce: string, origin: string): string
 
 /** Snapshot refs that qualify for each target, with their confidence. */

@@ -864,6 +864,7 @@ module.exports.goneMessage = nativeBinding.goneMessage
 module.exports.hashAccessibilitySnapshot = nativeBinding.hashAccessibilitySnapshot
 module.exports.hashDoctorField = nativeBinding.hashDoctorField
 module.exports.keyEvents = nativeBinding.keyEvents
+module.exports.markPageText = nativeBinding.markPageText
 module.exports.markUntrusted = nativeBinding.markUntrusted
 module.exports.matchTargets = nativeBinding.matchTargets
 module.exports.nativeBareTree = nativeBinding.nativeBareTree

@@ -116,7 +116,7 @@ class Agent {
         const text = (r.content || []).filter(c => c.type === 'text').map(c => c.text).join('\n');
         this.tokens += encode(text).length;
         this.results.push(text);
-        if (flags.verbose) console.error(`>> ${name} ${JSON.stringify(args)} (${Math.round(performance.now() - t0)} ms)\n${text}\n`);
+        if (flags.verbose) console.error(`>> ${name} ${JSON.stringify(args)} (${Math.round(performance.now() - t0)} ms, ${encode(text).length} tok)\n${text}\n`);
         if (r.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
         return text;
     }

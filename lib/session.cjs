@@ -622,8 +622,11 @@ class PageSession {
         const timeoutMs = positive(o.timeoutMs ?? o.timeout_ms, 'timeoutMs', DEFAULT_WAIT_TIMEOUT_MS);
         const windowMs = positive(o.stabilityWindowMs ?? o.stability_window_ms, 'stabilityWindowMs', DEFAULT_STABILITY_WINDOW_MS);
         const started = performance.now();
-        const key = shapeKey({ ...this._defaults });
-        if (!this._latest.get(key)) await this.snapshot();
+        // The caller's shape: the change is judged against the last snapshot the caller saw.
+        const shape = { ...(o.snapshotOptions || {}) };
+        delete shape.delta;
+        const key = shapeKey({ ...this._defaults, ...shape });
+        if (!this._latest.get(key)) await this.snapshot(shape);
         const base = this._latest.get(key);
         const baseSnapshot = base.snapshot;
         let seen = base.state || null;
@@ -654,7 +657,7 @@ class PageSession {
             const quiet = state ? state.quietMs : 0;
             if (dirtySince !== null && (quiet >= windowMs || t - dirtySince >= windowMs)) {
                 const detectedMs = Math.round(performance.now() - started);
-                const snapshot = await this.snapshot({ timeoutMs: Math.max(1, Math.round(timeoutMs - (t - started))) }).catch(err => {
+                const snapshot = await this.snapshot({ ...shape, timeoutMs: Math.max(1, Math.round(timeoutMs - (t - started))) }).catch(err => {
                     if (isFatal(err)) throw err;
                     return null;
                 });

@@ -100,6 +100,8 @@ export interface WaitForUiChangeOptions {
     timeoutMs?: number;
     /** How long the change must hold still. Default 300. */
     stabilityWindowMs?: number;
+    /** The snapshot options of the looks the wait compares: the change is judged against the last snapshot of these (default: the session's). */
+    snapshotOptions?: SessionSnapshotOptions;
 }
 
 export interface UiChangeResult {
@@ -125,6 +127,17 @@ export declare class PageSession {
     act(action: ActionName, args?: ActionArgs, options?: { timeoutMs?: number; settleMs?: number; snapshotOptions?: SessionSnapshotOptions }): Promise<SessionActionResult>;
     /** The next snapshot captures the whole page, whatever the cache and the mirror hold. */
     invalidate(): void;
+    /**
+     * One CDP command on the session's tab (over a `{ cdpEndpoint }`, the session's own
+     * connection), bounded by `timeoutMs` (default: the action deadline); its result.
+     */
+    send<T = any>(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<T>;
+    /** Run a step of your own as an action: watched before, settled after, then looked at. */
+    perform<T>(fn: () => Promise<T> | T, options?: { settleMs?: number; snapshotOptions?: SessionSnapshotOptions }): Promise<{ value: T; snapshot: SessionSnapshot; settle: SettleReport; revision: number }>;
+    /** Over a `{ cdpEndpoint }`: follow the tab's JavaScript dialogs (a no-op elsewhere: Playwright reports them itself). */
+    watchDialogs(): Promise<void>;
+    /** The JavaScript dialog open in the tab, after `watchDialogs()`; null when none (or not followed). */
+    dialog(): Promise<{ type: 'alert' | 'confirm' | 'prompt' | 'beforeunload'; message: string; defaultPrompt?: string | null; url: string } | null>;
     close(): Promise<void>;
 }
 

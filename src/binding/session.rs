@@ -289,6 +289,13 @@ pub fn unwrap_untrusted(text: String) -> String {
 }
 
 /// Page text inside untrusted-content boundaries, imitations defused (a session's delta).
+/// Page text between the agent surface's short boundaries, with a fresh nonce.
+#[napi]
+pub fn mark_page_text(text: String) -> String {
+    let nonce = crate::text::untrusted::nonce();
+    crate::text::untrusted::wrap_short(&crate::text::untrusted::neutralise_short(&text), &nonce[..12])
+}
+
 #[napi]
 pub fn mark_untrusted(text: String, nonce: String, origin: String) -> String {
     crate::text::untrusted::wrap(&crate::text::untrusted::neutralise(&text), &nonce, &origin)
