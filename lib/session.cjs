@@ -552,7 +552,9 @@ class PageSession {
                     requestsTracked: this._requests.tracked,
                 };
             }
-            await sleep(Math.min(SETTLE_POLL_MS, Math.max(1, settleMs - waited)));
+            // Quiet but not for long enough yet, and nothing in flight: look again when it will have been.
+            const short = state !== null && requests.length === 0 && state.readyState !== 'loading' ? this._quietMs - state.quietMs : SETTLE_POLL_MS;
+            await sleep(Math.min(SETTLE_POLL_MS, Math.max(1, short + 1), Math.max(1, settleMs - waited)));
         }
     }
 

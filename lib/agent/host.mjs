@@ -18,6 +18,13 @@ import { toolList } from './tools.mjs';
  */
 const SNAPSHOT = { maxTokens: 3000 };
 const NAVIGATION_TIMEOUT_MS = 15000;
+/**
+ * How long the DOM must hold still after an action before the page is
+ * looked at. Half the library's default: an agent pays it on every step,
+ * a follow-up mutation restarts it, and the requests an action started are
+ * waited for on their own.
+ */
+const QUIET_MS = 50;
 const EVALUATE_MAX_CHARS = 5000;
 
 const VERBS = { browser_click: 'Clicked', browser_fill: 'Filled', browser_type: 'Typed into', browser_select: 'Selected in', browser_hover: 'Hovered', browser_scroll: 'Scrolled' };
@@ -127,7 +134,7 @@ export class AgentHost {
         if (!id) throw new ToolError('action_failed', 'there is no open tab: open one with browser_tabs {action: "new"}', { snapshot: false });
         let tab = this.tabs.get(id);
         if (!tab) {
-            const session = createPageSession({ cdpEndpoint: this.browser.endpoint, targetId: id }, { timeoutMs: 5000, settleMs: 1500 });
+            const session = createPageSession({ cdpEndpoint: this.browser.endpoint, targetId: id }, { timeoutMs: 5000, settleMs: 1500, quietMs: QUIET_MS });
             tab = { session, ready: null };
             this.tabs.set(id, tab);
         }
