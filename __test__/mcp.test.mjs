@@ -58,7 +58,7 @@ test('an agent completes the shop task through the MCP client over stdio', async
         let r = await call('browser_navigate', { url: page('shop.html') });
         assert.equal(r.isError, false, r.text);
         assert.match(status(r), /^Opened file:/);
-        assert.match(r.text, /^Opened [^\n]*\n<page nonce=(\w+)>\nPage: "Mug Shop" [^]*\n<\/page nonce=\1>$/);
+        assert.match(r.text, /^Opened [^\n]*\n<page nonce=(\w+)>\nPage: "Mug Shop" [\s\S]*\n<\/page nonce=\1>$/);
         r = await call('browser_fill', { ref: refOf(r.text, 'searchbox', 'Search products'), value: 'travel', submit: true });
         assert.equal(r.isError, false, r.text);
         // The page answers a search 150 ms later, from a timer: the agent waits for it.
@@ -276,7 +276,7 @@ test('over --cdp: a crashed renderer, a closed tab and a beforeunload dialog are
         await new Promise(resolve => setTimeout(resolve, 300));
         r = await call('browser_click', { ref: '@e1' });
         assert.equal(r.isError, true);
-        assert.match(r.text, /the tab is gone [^]*Open tabs:\n<page nonce=\w+>\n\[1\] about:blank/);
+        assert.match(r.text, /the tab is gone [\s\S]*Open tabs:\n<page nonce=\w+>\n\[1\] about:blank/);
         r = await call('browser_tabs', { action: 'select', index: 1 });
         assert.equal(r.isError, false, r.text);
     } finally {

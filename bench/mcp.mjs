@@ -298,7 +298,8 @@ for (const task of Object.keys(TASKS)) {
         summary[task][s] = { done: rs.every(r => r.done), doneRuns: rs.filter(r => r.done).length, tokens: median(rs.map(r => r.tokens)), calls: median(rs.map(r => r.calls)), ms: median(rs.map(r => r.ms)) };
     }
 }
-const totals = Object.fromEntries(servers.map(s => [s, ['tokens', 'ms', 'calls'].reduce((o, k) => ({ ...o, [k]: Object.values(summary).reduce((n, t) => n + t[s][k], 0) }), {})]));
+const sumOf = (s, k) => Object.values(summary).reduce((n, t) => n + t[s][k], 0);
+const totals = Object.fromEntries(servers.map(s => [s, { tokens: sumOf(s, 'tokens'), ms: sumOf(s, 'ms'), calls: sumOf(s, 'calls') }]));
 const command = `node bench/mcp.mjs --runs ${RUNS}${flags.servers ? ` --servers ${flags.servers}` : ''}`;
 const report = { command, runs: RUNS, node: process.version, chromium: chrome, toolListChars: lists, summary, totals, results };
 writeFileSync(join(root, 'bench', 'mcp.json'), `${JSON.stringify(report, null, 2)}\n`);
