@@ -377,8 +377,54 @@ impl DomTree {
             placed,
             concealed,
             scroller,
+            inline: is_inline_tag(&n.tag),
         }
     }
+}
+
+/// Elements that flow inside a line of text by default (HTML's phrasing
+/// content that renders inline). Their text continues the line around
+/// them; text of any other element is a block of its own. The tag, not the
+/// computed `display`: the DOM pass does not read styles for every element,
+/// and a `span` made `inline-block` still sits in its line.
+pub fn is_inline_tag(tag: &str) -> bool {
+    matches!(
+        tag,
+        "span"
+            | "a"
+            | "b"
+            | "i"
+            | "u"
+            | "s"
+            | "em"
+            | "strong"
+            | "small"
+            | "big"
+            | "code"
+            | "kbd"
+            | "samp"
+            | "var"
+            | "abbr"
+            | "acronym"
+            | "cite"
+            | "dfn"
+            | "q"
+            | "sub"
+            | "sup"
+            | "mark"
+            | "font"
+            | "time"
+            | "data"
+            | "label"
+            | "bdi"
+            | "bdo"
+            | "ins"
+            | "del"
+            | "tt"
+            | "nobr"
+            | "wbr"
+            | "output"
+    )
 }
 
 /// Which tree holds the node `backend` of `frame`: the one with that frame's
@@ -430,6 +476,8 @@ pub struct Hints {
     pub concealed: Option<concealment::Concealed>,
     /// Its content scrolls (`overflow-y: auto | scroll`; with layout boxes).
     pub scroller: bool,
+    /// Its tag flows inside a line of text (`span`, `a`, `b`, …; see [`is_inline_tag`]).
+    pub inline: bool,
 }
 
 #[cfg(test)]

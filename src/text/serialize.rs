@@ -100,6 +100,12 @@ struct VNode<'a> {
     /// A scrollable region: its items scrolled out above and below.
     scrolled: (u32, u32),
     from_list_marker: bool,
+    /// Text: the block it was written in (a nameless container in the tree,
+    /// a line broken by `<br>`, or its element). compact joins text of one
+    /// block only: a chapter's paragraphs in block `div`s stay on their own
+    /// lines, while inline runs (`<b>`, `<span>`, which the tree leaves out
+    /// as ignored) read as one.
+    segment: u32,
     /// Printed only because the DOM says it is clickable: if it gets no ref
     /// after all, it is lifted like any nameless container.
     soft: bool,
@@ -122,6 +128,7 @@ impl<'a> VNode<'a> {
             url: None,
             scrolled: (0, 0),
             from_list_marker: false,
+            segment: 0,
             soft: false,
             children: Vec::new(),
             kept: true,
@@ -225,10 +232,15 @@ fn build_view<'a>(
     let mut repeats = 0usize;
     // Chrome puts frameId on a frame's root only; every node below inherits it.
     let root_frame = tree.node(tree_root).and_then(|n| n.frame_id.as_deref());
-    // (ax index, view parent, inside a list marker, frame)
-    let mut stack: Vec<(u32, u32, bool, Option<&'a str>)> = Vec::new();
+    // (ax index, view parent, inside a list marker, frame, text segment)
+    let mut stack: Vec<(u32, u32, bool, Option<&'a str>, u32)> = Vec::new();
+    let mut segments = 0u32;
+    // The view parent whose next text follows a `<br>`.
+    let mut broken_in: Option<u32> = None;
+    // After a `<br>`: text of (this view parent, this segment) continues on segment .2.
+    let mut pending_segment: Option<(u32, u32, u32)> = None;
     match subtree_root {
-        Some(r) if Some(r) != tree.root => stack.push((r, 0, false, root_frame)),
+        Some(r) if Some(r) != tree.root => stack.push((r, 0, false, root_frame, 0)),
         _ => {
             let root_is_document = tree.node(tree_root).is_some_and(|n| roles::aria_role(&n.role) == "document");
             if root_is_document {
@@ -237,14 +249,14 @@ fn build_view<'a>(
                 view[0].backend_node_id = root.backend_node_id;
                 view[0].frame_id = root.frame_id.as_deref();
                 for &c in root.children.iter().rev() {
-                    stack.push((c, 0, false, root_frame));
+                    stack.push((c, 0, false, root_frame, 0));
                 }
             } else {
-                stack.push((tree_root, 0, false, root_frame));
+                stack.push((tree_root, 0, false, root_frame, 0));
             }
         }
     }
-    while let Some((ax, parent, in_marker, inherited_frame)) = stack.pop() {
+    while let Some((ax, parent, in_marker, inherited_frame, segment)) = stack.pop() {
         let Some(node) = tree.node(ax) else { continue };
         let frame = node.frame_id.as_deref().or(inherited_frame);
         if std::mem::replace(&mut visited[ax as usize], true) {
@@ -252,6 +264,10 @@ fn build_view<'a>(
             continue;
         }
         if roles::is_dropped_with_subtree(&node.role) {
+            // A line break: the text after it starts a line of its own.
+            if node.role == "LineBreak" {
+                broken_in = Some(parent);
+            }
             continue;
         }
         let role = roles::aria_role(&node.role);
@@ -259,6 +275,16 @@ fn build_view<'a>(
             let mut t = VNode::element(Cow::Borrowed("text"), Cow::Borrowed(node.name.as_str()));
             t.kind = Kind::Text;
             t.from_list_marker = in_marker;
+            t.segment = segment;
+            if broken_in == Some(parent) {
+                broken_in = None;
+                segments += 1;
+                t.segment = segments;
+                // The rest of this block's text goes on the new line with it.
+                pending_segment = Some((parent, segment, segments));
+            } else if let Some((_, _, to)) = pending_segment.filter(|&(p, from, _)| p == parent && from == segment) {
+                t.segment = to;
+            }
             if let (true, Some(h), Some(b)) = (text_boxes || text_concealment, hints, node.backend_node_id) {
                 let facts = h(frame, b);
                 t.hints.in_view = facts.in_view.filter(|_| text_boxes);
@@ -293,8 +319,18 @@ fn build_view<'a>(
             view[parent as usize].children.push(idx);
             idx
         };
+        // A node in the tree (not ignored, as Chrome leaves most inline spans
+        // out) is a block of its own, unless its tag flows inline (an
+        // `inline-block` span is in the tree, and still in its line).
+        let inline = hints.is_some() && node_hints.inline && transparent;
+        let inner = if node.ignored || roles::is_transparent(&node.role) || inline {
+            segment
+        } else {
+            segments += 1;
+            segments
+        };
         for &c in node.children.iter().rev() {
-            stack.push((c, target, marker, frame));
+            stack.push((c, target, marker, frame, inner));
         }
     }
     if repeats > 0 {
@@ -421,7 +457,9 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_name: usize) {
                 }
                 let concealed = child.hints.concealed;
                 match run.as_mut() {
-                    Some((first, merged)) if compact && view[*first as usize].hints.concealed == concealed => {
+                    Some((first, merged))
+                        if compact && view[*first as usize].hints.concealed == concealed && view[*first as usize].segment == view[c as usize].segment =>
+                    {
                         let m = merged.get_or_insert_with(|| view[*first as usize].name.to_string());
                         m.push_str(&view[c as usize].name);
                         view[c as usize].kept = false;
@@ -924,6 +962,10 @@ fn inline_text<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], v: &VNode<'_>,
             return Some(Cow::Borrowed(child.name.as_ref()));
         }
     }
+    // Adjacent text that compact left apart is text of separate blocks or lines: lines of its own.
+    if v.children.windows(2).any(|w| view[w[0] as usize].kind == Kind::Text && view[w[1] as usize].kind == Kind::Text) {
+        return None;
+    }
     let mut pieces: Vec<&str> = Vec::new();
     for &c in &v.children {
         let child = &view[c as usize];
@@ -1216,6 +1258,23 @@ mod tests {
         assert_eq!(
             t,
             "- document \"P\":\n  - heading [level=2]:\n    - link \"Deals\" [ref=@e1]\n  - link \"BBC\" [ref=@e2]\n  - link \"Card\" [ref=@e3]:\n    - heading [level=3]"
+        );
+    }
+
+    #[test]
+    fn text_of_separate_blocks_and_lines_stays_on_lines_of_its_own() {
+        // A chapter's paragraphs in block divs (nameless generics in the tree): one line each.
+        let t = compact(json!([{ "role": "main", "children": [
+            { "role": "generic", "children": [{ "role": "StaticText", "name": "It was a bright cold day." }] },
+            { "role": "generic", "children": [{ "role": "StaticText", "name": "Winston slipped through " }, { "role": "StaticText", "name": "the glass doors." }] },
+            { "role": "StaticText", "name": "Before a break" },
+            { "role": "LineBreak", "name": "\n" },
+            { "role": "StaticText", "name": "after " },
+            { "role": "StaticText", "name": "it" },
+        ] }]));
+        assert_eq!(
+            t,
+            "- document \"P\":\n  - main:\n    - text: It was a bright cold day.\n    - text: Winston slipped through the glass doors.\n    - text: Before a break\n    - text: after it"
         );
     }
 
