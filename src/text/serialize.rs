@@ -175,7 +175,7 @@ pub fn serialize(
             None => notes.push("viewportOnly needs the DOM pass (its layout boxes), which was off or not read, so the whole page is shown".into()),
         }
     }
-    normalize_text(&mut view, opts.compact, max_name);
+    normalize_text(&mut view, opts.compact);
     if opts.interactive_only {
         prune(&mut view);
     }
@@ -416,8 +416,11 @@ fn is_separator(text: &str) -> bool {
 }
 
 /// Merge adjacent text (compact), normalize it, and drop empty text, list
-/// bullets and text repeating the parent's name (compact).
-fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_name: usize) {
+/// bullets and text repeating the parent's name (compact). Text is never
+/// cut here: `maxNameChars` is for names and values (SPEC §5); a long text
+/// line is the budget's to shorten, and it says how much it left out.
+fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool) {
+    let max_name = usize::MAX;
     for i in 0..view.len() {
         if view[i].kind != Kind::Element || view[i].children.is_empty() {
             continue;
@@ -1276,6 +1279,17 @@ mod tests {
             t,
             "- document \"P\":\n  - main:\n    - text: It was a bright cold day.\n    - text: Winston slipped through the glass doors.\n    - text: Before a break\n    - text: after it"
         );
+    }
+
+    #[test]
+    fn a_long_text_line_is_not_cut_at_max_name_chars_but_a_name_is() {
+        let long = "word ".repeat(400);
+        let t = compact(json!([
+            { "role": "generic", "children": [{ "role": "StaticText", "name": long.clone() }] },
+            { "role": "link", "name": long.clone() },
+        ]));
+        assert!(t.contains(long.trim()), "{t}");
+        assert!(t.contains(&format!("link \"{}…\"", &long.trim()[..900])), "{t}");
     }
 
     #[test]
