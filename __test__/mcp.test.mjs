@@ -285,6 +285,41 @@ test('over --cdp: a crashed renderer, a closed tab and a beforeunload dialog are
     }
 });
 
+test('over streamable HTTP with --port: two clients share the server, and a bad session is refused', async () => {
+    const { spawn } = await import('node:child_process');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const server = spawn(process.execPath, [bin, 'mcp', '--allow-file-urls', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+        const url = await new Promise((resolve, reject) => {
+            let err = '';
+            server.stderr.on('data', d => {
+                err += d;
+                const m = /on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+                if (m) resolve(m[1]);
+            });
+            server.once('exit', code => reject(new Error(`the server exited (${code}): ${err}`)));
+        });
+        const clients = [];
+        for (let i = 0; i < 2; i++) {
+            const c = new Client({ name: `http-${i}`, version: '1.0.0' });
+            await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+            clients.push(c);
+        }
+        const r = await clients[0].callTool({ name: 'browser_navigate', arguments: { url: page('wizard.html') } });
+        assert.equal(r.isError, false, r.content[0].text);
+        const seen = await clients[1].callTool({ name: 'get_snapshot', arguments: {} });
+        assert.match(seen.content[0].text, /Page: "Account wizard"/, 'the second client sees the browser the first drove');
+        const stray = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'nope' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+        assert.equal(stray.status, 400);
+        assert.equal((await fetch(url.replace('/mcp', '/elsewhere'))).status, 404);
+        for (const c of clients) await c.close();
+    } finally {
+        const gone = new Promise(resolve => server.once('exit', resolve));
+        server.kill('SIGTERM');
+        await gone;
+    }
+});
+
 /** Processes whose command line names `dir` (Linux's /proc). */
 function processesUsing(dir) {
     return readdirSync('/proc').filter(p => /^\d+$/.test(p)).filter(p => {

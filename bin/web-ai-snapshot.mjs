@@ -140,7 +140,7 @@ Options:
   --user-data-dir <dir>      a profile to keep (default: a temporary, isolated one)
   --isolated                 a temporary profile (the default)
   --cdp <endpoint>           attach to a running browser (http(s)://host:port or ws(s)://…)
-  --port <n>                 streamable HTTP on 127.0.0.1:<n>/mcp instead of stdio
+  --port <n>                 streamable HTTP on 127.0.0.1:<n>/mcp instead of stdio (0: any free port, printed)
   --allow-evaluate           offer browser_evaluate (runs JavaScript in the page)
   --allow-file-urls          let the agent open file: URLs
   --allowed-origins <list>   only these origins may be opened (; or , separated)
@@ -476,7 +476,7 @@ async function mcpCommand(argv) {
     if (args.isolated && args['user-data-dir']) throw new UsageError('--isolated and --user-data-dir are alternatives; give one');
     if (args.cdp && !/^(https?|wss?):\/\//.test(args.cdp)) throw new UsageError(`--cdp must be http(s)://host:port or a ws(s):// URL, got ${JSON.stringify(args.cdp)}`);
     if (args.cdp && (args['executable-path'] || args['user-data-dir'] || args.headless || args.headed)) throw new UsageError('--cdp attaches to a running browser: --executable-path, --user-data-dir, --headless and --headed are for one the server launches');
-    const port = positiveInt(args.port, 'port', { min: 1 });
+    const port = positiveInt(args.port, 'port', { min: 0 });
     const { runMcpServer } = await import('../lib/agent/mcp.mjs');
     const server = await runMcpServer({
         cdp: args.cdp,

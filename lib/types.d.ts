@@ -74,6 +74,8 @@ export interface SnapshotOptions {
     includeDomHash?: boolean;
     domHashMaxChars?: number;
     maxNameChars?: number;
+    /** A text line longer than this is cut, and says how many characters it left out (names and values are cut at `maxNameChars`). Default 2000. */
+    maxTextChars?: number;
     /** Refs for tier-2 elements even past 100 refs. Default false. */
     allRefs?: boolean;
     /** Deadline for the whole capture, every browser call included. Default 10000. */

@@ -6,6 +6,10 @@ use crate::error::{ErrorCode, Result, WebAiError};
 
 pub const DEFAULT_SNAPSHOT_MAX_DEPTH: u32 = 6;
 pub const DEFAULT_MAX_NAME_CHARS: u32 = 900;
+/// Text lines are not cut at `maxNameChars` (names and values are): a
+/// paragraph is whole up to this many characters, which bounds what one
+/// hostile text node can put in a snapshot; a cut says how much is left.
+pub const DEFAULT_MAX_TEXT_CHARS: u32 = 2000;
 pub const DEFAULT_DOM_HASH_MAX_CHARS: u32 = 32768;
 pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
 /// `maxDepth` values above this are treated as this.
@@ -87,6 +91,8 @@ pub struct SnapshotOptions {
     pub include_dom_hash: bool,
     pub dom_hash_max_chars: u32,
     pub max_name_chars: u32,
+    /// A text line longer than this is cut, saying how much it left out.
+    pub max_text_chars: u32,
     pub all_refs: bool,
     pub timeout_ms: u32,
     pub refs_only: bool,
@@ -141,6 +147,7 @@ impl Default for SnapshotOptions {
             include_dom_hash: true,
             dom_hash_max_chars: DEFAULT_DOM_HASH_MAX_CHARS,
             max_name_chars: DEFAULT_MAX_NAME_CHARS,
+            max_text_chars: DEFAULT_MAX_TEXT_CHARS,
             all_refs: false,
             timeout_ms: DEFAULT_TIMEOUT_MS,
             refs_only: false,
@@ -236,6 +243,7 @@ impl SnapshotOptions {
             include_dom_hash: get_bool(m, "includeDomHash", d.include_dom_hash)?,
             dom_hash_max_chars: get_uint(m, "domHashMaxChars", d.dom_hash_max_chars, 1, u32::MAX)?,
             max_name_chars: get_uint(m, "maxNameChars", d.max_name_chars, 1, u32::MAX)?,
+            max_text_chars: get_uint(m, "maxTextChars", d.max_text_chars, 1, u32::MAX)?,
             all_refs: get_bool(m, "allRefs", d.all_refs)?,
             timeout_ms: get_uint(m, "timeoutMs", d.timeout_ms, 1, 3_600_000)?,
             refs_only: get_bool(m, "refsOnly", d.refs_only)?,

@@ -175,7 +175,7 @@ pub fn serialize(
             None => notes.push("viewportOnly needs the DOM pass (its layout boxes), which was off or not read, so the whole page is shown".into()),
         }
     }
-    normalize_text(&mut view, opts.compact);
+    normalize_text(&mut view, opts.compact, opts.max_text_chars as usize, &mut notes);
     if opts.interactive_only {
         prune(&mut view);
     }
@@ -419,8 +419,9 @@ fn is_separator(text: &str) -> bool {
 /// bullets and text repeating the parent's name (compact). Text is never
 /// cut here: `maxNameChars` is for names and values (SPEC §5); a long text
 /// line is the budget's to shorten, and it says how much it left out.
-fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool) {
+fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, notes: &mut Vec<String>) {
     let max_name = usize::MAX;
+    let mut cut = 0usize;
     for i in 0..view.len() {
         if view[i].kind != Kind::Element || view[i].children.is_empty() {
             continue;
@@ -429,13 +430,20 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool) {
         let mut out: Vec<u32> = Vec::with_capacity(children.len());
         // A run of adjacent text: the first node and, once a second joins, the merged text.
         let mut run: Option<(u32, Option<String>)> = None;
-        let flush = |run: &mut Option<(u32, Option<String>)>, out: &mut Vec<u32>, view: &mut [VNode<'a>]| {
+        let mut flush = |run: &mut Option<(u32, Option<String>)>, out: &mut Vec<u32>, view: &mut [VNode<'a>]| {
             if let Some((idx, merged)) = run.take() {
                 // Text read from the tree as it is written stays borrowed (no copy per text node).
                 let text: Cow<'a, str> = match (merged, &view[idx as usize].name) {
                     (Some(m), _) => Cow::Owned(normalize_name(&m, max_name)),
                     (None, Cow::Borrowed(name)) => normalize_name_cow(name, max_name),
                     (None, Cow::Owned(name)) => Cow::Owned(normalize_name_cow(name, max_name).into_owned()),
+                };
+                let text = match cut_text(text, max_text) {
+                    (t, true) => {
+                        cut += 1;
+                        t
+                    }
+                    (t, false) => t,
                 };
                 let parent_name = &view[i].name;
                 let repeats_parent = compact && !parent_name.is_empty() && text == *parent_name;
@@ -483,6 +491,23 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool) {
         }
         view[i].children = out;
     }
+    if cut > 0 {
+        notes.push(format!("{cut} text line(s) longer than maxTextChars ({max_text}) were cut; each says how many characters it left out"));
+    }
+}
+
+/// A text line cut at `max` characters, with what it left out said at the cut.
+fn cut_text(text: Cow<'_, str>, max: usize) -> (Cow<'_, str>, bool) {
+    // Bytes bound characters: most lines are decided without counting.
+    if text.len() <= max {
+        return (text, false);
+    }
+    let total = text.chars().count();
+    if total <= max {
+        return (text, false);
+    }
+    let head: String = text.chars().take(max).collect();
+    (Cow::Owned(format!("{}… [{} more characters; maxTextChars shows more]", head.trim_end(), total - max)), true)
 }
 
 /// Text that only repeats what an element next to it already says: a label
@@ -1217,9 +1242,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn text_of(children: serde_json::Value, opts: &SnapshotOptions) -> String {
+    fn serialized(children: serde_json::Value, opts: &SnapshotOptions) -> Serialized {
         let tree = crate::tree::legacy_reader::from_value(json!({ "role": "RootWebArea", "name": "P", "children": children })).unwrap();
-        serialize(&tree, None, None, Some("https://shop.test/cart"), opts, None, None, None).text
+        serialize(&tree, None, None, Some("https://shop.test/cart"), opts, None, None, None)
+    }
+
+    fn text_of(children: serde_json::Value, opts: &SnapshotOptions) -> String {
+        serialized(children, opts).text
     }
 
     fn compact(children: serde_json::Value) -> String {
@@ -1283,13 +1312,18 @@ mod tests {
 
     #[test]
     fn a_long_text_line_is_not_cut_at_max_name_chars_but_a_name_is() {
-        let long = "word ".repeat(400);
+        let long = "word ".repeat(390);
         let t = compact(json!([
             { "role": "generic", "children": [{ "role": "StaticText", "name": long.clone() }] },
             { "role": "link", "name": long.clone() },
         ]));
         assert!(t.contains(long.trim()), "{t}");
         assert!(t.contains(&format!("link \"{}…\"", &long.trim()[..900])), "{t}");
+        // Past maxTextChars the line is cut, and says by how much.
+        let huge = "x".repeat(5000);
+        let s = serialized(json!([{ "role": "generic", "children": [{ "role": "StaticText", "name": huge }] }]), &SnapshotOptions::default());
+        assert!(s.text.contains(&format!("{}… [3000 more characters; maxTextChars shows more]", "x".repeat(2000))), "{}", s.text);
+        assert!(s.notes.iter().any(|n| n.starts_with("1 text line(s) longer than maxTextChars (2000) were cut")), "{:?}", s.notes);
     }
 
     #[test]
