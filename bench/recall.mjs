@@ -1,0 +1,88 @@
+// Text recall and tokens on real pages nobody here tuned for: for each page of
+// ../shared/pages and ../shared/pages-more (the bundled real pages when those
+// are absent), the distinct words of Playwright's AI snapshot that ours shows,
+// and our o200k tokens against Playwright's, with the distribution and the
+// worst pages named. A word is a run of letters or digits (two or more
+// characters, lower-cased); Playwright's own syntax (roles, ref=, /url:) is not
+// counted, since both snapshots write roles in their own way.
+//
+//   node bench/recall.mjs [--only SUBSTRING] [--no-readme]
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { chromium } from 'playwright-core';
+import ax from '../lib/ax-snapshot.cjs';
+import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
+import { median, root, round, writeReadmeBlock } from './pages.mjs';
+
+const { values: flags } = parseArgs({ options: { only: { type: 'string', default: '' }, 'no-readme': { type: 'boolean' } } });
+
+function pageList() {
+    const dirs = [resolve(root, '..', 'shared', 'pages'), resolve(root, '..', 'shared', 'pages-more')].filter(existsSync);
+    const from = dirs.length ? dirs : [join(root, 'fixtures', 'real-pages')];
+    return from.flatMap(d => readdirSync(d).filter(f => f.endsWith('.html')).sort().map(f => ({ name: f.replace(/\.html$/, ''), path: join(d, f) })))
+        .filter(p => p.name.includes(flags.only));
+}
+
+/** Playwright's syntax, not the page's words. */
+const SYNTAX = /\[ref=[^\]]*\]|\[(?:cursor|level|checked|expanded|selected|pressed|disabled|active)[^\]]*\]|\/url: \S+|^\s*- (?:[a-z]+)(?=[ :"]|$)/gm;
+const words = text => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) || []));
+
+const pages = pageList();
+const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_FLAGS });
+const results = [];
+try {
+    for (const p of pages) {
+        let page;
+        try {
+            page = await openFile(browser, p.path);
+            const pw = await page.ariaSnapshot({ mode: 'ai', timeout: 30000 });
+            const ours = await ax.buildWebAiSnapshot(page, { timeoutMs: 30000 });
+            const theirs = words(pw.replace(SYNTAX, ' '));
+            const mine = words(ours.text);
+            const shown = [...theirs].filter(w => mine.has(w)).length;
+            const r = {
+                page: p.name,
+                recall: theirs.size ? shown / theirs.size : 1,
+                words: theirs.size,
+                tokens: encode(ours.text).length,
+                pwTokens: encode(pw).length,
+            };
+            r.tokenRatio = r.pwTokens ? r.tokens / r.pwTokens : 1;
+            results.push(r);
+            console.error(`${p.name.padEnd(40)} recall ${(r.recall * 100).toFixed(1).padStart(5)}%  tokens ${String(r.tokens).padStart(6)} / ${String(r.pwTokens).padStart(6)} = ${r.tokenRatio.toFixed(2)}`);
+        } catch (err) {
+            console.error(`${p.name.padEnd(40)} skipped: ${err.message.split('\n')[0]}`);
+            results.push({ page: p.name, error: err.message.split('\n')[0] });
+        } finally {
+            await page?.close().catch(() => undefined);
+        }
+    }
+} finally {
+    await browser.close();
+}
+
+const ok = results.filter(r => r.error === undefined);
+const pct = xs => `${round(xs * 100, 1)}%`;
+const q = (xs, f) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))];
+const recalls = ok.map(r => r.recall);
+const ratios = ok.map(r => r.tokenRatio);
+const allWords = ok.reduce((n, r) => n + r.words, 0);
+const pooled = ok.reduce((n, r) => n + r.recall * r.words, 0) / (allWords || 1);
+const tokensAll = ok.reduce((n, r) => n + r.tokens, 0) / (ok.reduce((n, r) => n + r.pwTokens, 0) || 1);
+const worst = [...ok].sort((a, b) => a.recall - b.recall).slice(0, 10);
+const md = [
+    `Over ${ok.length} real pages (${results.length - ok.length} could not be read), \`node bench/recall.mjs\`, ${new Date().toISOString().slice(0, 10)}, Chromium ${browser.version()}:`,
+    '',
+    '| | median | 10th percentile | worst | all pages pooled |',
+    '| --- | --- | --- | --- | --- |',
+    `| text recall (Playwright's words ours shows) | ${pct(median(recalls))} | ${pct(q(recalls, 0.1))} | ${pct(Math.min(...recalls))} | ${pct(pooled)} |`,
+    `| tokens ÷ Playwright's | ${round(median(ratios), 2)} | 90th percentile ${round(q(ratios, 0.9), 2)} | ${round(Math.max(...ratios), 2)} | ${round(tokensAll, 2)} |`,
+    '',
+    `Lowest recall: ${worst.map(r => `${r.page} ${pct(r.recall)}`).join(', ')}.`,
+    '',
+].join('\n');
+console.log(md);
+writeFileSync(join(root, 'bench', 'recall.json'), `${JSON.stringify({ command: 'node bench/recall.mjs', chromium: browser.version(), results }, null, 2)}\n`);
+if (!flags['no-readme'] && !flags.only) writeReadmeBlock('recall', 'Text recall on real pages', md);
