@@ -3,6 +3,58 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeBrowser, openFixture } from './helpers.mjs';
+import Ajv from 'ajv';
+
+// Seed 001 §1.3.1's Snapshot, as a JSON schema: every element has a box of
+// numbers, and its state uses only §1.3.4's values.
+const SEED_001_SNAPSHOT = {
+    type: 'object',
+    required: ['snapshot_id', 'timestamp', 'elements', 'focused', 'page', 'screenshot', 'viewport'],
+    properties: {
+        snapshot_id: { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$' },
+        timestamp: { type: 'string', format: 'date-time' },
+        elements: {
+            type: 'array',
+            maxItems: 100,
+            items: {
+                type: 'object',
+                required: ['ref', 'role', 'name', 'state', 'bbox'],
+                properties: {
+                    ref: { type: 'string', pattern: '^@e\\d+$' },
+                    role: { type: 'string' },
+                    name: { type: 'string', maxLength: 203 },
+                    state: { type: 'array', items: { enum: ['visible', 'hidden', 'offscreen', 'enabled', 'disabled', 'readonly', 'checked', 'unchecked', 'mixed', 'expanded', 'collapsed', 'focused', 'busy'] } },
+                    bbox: {
+                        type: 'object',
+                        required: ['x', 'y', 'width', 'height'],
+                        properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } },
+                    },
+                    value: { type: 'string' },
+                    level: { type: 'integer', minimum: 1, maximum: 6 },
+                    children: { type: 'array', items: { type: 'string', pattern: '^@e\\d+$' } },
+                },
+            },
+        },
+        focused: { type: ['string', 'null'] },
+        page: { type: 'object', required: ['url', 'title'], properties: { url: { type: 'string' }, title: { type: 'string' } } },
+        screenshot: { type: 'string', minLength: 1 },
+        viewport: {
+            type: 'object',
+            required: ['width', 'height', 'scroll_x', 'scroll_y'],
+            properties: { width: { type: 'number' }, height: { type: 'number' }, scroll_x: { type: 'number' }, scroll_y: { type: 'number' } },
+        },
+    },
+};
+const validateSeed001 = new Ajv({ allErrors: true, formats: { 'date-time': /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/ } }).compile(SEED_001_SNAPSHOT);
+function assertSeed001Snapshot(snapshot) {
+    assert.ok(validateSeed001(snapshot), JSON.stringify(validateSeed001.errors, null, 1));
+    // A closed select's options have no box of their own: they take the select's.
+    for (const select of snapshot.elements.filter(e => e.role === 'combobox' && e.children)) {
+        for (const option of snapshot.elements.filter(e => e.role === 'option' && select.children.includes(e.ref))) {
+            assert.deepEqual(option.bbox, select.bbox, `${option.ref} takes ${select.ref}'s box`);
+        }
+    }
+}
 import { buildWebAiSnapshot, createRefRegistry, invalidateRefsOnDomChange, resolveRef, runAction, WebAiError } from '../lib/index.cjs';
 
 after(closeBrowser);
@@ -301,8 +353,10 @@ test('the tools: schemas, execute contract, approval and completion callbacks', 
         assert.match(asked.at(-1), /^browser_click/);
 
         const withShot = createBrowserTools(page, { screenshot: true });
-        const shot = (await withShot.execute('get_snapshot', {})).snapshot.screenshot;
-        assert.equal(Buffer.from(shot, 'base64').subarray(1, 4).toString(), 'PNG');
+        const seeded = (await withShot.execute('get_snapshot', {})).snapshot;
+        assert.equal(Buffer.from(seeded.screenshot, 'base64').subarray(1, 4).toString(), 'PNG');
+        assertSeed001Snapshot(seeded);
+        assertSeed001Snapshot((await withShot.execute('get_snapshot', { viewport_only: false })).snapshot);
 
         const done = await tools.execute('complete_task', { status: 'success', reason: 'clicked' });
         assert.equal(done.acknowledged, true);

@@ -182,6 +182,7 @@ function createBrowserTools(page, options = {}) {
     /** Seed 001's page, viewport and (on request) screenshot, and seed 004's revision fields, beside ours. */
     async function withSeedFields(snapshot) {
         if (!snapshot) return snapshot;
+        snapshot.snapshot_id = snapshot.snapshotId;
         snapshot.page = { url: snapshot.url ?? null, title: snapshot.title ?? null };
         snapshot.snapshot_revision = snapshot.revision;
         snapshot.captured_at_ms = snapshot.capturedAtMs;

@@ -29,6 +29,8 @@ export interface BrowserToolsOptions {
 
 /** A snapshot as the tools return it: the session's, plus seed 001's page facts and seed 004's revision fields. */
 export interface ToolSnapshot extends WebAiSnapshot {
+    /** Seed 001's name for `snapshotId`. */
+    snapshot_id: string;
     revision: number;
     capturedAtMs: number;
     snapshot_revision: number;

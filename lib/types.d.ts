@@ -143,7 +143,8 @@ export interface SnapshotElement {
     name: string;
     state: ElementState[];
     /** Viewport coordinates (CSS pixels); null without a layout box. */
-    bbox: { x: number; y: number; width: number; height: number } | null;
+    /** Its own box, or its nearest ancestor's (an option of a closed select); an element with neither is hidden and not listed. */
+    bbox: { x: number; y: number; width: number; height: number };
     value?: string;
     /** Headings. */
     level?: number;

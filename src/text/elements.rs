@@ -27,8 +27,9 @@ pub struct Element {
     pub role: String,
     pub name: String,
     pub state: Vec<&'static str>,
-    /// Viewport coordinates; null when the element has no layout box.
-    pub bbox: Option<BoundingBox>,
+    /// Viewport coordinates: its own box, or (an option of a closed select,
+    /// a `display: contents` wrapper) its nearest ancestor's that has one.
+    pub bbox: BoundingBox,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -55,18 +56,18 @@ pub fn rank_key(r: &ElementRef, k: usize) -> (u8, u8, usize) {
 }
 
 fn shown_rank(r: &ElementRef) -> u8 {
-    match r.facts.placed.map(|(_, s)| s) {
-        Some(Shown::Fully) => 0,
-        Some(Shown::Partly) => 1,
-        Some(Shown::Offscreen) => 2,
-        None => 3,
-    }
+    shown_rank_of(r.facts.placed)
 }
 
 /// §1.3.4's state values that apply.
 pub fn states(r: &ElementRef) -> Vec<&'static str> {
+    states_placed(r, r.facts.placed.map(|(_, s)| s))
+}
+
+/// The state values of `r` shown as `shown` (its own placement or its ancestor's).
+fn states_placed(r: &ElementRef, shown: Option<Shown>) -> Vec<&'static str> {
     let s = &r.facts.states;
-    let mut out = vec![match r.facts.placed.map(|(_, s)| s) {
+    let mut out = vec![match shown {
         Some(Shown::Fully | Shown::Partly) => "visible",
         Some(Shown::Offscreen) => "offscreen",
         None => "hidden",
@@ -106,14 +107,45 @@ fn round1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 
-/// The elements to report (document order) and how many were left out.
-pub fn elements(refs: &[ElementRef], max: Option<u32>) -> (Vec<Element>, usize) {
-    // Refs behind an open modal are not on the active layer.
-    let mut keep: Vec<bool> = refs.iter().map(|r| r.blocked_by.is_none()).collect();
+/// Each ref's placement: its own, else its nearest ancestor ref's (by the
+/// refs' `children`), else none: an element with no box anywhere above it
+/// is hidden, which §1.3.2 leaves out.
+fn placements(refs: &[ElementRef]) -> Vec<Option<(crate::dom::viewport::Rect, Shown)>> {
+    let mut parent: Vec<Option<usize>> = vec![None; refs.len()];
+    for (k, r) in refs.iter().enumerate() {
+        for &c in &r.facts.children {
+            if let Some(p) = parent.get_mut(c as usize) {
+                p.get_or_insert(k);
+            }
+        }
+    }
+    (0..refs.len())
+        .map(|k| {
+            // Bounded walk: `children` comes from the page's tree, so no cycle is trusted away.
+            let mut at = Some(k);
+            for _ in 0..=refs.len() {
+                let i = at?;
+                if let Some(p) = refs[i].facts.placed {
+                    return Some(p);
+                }
+                at = parent[i];
+            }
+            None
+        })
+        .collect()
+}
+
+/// The elements to report (document order), how many `maxElements` left
+/// out, and how many were hidden (no box of their own or above them).
+pub fn elements(refs: &[ElementRef], max: Option<u32>) -> (Vec<Element>, usize, usize) {
+    let placed = placements(refs);
+    // Refs behind an open modal are not on the active layer; hidden ones are not reported.
+    let mut keep: Vec<bool> = refs.iter().zip(&placed).map(|(r, p)| r.blocked_by.is_none() && p.is_some()).collect();
+    let hidden = refs.iter().zip(&placed).filter(|(r, p)| r.blocked_by.is_none() && p.is_none()).count();
     let mut left_out = 0;
     let mut order: Vec<usize> = (0..refs.len()).filter(|&k| keep[k]).collect();
     if let Some(max) = max.map(|m| m as usize).filter(|&m| m < order.len()) {
-        order.sort_by_key(|&k| rank_key(&refs[k], k));
+        order.sort_by_key(|&k| (shown_rank_of(placed[k]), role_rank(&refs[k].role), k));
         for &k in &order[max..] {
             keep[k] = false;
         }
@@ -123,18 +155,30 @@ pub fn elements(refs: &[ElementRef], max: Option<u32>) -> (Vec<Element>, usize) 
         .iter()
         .enumerate()
         .filter(|(k, _)| keep[*k])
-        .map(|(_, r)| Element {
-            ref_id: r.ref_id.clone(),
-            role: r.role.clone(),
-            name: cut_name(&r.name),
-            state: states(r),
-            bbox: r.facts.placed.map(|(b, _)| BoundingBox { x: round1(b.x), y: round1(b.y), width: round1(b.w), height: round1(b.h) }),
-            value: r.facts.value.clone().filter(|v| !v.is_empty()),
-            level: r.facts.states.level.filter(|_| r.role == "heading"),
-            children: r.facts.children.iter().filter(|&&c| keep.get(c as usize) == Some(&true)).map(|&c| refs[c as usize].ref_id.clone()).collect(),
+        .filter_map(|(k, r)| {
+            let (b, shown) = placed[k]?;
+            Some(Element {
+                ref_id: r.ref_id.clone(),
+                role: r.role.clone(),
+                name: cut_name(&r.name),
+                state: states_placed(r, Some(shown)),
+                bbox: BoundingBox { x: round1(b.x), y: round1(b.y), width: round1(b.w), height: round1(b.h) },
+                value: r.facts.value.clone().filter(|v| !v.is_empty()),
+                level: r.facts.states.level.filter(|_| r.role == "heading"),
+                children: r.facts.children.iter().filter(|&&c| keep.get(c as usize) == Some(&true)).map(|&c| refs[c as usize].ref_id.clone()).collect(),
+            })
         })
         .collect();
-    (out, left_out)
+    (out, left_out, hidden)
+}
+
+fn shown_rank_of(placed: Option<(crate::dom::viewport::Rect, Shown)>) -> u8 {
+    match placed.map(|(_, s)| s) {
+        Some(Shown::Fully) => 0,
+        Some(Shown::Partly) => 1,
+        Some(Shown::Offscreen) => 2,
+        None => 3,
+    }
 }
 
 /// The ref of the focused element, if it has one.
@@ -200,14 +244,27 @@ mod tests {
             r(5, "button", Some(Shown::Fully), States::default()),
             r(6, "generic", None, States::default()),
         ];
-        let (kept, left_out) = elements(&refs, Some(3));
-        assert_eq!(left_out, 3);
+        let (kept, left_out, hidden) = elements(&refs, Some(3));
+        assert_eq!((left_out, hidden), (2, 1));
         // Fully in view: button 5, checkbox 4, heading 1 — reported in document order.
         assert_eq!(kept.iter().map(|e| e.ref_id.as_str()).collect::<Vec<_>>(), ["@e1", "@e4", "@e5"]);
-        let (all, none) = elements(&refs, None);
-        assert_eq!((all.len(), none), (6, 0));
-        assert_eq!(all[0].bbox, Some(BoundingBox { x: 1.0, y: 2.0, width: 3.0, height: 4.0 }));
-        assert_eq!(all[5].bbox, None);
+        let (all, none, hidden) = elements(&refs, None);
+        // The generic with no box anywhere above it is hidden: left out (§1.3.2).
+        assert_eq!((all.len(), none, hidden), (5, 0, 1));
+        assert_eq!(all[0].bbox, BoundingBox { x: 1.0, y: 2.0, width: 3.0, height: 4.0 });
+    }
+
+    #[test]
+    fn an_element_without_a_box_takes_its_nearest_ancestors() {
+        // A closed select (a combobox with a box) and its options (none).
+        let mut select = r(1, "combobox", Some(Shown::Fully), States::default());
+        select.facts.children = vec![1, 2];
+        let refs = vec![select, r(2, "option", None, States::default()), r(3, "option", None, States::default())];
+        let (all, _, hidden) = elements(&refs, None);
+        assert_eq!(hidden, 0);
+        assert_eq!(all.len(), 3);
+        assert!(all.iter().all(|e| e.bbox == all[0].bbox), "{all:?}");
+        assert_eq!(all[1].state, ["visible", "enabled"]);
     }
 
     #[test]
@@ -221,9 +278,10 @@ mod tests {
 
     #[test]
     fn names_are_cut_at_200_chars_and_timestamps_are_iso() {
-        let mut long = r(1, "link", None, States::default());
+        let mut long = r(1, "link", Some(Shown::Fully), States::default());
         long.name = "é".repeat(250);
-        let (e, _) = elements(&[long], None);
+        let (e, _, _) = elements(&[r(0, "main", Some(Shown::Fully), States::default()), long], None);
+        let e = &e[1..];
         assert_eq!(e[0].name.chars().count(), 203);
         assert!(e[0].name.ends_with("..."));
         assert_eq!(iso8601(0), "1970-01-01T00:00:00.000Z");

@@ -140,7 +140,12 @@ pub fn build_snapshot(tree: &AxTree, subtree_root: Option<u32>, facts: PageFacts
         }
     }
     let elements = opts.include_elements.then(|| {
-        let (mut list, left_out) = crate::text::elements::elements(&refs, opts.max_elements);
+        let (mut list, left_out, hidden) = crate::text::elements::elements(&refs, opts.max_elements);
+        if hidden > 0 && hidden == refs.iter().filter(|r| r.blocked_by.is_none()).count() {
+            notes.push("elements: no ref has a layout box (the DOM pass's boxes were not read), so none is listed".to_string());
+        } else if hidden > 0 {
+            notes.push(format!("elements: {hidden} ref(s) with no layout box, nor any above them, are hidden and not listed (seed 001 §1.3.2)"));
+        }
         if opts.mark_untrusted {
             for e in list.iter_mut() {
                 if let std::borrow::Cow::Owned(n) = crate::text::untrusted::neutralise(&e.name) {
