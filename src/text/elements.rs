@@ -59,12 +59,7 @@ fn shown_rank(r: &ElementRef) -> u8 {
     shown_rank_of(r.facts.placed)
 }
 
-/// §1.3.4's state values that apply.
-pub fn states(r: &ElementRef) -> Vec<&'static str> {
-    states_placed(r, r.facts.placed.map(|(_, s)| s))
-}
-
-/// The state values of `r` shown as `shown` (its own placement or its ancestor's).
+/// §1.3.4's state values that apply to `r`, shown as `shown` (its own placement or its ancestor's).
 fn states_placed(r: &ElementRef, shown: Option<Shown>) -> Vec<&'static str> {
     let s = &r.facts.states;
     let mut out = vec![match shown {
@@ -265,6 +260,10 @@ mod tests {
         assert_eq!(all.len(), 3);
         assert!(all.iter().all(|e| e.bbox == all[0].bbox), "{all:?}");
         assert_eq!(all[1].state, ["visible", "enabled"]);
+    }
+
+    fn states(r: &ElementRef) -> Vec<&'static str> {
+        states_placed(r, r.facts.placed.map(|(_, s)| s))
     }
 
     #[test]
