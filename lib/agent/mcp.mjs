@@ -5,16 +5,26 @@
 // SIGINT, SIGTERM), so none is left running.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AgentHost, UNTRUSTED_WARNING } from './host.mjs';
+
+// The SDK is loaded after the browser has been asked to start (about 0.1 s of
+// module loading that the launch overlaps).
+let sdk = null;
+async function loadSdk() {
+    sdk ??= Promise.all([
+        import('@modelcontextprotocol/sdk/server/index.js'),
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+        import('@modelcontextprotocol/sdk/types.js'),
+    ]).then(([index, stdio, http, types]) => ({ ...index, ...stdio, ...http, ...types }));
+    return sdk;
+}
 
 const INSTRUCTIONS = `Browse with refs: get_snapshot shows the page with a ref (@e4) on every control; act with browser_click, browser_fill and the others by ref. Each result starts with one status line, then the page or only what changed since the last result. Refs stay valid while their element exists. ${UNTRUSTED_WARNING}`;
 
 /** One MCP server (one client's connection) over `host`. */
-export function createMcpServer(host, { name = 'web-ai-snapshot', version = '0.0.0' } = {}) {
+export async function createMcpServer(host, { name = 'web-ai-snapshot', version = '0.0.0' } = {}) {
+    const { Server, ListToolsRequestSchema, CallToolRequestSchema } = await loadSdk();
     const server = new Server({ name, version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: host.tools }));
     // Human approval through MCP elicitation, where the client supports it.
@@ -54,8 +64,9 @@ export async function runMcpServer(options = {}, { version } = {}) {
     // The browser starts with the server, while the client initializes; a
     // failed start is reported by the first tool call, which tries again.
     host.start().catch(() => undefined);
+    const { StdioServerTransport, StreamableHTTPServerTransport, isInitializeRequest } = await loadSdk();
     if (options.port === undefined) {
-        const server = createMcpServer(host, { version });
+        const server = await createMcpServer(host, { version });
         const transport = new StdioServerTransport();
         const ended = new Promise(resolve => {
             server.onclose = resolve;
@@ -92,7 +103,7 @@ export async function runMcpServer(options = {}, { version } = {}) {
                 transport.onclose = () => {
                     if (transport.sessionId) sessions.delete(transport.sessionId);
                 };
-                await createMcpServer(host, { version }).connect(transport);
+                await (await createMcpServer(host, { version })).connect(transport);
             }
             await transport.handleRequest(req, res, body);
         } catch (err) {
