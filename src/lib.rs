@@ -45,6 +45,7 @@ mod tree;
 
 // The agent loop's rules, as the JS layer gets them (registry freshness, target matching, vendor contracts, the doctor).
 pub use agent::contracts::all_contract_data;
+pub use agent::keys::key_events;
 pub use agent::doctor::summarize as summarize_for_doctor;
 pub use agent::registry::{invalidation as registry_invalidation, is_stale as registry_is_stale, Freshness, RegistryView};
 pub use agent::targets::{any_matches, rank as rank_candidates, score_ref, Pattern, PatternSpec, RankInput, RefView, Target};
@@ -52,13 +53,13 @@ pub use agent::targets::{any_matches, rank as rank_candidates, score_ref, Patter
 pub use compat::dom_hash::{dom_hash_of_html, normalize_dom_for_hash};
 // A capture driven from another thread's event loop (the binding's JS thread), and how a JS session's failures read.
 pub use capture::pump::{Pump, PumpRequest, PumpStep};
-pub use capture::{js_rejection, SessionCapture, FULL_CAPTURE_NOTE, REPEAT_MIN_NODES};
+pub use capture::{js_rejection, SessionCapture, FULL_CAPTURE_NOTE, NOT_MIRRORED_NOTE, REPEAT_MIN_NODES};
 // A page session's state, and over an endpoint its kept connection.
 pub use action::{run as run_action, verify as verify_ref, ActionCode, ActionOutcome, ActionRequest, Checked, RefTarget};
 pub use capture::{capture_incremental, capture_with, Captured, CdpCall, CdpReply, CdpTransport, ReplyFuture};
 pub use dom::selector::Located;
 pub use error::{ErrorCode, Result, WebAiError};
-pub use native::{bare_tree, is_fatal, navigate, KeptConnection, MAX_MESSAGE_BYTES};
+pub use native::{bare_tree, is_fatal, navigate, Dialog, KeptConnection, MAX_MESSAGE_BYTES};
 pub use native::{capture_endpoint, Endpoint, NativeConnection};
 pub use options::SnapshotOptions;
 pub use page_session::PageSessionState;
@@ -67,7 +68,8 @@ pub use text::numbering::RefMemory;
 pub use text::sent_refs::{render as render_sent_refs, SentRefs, Written};
 pub use text::serialize::ElementRef;
 pub use text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
-pub use text::untrusted::unwrap as unwrap_untrusted;
+pub use text::tokens::warm as warm_token_counter;
+pub use text::untrusted::{neutralise_short as neutralise_page_text, unwrap as unwrap_untrusted, wrap_short as wrap_page_text};
 pub use tree::roles::DEFAULT_INTERACTIVE_ROLES;
 pub use tree::AxTree;
 
