@@ -45,8 +45,8 @@ mod tree;
 
 // The agent loop's rules, as the JS layer gets them (registry freshness, target matching, vendor contracts, the doctor).
 pub use agent::contracts::all_contract_data;
-pub use agent::keys::key_events;
 pub use agent::doctor::summarize as summarize_for_doctor;
+pub use agent::keys::key_events;
 pub use agent::registry::{invalidation as registry_invalidation, is_stale as registry_is_stale, Freshness, RegistryView};
 pub use agent::targets::{any_matches, rank as rank_candidates, score_ref, Pattern, PatternSpec, RankInput, RefView, Target};
 // What must equal the old JavaScript byte for byte.
