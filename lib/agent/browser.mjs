@@ -86,8 +86,13 @@ export class AgentBrowser {
         await this._json(`/json/activate/${id}`);
     }
 
+    /** Close a tab, and wait (up to 2 s) until the browser no longer lists it: the close is asynchronous. */
     async closeTab(id) {
         await this._json(`/json/close/${id}`);
+        const until = Date.now() + 2000;
+        while (Date.now() < until && (await this.list()).some(t => t.id === id)) {
+            await new Promise(resolve => setTimeout(resolve, 25));
+        }
     }
 
     /** Close the browser if this launched it; an attached browser is left as it was. */
