@@ -320,6 +320,30 @@ test('over streamable HTTP with --port: two clients share the server, and a bad 
     }
 });
 
+test('downloads go to --output-dir, and --allowed-origins refuses every other origin', async () => {
+    const http = await serveAgentPages();
+    const out = mkdtempSync(join(tmpdir(), 'web-ai-mcp-downloads-'));
+    const origin = new URL(http.url('x')).origin;
+    const { client, call } = await connect(['--output-dir', out, '--allowed-origins', origin]);
+    try {
+        assert.match(status(await call('browser_navigate', { url: 'https://example.com/' })), /^Error invalid_params: https:\/\/example\.com is not among --allowed-origins/);
+        let r = await call('browser_navigate', { url: 'data:text/html,<title>Get</title><a href="data:text/plain,hello" download="hello.txt">Get the file</a>' });
+        assert.equal(r.isError, false, r.text);
+        r = await call('browser_click', { ref: refOf(r.text, 'link', 'Get the file') });
+        assert.equal(r.isError, false, r.text);
+        const file = join(out, 'hello.txt');
+        const until = Date.now() + 10000;
+        while (!existsSync(file) && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 100));
+        assert.equal(readFileSync(file, 'utf8'), 'hello');
+        r = await call('browser_navigate', { url: http.url('shop.html') });
+        assert.equal(r.isError, false, 'the allowed origin opens');
+    } finally {
+        await client.close();
+        await http.close();
+        rmSync(out, { recursive: true, force: true });
+    }
+});
+
 /** Processes whose command line names `dir` (Linux's /proc). */
 function processesUsing(dir) {
     return readdirSync('/proc').filter(p => /^\d+$/.test(p)).filter(p => {

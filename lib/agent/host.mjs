@@ -443,8 +443,14 @@ export class AgentHost {
                 let status = `${VERBS[name]} ${args.ref ?? (args.direction ? args.direction : '')}.`;
                 if (name === 'browser_select') status = `Selected in ${args.ref}.`;
                 if (before) {
-                    const after = await this.browser.list().catch(() => null);
-                    const fresh = after ? after.filter(t => !before.some(b => b.id === t.id)) : [];
+                    let after = await this.browser.list().catch(() => null);
+                    let fresh = after ? after.filter(t => !before.some(b => b.id === t.id)) : [];
+                    // A tab the page just opened may not know its URL yet: ask again, briefly.
+                    for (let i = 0; i < 40 && fresh.some(t => !t.url); i++) {
+                        await new Promise(resolve => setTimeout(resolve, 25));
+                        after = await this.browser.list().catch(() => after);
+                        fresh = after.filter(t => !before.some(b => b.id === t.id));
+                    }
                     if (fresh.length) status += ` A new tab opened (browser_tabs {action: "select", index} to use it):\n${marked(fresh.map(t => `[${after.indexOf(t) + 1}] ${t.url}`).join('\n'))}`;
                 }
                 return this._after(status, session, r.snapshot);
