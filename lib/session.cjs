@@ -40,6 +40,13 @@ const CHANGE_KINDS = Object.freeze(['hierarchy_diff', 'text_change', 'state_chan
 const MAX_REMEMBERED_REFS = 50000;
 const POLL_MS = 50;
 const SETTLE_POLL_MS = 25;
+/**
+ * An action is never settled sooner than this after it began (or quietMs,
+ * when that is shorter), nor sooner after it ended than it took: the
+ * requests it started are reported by the browser a little after the input
+ * event returns, and a page that changed nothing looks quiet at once.
+ */
+const SETTLE_MIN_MS = 50;
 /** `delta: true` answers with the delta when it is under this share of the full text. */
 const DELTA_SHARE = 0.7;
 /** Request types that never finish and say nothing about the page settling. */
@@ -541,7 +548,10 @@ class PageSession {
             const requests = this._pendingSince(since);
             const quiet = state !== null && state.quietMs >= this._quietMs && state.readyState !== 'loading';
             const waited = performance.now() - started;
-            if (quiet && requests.length === 0) {
+            // And, on a loaded machine (the action itself was slow), as long again after it as it took.
+            const floor = Math.min(this._quietMs, Math.max(SETTLE_MIN_MS - (started - since), started - since));
+            const early = performance.now() - started < floor;
+            if (quiet && requests.length === 0 && !early) {
                 return { waitedMs: Math.round(waited), settled: true, pending: null, requestsTracked: this._requests.tracked };
             }
             if (waited >= settleMs) {
@@ -553,7 +563,9 @@ class PageSession {
                 };
             }
             // Quiet but not for long enough yet, and nothing in flight: look again when it will have been.
-            const short = state !== null && requests.length === 0 && state.readyState !== 'loading' ? this._quietMs - state.quietMs : SETTLE_POLL_MS;
+            const short = state !== null && requests.length === 0 && state.readyState !== 'loading'
+                ? Math.max(this._quietMs - state.quietMs, Math.min(this._quietMs, Math.max(SETTLE_MIN_MS - (started - since), started - since)) - (performance.now() - started))
+                : SETTLE_POLL_MS;
             await sleep(Math.min(SETTLE_POLL_MS, Math.max(1, short + 1), Math.max(1, settleMs - waited)));
         }
     }
