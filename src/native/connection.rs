@@ -476,7 +476,15 @@ impl NativeConnection {
     }
 
     async fn attach(&self, target_id: &str, deadline: Instant) -> Result<String> {
-        let r = self.checked("Target.attachToTarget", &json!({ "targetId": target_id, "flatten": true }), None, deadline).await?;
+        let r = self.checked("Target.attachToTarget", &json!({ "targetId": target_id, "flatten": true }), None, deadline).await.map_err(|e| {
+            // The tab was listed a moment ago and closed since: that is a tab that went away, not a failed capture.
+            if e.code == ErrorCode::CaptureFailed && e.message.contains("No target with given id") {
+                WebAiError::new(ErrorCode::TargetDetached, format!("the tab {target_id} closed before it could be attached"))
+                    .with_evidence(json!({ "targetId": target_id }))
+            } else {
+                e
+            }
+        })?;
         let v: Value = serde_json::from_str(&r).map_err(|e| unreachable(&self.endpoint, e))?;
         v.get("sessionId").and_then(Value::as_str).map(str::to_string).ok_or_else(|| unreachable(&self.endpoint, "attachToTarget gave no sessionId"))
     }
