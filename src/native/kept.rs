@@ -84,22 +84,27 @@ impl KeptConnection {
 
     /// Follow the tab's requests from now on, on this connection and any opened later.
     pub async fn track_requests(&self, endpoint: &Endpoint, deadline: Instant) -> Result<()> {
-        let already = self.track_requests.swap(true, std::sync::atomic::Ordering::Relaxed);
-        let (conn, _) = self.get(endpoint, deadline).await?;
-        if already {
-            return Ok(());
+        if self.turn_on(&self.track_requests, endpoint, deadline).await? {
+            self.get(endpoint, deadline).await?.0.track_requests(deadline).await?;
         }
-        conn.track_requests(deadline).await
+        Ok(())
     }
 
     /// Follow the tab's JavaScript dialogs from now on, on this connection and any opened later.
     pub async fn watch_dialogs(&self, endpoint: &Endpoint, deadline: Instant) -> Result<()> {
-        let already = self.watch_dialogs.swap(true, std::sync::atomic::Ordering::Relaxed);
-        let (conn, _) = self.get(endpoint, deadline).await?;
-        if already {
-            return Ok(());
+        if self.turn_on(&self.watch_dialogs, endpoint, deadline).await? {
+            self.get(endpoint, deadline).await?.0.watch_dialogs(deadline).await?;
         }
-        conn.watch_dialogs(deadline).await
+        Ok(())
+    }
+
+    /// Set a domain's flag (every connection opened from now on enables it)
+    /// and make sure there is a connection: whether the flag was newly set,
+    /// so that the connection kept already enables it too.
+    async fn turn_on(&self, flag: &std::sync::atomic::AtomicBool, endpoint: &Endpoint, deadline: Instant) -> Result<bool> {
+        let already = flag.swap(true, std::sync::atomic::Ordering::Relaxed);
+        self.get(endpoint, deadline).await?;
+        Ok(!already)
     }
 
     /// The dialog open in the kept connection's tab, if one is.
