@@ -149,6 +149,25 @@ test('maxDepth counts printed levels and never loses a ref', () => {
     assert.equal(fromTree(doc([node]), { maxDepth: 0 }).text.split('\n')[0], '- document "Page":');
 });
 
+test('maxDepth lists the headings and text of a cut subtree flat at the cut, each once, in document order', () => {
+    const article = { role: 'article', children: [
+        { role: 'heading', name: 'Deep title', level: 2, children: [text('Deep title')] },
+        { role: 'paragraph', children: [text('First paragraph words.')] },
+        { role: 'paragraph', children: [text('Then '), { role: 'link', name: 'a link', children: [text('a link')] }, text(' and the end.')] },
+    ] };
+    let node = article;
+    for (let i = 0; i < 4; i += 1) node = { role: 'group', children: [node] };
+    const cut = fromTree(doc([{ role: 'main', children: [node] }]), { maxDepth: 2, interactiveOnly: false });
+    const lines = cut.text.split('\n');
+    const at = needle => lines.findIndex(l => l.includes(needle));
+    for (const needle of ['heading "Deep title"', 'text: First paragraph words.', 'text: Then', 'link "a link"', 'text: and the end.']) assert.ok(at(needle) > 0, `${needle} missing:\n${cut.text}`);
+    assert.ok(at('heading "Deep title"') < at('First paragraph') && at('First paragraph') < at('text: Then') && at('text: Then') < at('link "a link"'), cut.text);
+    assert.equal(cut.text.match(/Deep title/g).length, 1, 'the heading\'s text is its name: said once');
+    assert.equal(cut.text.match(/a link/g).length, 1, cut.text);
+    assert.ok(Math.max(...lines.map(l => l.match(/^ */)[0].length / 2)) <= 3, cut.text);
+    assert.ok(cut.notes.some(n => /^maxDepth 2: \d+ node\(s\) deeper than the limit are not shown; their \d+ line\(s\) of text, names and controls \(1 ref'd\) are listed at the cut$/.test(n)), cut.notes.join('|'));
+});
+
 test('refsOnly prints only ref lines, flat, keeping inline text of nameless controls', () => {
     const s = fromTree(doc([{ role: 'main', children: [{ role: 'button', name: 'A' }, { role: 'generic', focusable: true, children: [text('tile')] }, text('prose')] }]),
         { refsOnly: true });

@@ -1,10 +1,13 @@
 //! `maxTokens`: when the printed lines cost more o200k tokens than the
 //! budget, keep the lines that matter most and say what the rest were.
 //!
-//! Lines are kept in priority order (in the viewport first, then seed 001's
-//! role order, then landmarks and headings, then text, document order
-//! breaking ties); a kept line brings the lines above it, so the text stays
-//! a tree. What is left out is counted on one `- more:` line under its
+//! Lines are kept in priority order: the main content's outline first (the
+//! `main` landmark and its top-level headings, so a small budget still says
+//! what the page is about), then in the viewport first, then seed 001's role
+//! order, then landmarks and headings, then text, document order breaking
+//! ties; a line that repeats an earlier one (a header widget printed twice
+//! for two screen sizes) comes last. A kept line brings the lines above it,
+//! so the text stays a tree. What is left out is counted on one `- more:` line under its
 //! nearest kept ancestor, with the `rootSelector` that shows it. Refs are not
 //! touched: a left-out element's ref still resolves.
 
@@ -121,8 +124,9 @@ pub fn fit(lines: &[Printed<'_>], max: usize, expand: &dyn Fn(u32) -> Option<Str
             }
         }
     }
+    let tiers = tiers(lines);
     let mut order: Vec<u32> = (0..lines.len() as u32).collect();
-    order.sort_by_key(|&i| (lines[i as usize].rank, i));
+    order.sort_by_key(|&i| (tiers[i as usize], lines[i as usize].rank, i));
     // A line's cost is the count of its indentation, text and newline: o200k
     // never joins a newline to what follows it, so these costs add up to the
     // whole text's count (one more for the last line's missing newline).
@@ -183,6 +187,43 @@ struct Attempt {
     left_out: usize,
     /// The text's token count (an upper bound by at most one).
     total: usize,
+}
+
+/// Before rank: 0 for the main content's outline (the `main` line and its
+/// headings of level 1 and 2), 2 for a line that says what an earlier line
+/// said (refs aside), 1 for the rest.
+fn tiers(lines: &[Printed<'_>]) -> Vec<u8> {
+    let mut in_main = vec![false; lines.len()];
+    let mut said: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
+    let mut tiers = vec![1u8; lines.len()];
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.text.as_str();
+        let is_main = t == "- main" || t.starts_with("- main:") || t.starts_with("- main \"") || t.starts_with("- main [");
+        // Parents come before their children.
+        let parent_in_main = lines.get(l.parent as usize).is_some() && in_main.get(l.parent as usize).copied().unwrap_or(false);
+        in_main[i] = is_main || parent_in_main;
+        let top_heading = t.starts_with("- heading ") && (t.contains("[level=1") || t.contains("[level=2"));
+        if is_main || (parent_in_main && top_heading) {
+            tiers[i] = 0;
+        } else if l.counted_as.is_some() && !said.insert(without_refs(t)) {
+            tiers[i] = 2;
+        }
+    }
+    tiers
+}
+
+/// A line's text with its `ref=…` attribute taken out.
+fn without_refs(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("ref=") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        let end = after.find([' ', ']']).unwrap_or(after.len());
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The text with no budget, when the o200k table did not load.
@@ -361,6 +402,30 @@ mod tests {
             emit(&lines, Some(&keep), &stubs, None),
             "- document \"Shop\":\n  - button \"Buy now\" [ref=@e1]\n  - navigation \"Main\":\n    - link \"Category number 0\" [ref=@e2]\n    - more: 1 link [expand: raise maxTokens]\n  - text: Free shipping on orders over $50"
         );
+    }
+
+    #[test]
+    fn a_small_budget_keeps_the_main_outline_before_header_widgets_and_a_repeat_last() {
+        let mut lines = vec![line("- document \"Repo\":", 0, NO_PARENT, (0, 5, 1), None), line("- banner:", 1, 0, (0, 5, 0), None)];
+        // The header's search widget, printed twice (a desktop and a mobile copy), and its menu.
+        for copy in 0..2 {
+            lines.push(line(&format!("- combobox \"Search or jump to\" [ref=@e{}]", copy + 1), 2, 1, (0, 0, 1), Some("combobox")));
+        }
+        for k in 0..30 {
+            lines.push(line(&format!("- link \"Menu entry {k}\" [ref=@e{}]", k + 3), 2, 1, (0, 0, 1), Some("link")));
+        }
+        let main = lines.len() as u32;
+        lines.push(line("- main:", 1, 0, (2, 5, 0), None));
+        lines.push(line("- heading \"acme/widgets\" [level=1]", 2, main, (2, 4, 0), Some("heading")));
+        lines.push(line("- heading \"README.md\" [level=2]", 2, main, (2, 4, 0), Some("heading")));
+        lines.push(line("- heading \"Fine print\" [level=4]", 2, main, (2, 4, 0), Some("heading")));
+        lines.push(line("- button \"Star\" [ref=@e40]", 2, main, (2, 0, 1), Some("button")));
+        let f = fit(&lines, 110, &|_| None);
+        assert!(f.text.contains("- heading \"acme/widgets\" [level=1]") && f.text.contains("- heading \"README.md\" [level=2]"), "{}", f.text);
+        assert!(!f.text.contains("Fine print"), "only the top of the outline is promoted:\n{}", f.text);
+        assert_eq!(f.text.matches("Search or jump to").count(), 1, "a repeated line is said once:\n{}", f.text);
+        assert!(f.text.contains("Menu entry 0"), "the rest keeps its order:\n{}", f.text);
+        assert_eq!(without_refs("- button \"Go\" [ref=@e4 clickable]"), "- button \"Go\" [ clickable]");
     }
 
     #[test]

@@ -1118,6 +1118,7 @@ fn layout<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], refs: &[ElementRef]
     let max_depth = opts.max_depth as usize;
     let mut omitted = 0usize;
     let mut lifted_refs = 0usize;
+    let mut lifted_lines = 0usize;
     // The line open at each depth: the parent of the next line one deeper.
     let mut open: Vec<u32> = Vec::new();
     // (node, depth, its name is said by its parent's line)
@@ -1162,17 +1163,46 @@ fn layout<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], refs: &[ElementRef]
             continue;
         }
         if depth >= max_depth {
-            // Cut: list the ref'd descendants flat one level down, count the rest.
-            let mut below: Vec<u32> = Vec::new();
-            let mut inner: Vec<u32> = v.children.iter().rev().copied().collect();
-            while let Some(d) = inner.pop() {
-                if ref_of.get(d as usize).copied().flatten().is_some() {
-                    below.push(d);
+            // Cut: what a reader needs from the subtree (its ref'd controls,
+            // its named elements such as headings, and its text; a generic's
+            // name is a tooltip, not content) is listed
+            // flat one level down in document order; only the structure is
+            // left out and counted. Text that the name of the line above it
+            // already says is not said again.
+            let mut below: Vec<(u32, String)> = Vec::new();
+            let mut inner: Vec<(u32, Option<u32>)> = v.children.iter().rev().map(|&c| (c, Some(i))).collect();
+            while let Some((d, namer)) = inner.pop() {
+                let dv = &view[d as usize];
+                let r = ref_id(d);
+                let mut next_namer = namer;
+                if dv.kind == Kind::Text {
+                    let said = namer.is_some_and(|n| view[n as usize].name.contains(dv.name.trim()));
+                    if !said && !dv.name.trim().is_empty() {
+                        let line = match dv.hints.concealed.filter(|_| opts.mark_untrusted) {
+                            Some(why) => format!("- text [invisible={}]: {}", why.as_str(), shown(&dv.name, opts)),
+                            None => format!("- text: {}", shown(&dv.name, opts)),
+                        };
+                        below.push((d, line));
+                    }
+                } else if r.is_some() || (!dv.name.trim().is_empty() && dv.role != "generic") {
+                    let inline = inline_text(view, ref_of, dv, opts).is_some();
+                    below.push((d, standalone_line(view, ref_of, d, r, opts)));
+                    if inline {
+                        // Its text is on its line: nothing below it but refs and names.
+                        next_namer = Some(d);
+                        for &c in dv.children.iter().rev() {
+                            if view[c as usize].kind != Kind::Text {
+                                inner.push((c, next_namer));
+                            }
+                        }
+                        continue;
+                    }
+                    next_namer = if dv.name.is_empty() { namer } else { Some(d) };
                 } else {
                     omitted += 1;
                 }
-                for &c in view[d as usize].children.iter().rev() {
-                    inner.push(c);
+                for &c in dv.children.iter().rev() {
+                    inner.push((c, next_namer));
                 }
             }
             if !below.is_empty() {
@@ -1181,10 +1211,12 @@ fn layout<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], refs: &[ElementRef]
             push(&mut lines, &mut open, line, false);
             let cut = lines.len() as u32 - 1;
             let cut_view = lines[cut as usize].rank.0;
-            for d in below {
-                lifted_refs += 1;
-                let text = standalone_line(view, ref_of, d, ref_id(d), opts);
-                lines.push(printed(view, d, text, depth as u32 + 1, cut, cut_view, true, false));
+            for (d, text) in below {
+                let has_ref = ref_id(d).is_some();
+                lifted_refs += usize::from(has_ref);
+                lifted_lines += 1;
+                let texty = view[d as usize].kind == Kind::Text;
+                lines.push(printed(view, d, text, depth as u32 + 1, cut, cut_view, has_ref, texty));
             }
             continue;
         }
@@ -1195,11 +1227,13 @@ fn layout<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], refs: &[ElementRef]
             stack.push((c, depth + 1, quiet));
         }
     }
-    if omitted > 0 {
-        notes.push(format!(
-            "maxDepth {max_depth}: {omitted} node(s) deeper than the limit are not shown{}",
-            if lifted_refs > 0 { format!("; their {lifted_refs} ref'd control(s) are listed at the cut") } else { String::new() }
-        ));
+    if omitted > 0 || lifted_lines > 0 {
+        let listed = match lifted_refs {
+            0 if lifted_lines == 0 => String::new(),
+            0 => format!("; their {lifted_lines} text and named line(s) are listed at the cut"),
+            n => format!("; their {lifted_lines} line(s) of text, names and controls ({n} ref'd) are listed at the cut"),
+        };
+        notes.push(format!("maxDepth {max_depth}: {omitted} node(s) deeper than the limit are not shown{listed}"));
     }
     lines
 }
