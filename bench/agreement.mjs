@@ -1,8 +1,10 @@
 // The DOM engine against Chrome's tree: both engines on one page, compared
 // element by element through backendNodeId (SPEC: engine: 'dom').
 //
-//   node bench/agreement.mjs [--json] [--verbose] [page.html …]
+//   node bench/agreement.mjs [--json] [--verbose] [--readme] [page.html …]
 //
+// --readme writes the distribution over the pages compared (pooled, median,
+// the worst pages, each page under 99%) into the README.
 // For each page: the ref'd elements of either engine, and for each, whether
 // both ref it with the same role, name, states, value and level. Prints
 // each disagreement with its element under --verbose.
@@ -11,7 +13,7 @@ import { readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildWebAiSnapshot } from '../lib/ax-snapshot.mjs';
 import { launchChromium, openFile } from '../lib/chromium.mjs';
-import { root } from './pages.mjs';
+import { median, root, writeReadmeBlock } from './pages.mjs';
 
 const OPTIONS = { allRefs: true, maxDepth: 100, includeElements: true, timeoutMs: 60_000 };
 
@@ -80,13 +82,20 @@ export function defaultPages() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-    const { values, positionals } = parseArgs({ options: { json: { type: 'boolean' }, verbose: { type: 'boolean' } }, allowPositionals: true });
+    const { values, positionals } = parseArgs({ options: { json: { type: 'boolean' }, verbose: { type: 'boolean' }, readme: { type: 'boolean' } }, allowPositionals: true });
     const files = positionals.length ? positionals : defaultPages();
     const browser = await launchChromium();
     const rows = [];
     try {
         for (const file of files) {
-            const page = await openFile(browser, file);
+            let page;
+            try {
+                page = await openFile(browser, file);
+            } catch (err) {
+                // A saved page whose resources never finish loading is not compared, and says so.
+                console.log(`${basename(file, '.html').padEnd(34)} not compared: ${err.message.split('\n')[0]}`);
+                continue;
+            }
             try {
                 const r = await compareEngines(page);
                 rows.push({ page: basename(file, '.html'), ...r });
@@ -104,4 +113,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         await browser.close();
     }
     if (values.json) console.log(JSON.stringify(rows.map(({ disagreements, ...r }) => ({ ...r, disagreements: disagreements.length })), null, 2));
+    const agreed = rows.reduce((n, r) => n + r.agreed, 0);
+    const total = rows.reduce((n, r) => n + r.total, 0);
+    const pct = x => `${(x * 100).toFixed(2)}%`;
+    const rated = rows.filter(r => r.total > 0);
+    const under = rated.filter(r => r.rate < 0.99).sort((a, b) => a.rate - b.rate);
+    const worst = [...rated].sort((a, b) => a.rate - b.rate).slice(0, 8).filter(r => r.rate < 1);
+    const md = [
+        `Over ${rows.length} pages (${files.length - rows.length} could not be loaded), \`node bench/agreement.mjs --readme\`, ${new Date().toISOString().slice(0, 10)}:`,
+        '',
+        `- pooled: ${agreed}/${total} ref'd elements agree (${pct(total ? agreed / total : 1)}); median page ${pct(median(rated.map(r => r.rate)))}; ${rated.length - worst.length} of ${rated.length} pages with refs agree on every element;`,
+        `- lowest: ${worst.map(r => `${r.page} ${pct(r.rate)}`).join(', ') || 'none'};`,
+        `- under 99%: ${under.map(r => `${r.page} (${r.total - r.agreed} of ${r.total})`).join(', ') || 'none'}.`,
+        '',
+    ].join('\n');
+    if (!values.json) console.log(`\n${md}`);
+    if (values.readme) writeReadmeBlock('agreement', 'Agreement with Chrome on real pages', md);
 }

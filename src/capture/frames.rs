@@ -65,7 +65,8 @@ pub struct FrameCapture {
 
 /// Append each frame's tree to `main` and hang its root under the owning
 /// iframe node of its parent frame. Frames whose owner is not found are noted.
-pub fn stitch(main: &mut AxTree, main_frame_id: Option<&str>, frames: Vec<FrameCapture>, notes: &mut Vec<String>) {
+/// Returns how many frames could not be placed.
+pub fn stitch(main: &mut AxTree, main_frame_id: Option<&str>, frames: Vec<FrameCapture>, notes: &mut Vec<String>) -> usize {
     // (frame id, first node index, end) of every frame already in `main`.
     let mut ranges: Vec<(Option<String>, usize, usize)> = vec![(main_frame_id.map(str::to_string), 0, main.nodes.len())];
     // Mostly hidden frames (trackers, ad syncs) whose iframe the tree leaves
@@ -115,6 +116,7 @@ pub fn stitch(main: &mut AxTree, main_frame_id: Option<&str>, frames: Vec<FrameC
             notes.push(format!("{n} frames could not be placed under their iframe (hidden, or not in the tree) and are left out: {}{more}", shown.join(", ")));
         }
     }
+    unplaced.len()
 }
 
 fn shown_url(url: &str) -> String {

@@ -329,6 +329,7 @@ async fn repeat(
         // Focus shows only in elements (layout boxes: never mirrored); a modal dialog is a fallback.
         focused: None,
         modal: None,
+        unread_frames: last.unread_frames,
     };
     if root_count == 0 && blind == 0 {
         let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;

@@ -107,6 +107,8 @@ pub struct CaptureSession {
     frames: Vec<FrameJob>,
     frame_trees: Vec<Option<Result<AxTree>>>,
     frame_notes: Vec<String>,
+    /// Frames not read (over the limit, failed, no answer) or not placed.
+    unread_frames: usize,
     frame_round: u8,
     /// The DOM pass: the page's tree and each out-of-process frame's (by job).
     dom: DomParts,
@@ -239,6 +241,7 @@ impl CaptureSession {
             frames: Vec::new(),
             frame_trees: Vec::new(),
             frame_notes: Vec::new(),
+            unread_frames: 0,
             frame_round: 0,
             dom: DomParts::default(),
             frame_doms: Vec::new(),
@@ -632,6 +635,7 @@ impl CaptureSession {
         let mut jobs = jobs;
         if jobs.len() > room {
             self.frame_notes.push(format!("{} more frames are not included (at most {MAX_FRAMES})", jobs.len() - room));
+            self.unread_frames += jobs.len() - room;
             jobs.truncate(room);
         }
         if jobs.is_empty() {
@@ -792,8 +796,14 @@ impl CaptureSession {
             let owner = self.frame_owner(k);
             match tree {
                 Some(Ok(tree)) => out.push(FrameCapture { info: job.info, tree, owner_backend_id: owner }),
-                Some(Err(e)) => self.frame_notes.push(format!("frame {} could not be read: {}", job.info.url, e.message)),
-                None => self.frame_notes.push(format!("frame {} did not answer", job.info.url)),
+                Some(Err(e)) => {
+                    self.frame_notes.push(format!("frame {} could not be read: {}", job.info.url, e.message));
+                    self.unread_frames += 1;
+                }
+                None => {
+                    self.frame_notes.push(format!("frame {} did not answer", job.info.url));
+                    self.unread_frames += 1;
+                }
             }
         }
         out
@@ -975,9 +985,10 @@ impl CaptureSession {
         let as_built = self.focused.is_none() && self.modal.is_none() && tree.chrome_subtrees.is_empty() && captures.is_empty();
         if !captures.is_empty() {
             let main_frame = tree.root.and_then(|r| tree.node(r)).and_then(|n| n.frame_id.clone());
-            stitch(&mut tree, main_frame.as_deref(), captures, &mut facts.notes);
+            self.unread_frames += stitch(&mut tree, main_frame.as_deref(), captures, &mut facts.notes);
         }
         facts.notes.append(&mut self.frame_notes);
+        facts.unread_frames = self.unread_frames;
         let capture_ms = self.started.elapsed().as_secs_f64() * 1000.0;
         let mut dom = dom;
         if self.keep_built {

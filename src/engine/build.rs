@@ -24,6 +24,9 @@ pub(super) struct Exclusion {
 /// #exclude_elements; WAI-ARIA 1.2 #aria-hidden; HTML #the-inert-attribute): not rendered (`display: none`, `hidden`, the head),
 /// `aria-hidden="true"`, `inert` take the subtree out; `visibility: hidden`
 /// hides the element itself, and children that set `visible` come back.
+/// A rendered `canvas`'s content is its fallback content (HTML #the-canvas-element:
+/// "the element's fallback content" is what assistive technology is given):
+/// not rendered, yet in Chrome's tree, unless `hidden` takes it out.
 fn exclusion(page: &Page) -> Exclusion {
     let count = page.nodes.len();
     // Rendered: a layout object, or a rendered descendant (`display: contents`).
@@ -40,8 +43,11 @@ fn exclusion(page: &Page) -> Exclusion {
     let mut gone = vec![false; count];
     let mut invisible = vec![false; count];
     let mut aria_disabled = vec![false; count];
+    let mut fallback = vec![false; count];
     for i in 0..count {
         let n = &page.nodes[i];
+        let parent = n.parent as usize;
+        fallback[i] = n.parent != NONE && parent < i && (fallback[parent] || (renders[parent] && page.nodes.get(parent).is_some_and(|p| p.is("canvas"))));
         aria_disabled[i] = (n.parent != NONE && aria_disabled.get(n.parent as usize).copied().unwrap_or(false))
             || (n.is_element() && aria_bool(n, "aria-disabled") == Some(true));
         let parent_gone = n.parent != NONE && gone.get(n.parent as usize).copied().unwrap_or(false);
@@ -52,9 +58,10 @@ fn exclusion(page: &Page) -> Exclusion {
         gone[i] = parent_gone
             || match n.kind {
                 Some(Kind::Document) => false,
-                Some(Kind::Text) => !renders[i] && !in_select(),
+                Some(Kind::Text) => !renders[i] && !fallback[i] && !in_select(),
                 Some(Kind::Element) => {
-                    let not_rendered = !renders[i] && (!matches!(n.tag.as_str(), "option" | "optgroup") || !in_select());
+                    let in_tree_unrendered = if fallback[i] { !n.has_attr("hidden") } else { matches!(n.tag.as_str(), "option" | "optgroup") && in_select() };
+                    let not_rendered = !renders[i] && !in_tree_unrendered;
                     not_rendered || n.attr("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) || n.has_attr("inert")
                 }
                 _ => true,
@@ -159,6 +166,16 @@ pub fn build_indexed(page: &Page) -> (AxTree, Index) {
         if n.is_element() && shows_user_agent_content(n) {
             tree.chrome_subtrees.push(idx);
             continue;
+        }
+        // A button-like input shows its label as text inside it (Chrome's
+        // tree has that text as its child, which says it when a label
+        // element names the button otherwise).
+        if n.is("input") {
+            if let Some(text) = input_button_text(n) {
+                let t = tree.nodes.len() as u32;
+                tree.nodes.push(AxNode { role: Cow::Borrowed("StaticText"), name: text, ..AxNode::default() });
+                tree.nodes[idx as usize].children.push(t);
+            }
         }
         // A text field's own text is its value, not children; a select's options sit in a popup.
         if n.is_element() && (matches!(n.tag.as_str(), "textarea" | "input") || role == "none" && n.tag == "img") {
@@ -390,15 +407,58 @@ fn aria_tristate(n: &crate::engine::page::Node, name: &str) -> Option<Tristate> 
     }
 }
 
+/// The text a button-like input shows: its value, the default label of a
+/// submit or reset button, an image button's `alt`.
+fn input_button_text(n: &crate::engine::page::Node) -> Option<String> {
+    let kind = n.attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
+    let text = match kind.as_str() {
+        "submit" => n.attr("value").unwrap_or("Submit"),
+        "reset" => n.attr("value").unwrap_or("Reset"),
+        "button" => n.attr("value")?,
+        "image" => n.attr("alt")?,
+        _ => return None,
+    };
+    let text = crate::engine::name::collapse(text);
+    (!text.is_empty()).then_some(text)
+}
+
+/// Roles whose `aria-expanded` Chrome exposes (checked against Chrome 156
+/// role by role: a listitem does, a listbox, tree, group or region does not).
+fn supports_expanded(role: &str) -> bool {
+    matches!(
+        role,
+        "button"
+            | "checkbox"
+            | "combobox"
+            | "gridcell"
+            | "link"
+            | "listitem"
+            | "menuitem"
+            | "menuitemcheckbox"
+            | "menuitemradio"
+            | "row"
+            | "rowheader"
+            | "columnheader"
+            | "switch"
+            | "tab"
+            | "treeitem"
+            | "application"
+            | "DisclosureTriangle"
+    )
+}
+
 /// The states the serializer prints (WAI-ARIA 1.2 #state_prop_def and the
 /// native equivalents of HTML-AAM #html-element-role-mappings: `checked`, `selected`, `disabled`, `open`, heading levels).
 fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
     let n = page.node(i);
     let s = &mut node.states;
     let input_type = n.attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
-    s.checked = if n.is("input") && matches!(input_type.as_str(), "checkbox" | "radio") {
+    // Only roles that can be checked show it: a native checkbox given
+    // `role="button"` or `role="tab"` is not checked in Chrome's tree.
+    let checkable = matches!(role, "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio");
+    s.checked = if checkable && n.is("input") && matches!(input_type.as_str(), "checkbox" | "radio") {
         Some(if n.checked { Tristate::True } else { Tristate::False })
-    } else if matches!(role, "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio") {
+    } else if checkable {
         Some(aria_tristate(n, "aria-checked").unwrap_or(Tristate::False))
     } else {
         None
@@ -406,7 +466,9 @@ fn states(page: &Page, i: u32, role: &str, node: &mut AxNode) {
     if role == "button" {
         s.pressed = aria_tristate(n, "aria-pressed");
     }
-    s.expanded = aria_bool(n, "aria-expanded");
+    // `aria-expanded` shows only on roles that support it (WAI-ARIA 1.2's
+    // list, as Chrome reads it: not on a generic, a group, a region or a heading).
+    s.expanded = aria_bool(n, "aria-expanded").filter(|_| supports_expanded(role));
     if role == "DisclosureTriangle" {
         s.expanded = page.parent_element(i).map(|d| page.node(d).has_attr("open"));
     }

@@ -206,6 +206,13 @@ impl<'p> Namer<'p> {
             return None;
         }
         let input_type = n.attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
+        let button_like = matches!(input_type.as_str(), "button" | "submit" | "reset" | "image");
+        if n.is("input") && button_like && self.has_label(i) {
+            // A button-like input with a label element is named by the label
+            // alone, even an empty one: Chrome then gives it no name, not its
+            // value, `alt` or `title` (`<label><input type=submit value=Go></label>` is "").
+            return Some(self.labels(i, in_labelledby));
+        }
         let native = match n.tag.as_str() {
             "input" if matches!(input_type.as_str(), "button" | "submit" | "reset") => {
                 let v = n.attr("value").map(str::to_string);
@@ -224,7 +231,8 @@ impl<'p> Namer<'p> {
             "img" | "area" => n.attr("alt").filter(|a| !a.trim().is_empty()).map(str::to_string),
             "fieldset" => self.first_child_tag(i, "legend").map(|l| self.content(l, in_labelledby)),
             "table" => self.first_child_tag(i, "caption").map(|c| self.content(c, in_labelledby)),
-            "svg" => self.first_child_tag(i, "title").map(|t| self.plain_text(t)),
+            "svg" | "g" => self.first_child_tag(i, "title").map(|t| self.plain_text(t)),
+            "use" => self.used_titles(i),
             "option" => n.attr("label").map(str::to_string),
             _ => None,
         };
@@ -306,6 +314,39 @@ impl<'p> Namer<'p> {
         n.attr("id").filter(|s| !s.is_empty()).is_some_and(|id| !page.labels_for(i, id).is_empty()) || page.ancestors(i).any(|a| page.node(a).is("label"))
     }
 
+    /// An SVG `use` shows a copy of the element its `href` names (SVG 2
+    /// #UseElement), and Chrome reads the copy: the `title` of the element
+    /// and of each element inside it names it (an icon link
+    /// `<a><svg><use href="#icon-search"/></svg></a>` is "search" when the
+    /// symbol has `<title>search</title>`). `use` elements inside the copy
+    /// are not followed, so a cycle of references ends.
+    fn used_titles(&self, i: u32) -> Option<String> {
+        let page = self.page;
+        let r = page.used_element(i)?;
+        let mut titles: Vec<String> = Vec::new();
+        let mut stack = vec![r];
+        let mut visits = 0usize;
+        while let Some(e) = stack.pop() {
+            visits += 1;
+            if visits > MAX_NAME_NODES {
+                break;
+            }
+            let node = page.node(e);
+            if !node.is_element() || node.is("use") || node.is("title") {
+                continue;
+            }
+            if let Some(t) = self.first_child_tag(e, "title") {
+                let t = self.plain_text(t);
+                if !t.is_empty() {
+                    titles.push(t);
+                    continue;
+                }
+            }
+            stack.extend(node.children.iter().rev().copied());
+        }
+        (!titles.is_empty()).then(|| titles.join(" "))
+    }
+
     fn first_child_tag(&self, i: u32, tag: &str) -> Option<u32> {
         self.page.node(i).children.iter().copied().find(|&c| self.page.node(c).is(tag))
     }
@@ -365,8 +406,12 @@ impl<'p> Namer<'p> {
             let c = match step {
                 Step::Enter(c) => c,
                 Step::Exit(c, start, block) => {
-                    // 2I: an element whose content gave nothing may still have a title.
-                    if out[start..].trim().is_empty() {
+                    // 2I: an element whose content gave nothing may still have a
+                    // title; in another element's name Chrome reads it only for
+                    // roles that take names from more than their author (an
+                    // `img`, an `abbr`), never a generic's or a paragraph's
+                    // (`<a>Share<div title="WeChat"><img></div></a>` is "Share").
+                    if out[start..].trim().is_empty() && !author_only(self.role(c)) {
                         if let Some(t) = self.tooltip(c) {
                             out.push_str(&t);
                         }
@@ -399,6 +444,12 @@ impl<'p> Namer<'p> {
             }
             // 2A: hidden descendants are skipped, except inside a labelledby target.
             if self.hidden(c) && !in_labelledby {
+                continue;
+            }
+            // A line break, and a word-break opportunity, read as a space in
+            // Chrome's names ("mozilla<wbr>.org" is "mozilla .org").
+            if n.is("br") || n.is("wbr") {
+                out.push(' ');
                 continue;
             }
             let role = self.role(c);

@@ -231,9 +231,40 @@ impl Page {
         self.ids.get(&(scope, id.to_string())).copied()
     }
 
-    /// The `label` elements whose `for` is `id` in `of`'s document, in order.
+    /// The element an SVG `use` shows a copy of (its `href`, or `xlink:href`, `#id`).
+    pub fn used_element(&self, i: u32) -> Option<u32> {
+        let n = self.get(i)?;
+        let target = n.attr("href").or_else(|| n.attr("xlink:href"))?.trim().strip_prefix('#')?;
+        self.by_id(i, target).filter(|&r| r != i)
+    }
+
+    /// Whether any element below `i` (not `i`) passes `f`; the walk is bounded by the page's size.
+    pub fn descendants_any(&self, i: u32, f: impl Fn(&Node) -> bool) -> bool {
+        let mut stack: Vec<u32> = self.get(i).map(|n| n.children.clone()).unwrap_or_default();
+        let mut steps = 0usize;
+        while let Some(c) = stack.pop() {
+            steps += 1;
+            if steps > self.nodes.len() {
+                return false;
+            }
+            let Some(n) = self.get(c) else { continue };
+            if f(n) {
+                return true;
+            }
+            stack.extend(n.children.iter().copied());
+        }
+        false
+    }
+
+    /// The `label` elements whose `for` is `id` in `of`'s document, in order,
+    /// when `of` is the element they label: the first with that id in tree
+    /// order (HTML #attr-label-for; a page that repeats an id labels only the
+    /// first copy, and Chrome names a later copy from its placeholder).
     pub fn labels_for(&self, of: u32, id: &str) -> &[u32] {
         let Some(&scope) = self.scope.get(of as usize) else { return &[] };
+        if self.by_id(of, id) != Some(of) {
+            return &[];
+        }
         self.labels.get(&(scope, id.to_string())).map_or(&[], Vec::as_slice)
     }
 

@@ -137,7 +137,10 @@ pub fn is_focusable(page: &Page, i: u32) -> bool {
         "summary" => page.parent_element(i).is_some_and(|p| page.node(p).is("details")),
         // A native select's options are focusable in Chrome's tree (each is a choice to move to).
         "option" => page.ancestors(i).take(2).any(|a| page.node(a).is("select") || page.node(a).is("datalist")),
-        "iframe" | "embed" | "object" => true,
+        "iframe" | "embed" => true,
+        // An object shows a plugin or a document only from its `data`;
+        // without one it shows its fallback content and takes no focus.
+        "object" => n.attr("data").is_some_and(|d| !d.trim().is_empty()),
         "audio" | "video" => n.has_attr("controls"),
         _ => false,
     };
@@ -353,6 +356,10 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         "sub" => "subscript",
         "sup" => "superscript",
         "svg" => "SvgRoot",
+        // SVG-AAM: a `g` with a `title` is a group, and so is a `use` whose
+        // copy has one (Chrome leaves untitled ones out of its tree).
+        "g" if titled_svg(page, i) => "group",
+        "use" if page.used_element(i).is_some_and(|r| titled_svg(page, r) || page.descendants_any(r, |d| d.is("title"))) => "group",
         "table" => "table",
         "thead" | "tfoot" => "rowgroup",
         // Chrome leaves an implicit `tbody` out (its rows belong to the table).
@@ -374,6 +381,14 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         "video" => "Video",
         _ => "generic",
     }
+}
+
+/// An SVG element with a `title` child that says something.
+fn titled_svg(page: &Page, i: u32) -> bool {
+    page.node(i).children.iter().any(|&c| {
+        let t = page.node(c);
+        t.is("title") && t.children.iter().any(|&x| !page.node(x).text.trim().is_empty())
+    })
 }
 
 /// The role of the table a cell is in (`grid` changes `td` to `gridcell`).

@@ -85,6 +85,8 @@ fn push_indented(text: &mut String, depth: usize, prefix: &str, line: &str) {
 pub struct Fitted {
     pub text: String,
     pub note: Option<String>,
+    /// How many lines the budget left out.
+    pub left_out: usize,
 }
 
 /// Fit `lines` into `max` tokens. `expand(node)` is the selector that shows
@@ -97,13 +99,13 @@ pub fn fit(lines: &[Printed<'_>], max: usize, expand: &dyn Fn(u32) -> Option<Str
     // A token is at least one byte, and our lines average about four bytes
     // a token: counting a text far above the budget is wasted work.
     if len <= max {
-        return Fitted { text: whole(), note: None };
+        return Fitted { text: whole(), note: None, left_out: 0 };
     }
     let mut cost: Vec<Option<usize>> = lines.iter().map(|l| tokens::cached_line(l.depth as usize, "", &l.text)).collect();
     let all_known = cost.iter().all(Option::is_some);
     // Each cost has its newline and the last line has none in the text, so the sum is an upper bound.
     if all_known && cost.iter().map(|c| c.unwrap_or(0)).sum::<usize>() <= max {
-        return Fitted { text: whole(), note: None };
+        return Fitted { text: whole(), note: None, left_out: 0 };
     }
     if !all_known && len <= max.saturating_mul(8) {
         let full = whole();
@@ -111,7 +113,7 @@ pub fn fit(lines: &[Printed<'_>], max: usize, expand: &dyn Fn(u32) -> Option<Str
         // what each line costs (when each line is one line of text).
         let Some(counts) = tokens::line_counts(&full) else { return unfitted(full) };
         if counts.iter().sum::<usize>() <= max {
-            return Fitted { text: full, note: None };
+            return Fitted { text: full, note: None, left_out: 0 };
         }
         if counts.len() == lines.len() {
             let last = counts.len() - 1;
@@ -177,7 +179,7 @@ pub fn fit(lines: &[Printed<'_>], max: usize, expand: &dyn Fn(u32) -> Option<Str
         best.total,
         best.left_out
     );
-    Fitted { text, note: Some(note) }
+    Fitted { text, note: Some(note), left_out: best.left_out }
 }
 
 struct Attempt {
@@ -228,16 +230,16 @@ fn without_refs(line: &str) -> String {
 
 /// The text with no budget, when the o200k table did not load.
 fn unfitted(full: String) -> Fitted {
-    Fitted { text: full, note: Some("maxTokens: the o200k token table could not be loaded, so the text is not cut".into()) }
+    Fitted { text: full, note: Some("maxTokens: the o200k token table could not be loaded, so the text is not cut".into()), left_out: 0 }
 }
 
 /// After every attempt overshot (pathological joins): the lines that must
 /// stay and nothing else.
 fn bare_fit(lines: &[Printed<'_>], expand: &dyn Fn(u32) -> Option<String>, max: usize) -> Fitted {
     let keep: Vec<bool> = lines.iter().map(is_document).collect();
-    let (stubs, root_stub, _) = stubs_for(lines, &keep, &mut |node| expand(node));
+    let (stubs, root_stub, left_out) = stubs_for(lines, &keep, &mut |node| expand(node));
     let text = emit(lines, Some(&keep), &stubs, root_stub.as_deref());
-    Fitted { text, note: Some(format!("maxTokens {max}: only the document line and `more` lines fit")) }
+    Fitted { text, note: Some(format!("maxTokens {max}: only the document line and `more` lines fit")), left_out }
 }
 
 fn is_document(line: &Printed<'_>) -> bool {

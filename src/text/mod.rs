@@ -10,4 +10,5 @@ pub mod sent_refs;
 pub mod serialize;
 pub mod snapshot;
 pub mod tokens;
+pub mod unseen;
 pub mod untrusted;

@@ -66,6 +66,8 @@ pub struct Serialized {
     pub ref_keys: Vec<Option<String>>,
     /// The first ref number not given yet.
     pub next_ref: u32,
+    /// What the options left out (depth, viewport, budget), by kind.
+    pub unseen: crate::text::unseen::Unseen,
 }
 
 /// A session's numbering: what it gave before, and each frame's document
@@ -169,9 +171,10 @@ pub fn serialize(
     if hints.is_some() {
         count_scrolled(&mut view);
     }
+    let mut unseen = crate::text::unseen::Unseen::default();
     if opts.viewport_only {
         match hints {
-            Some(_) => keep_in_view(&mut view, &mut notes),
+            Some(_) => unseen.viewport = keep_in_view(&mut view, &mut notes),
             None => notes.push("viewportOnly needs the DOM pass (its layout boxes), which was off or not read, so the whole page is shown".into()),
         }
     }
@@ -192,7 +195,8 @@ pub fn serialize(
     if let Some(max) = opts.max_elements {
         keep_best_refs(&mut view, &ref_of, &refs, max as usize, selector, &mut notes);
     }
-    let lines = layout(&view, &ref_of, &refs, opts, &mut notes);
+    let (lines, below_depth) = layout(&view, &ref_of, &refs, opts, &mut notes);
+    unseen.depth = below_depth;
     let node_count = lines.len();
     let text = match opts.max_tokens {
         Some(max) => {
@@ -201,6 +205,7 @@ pub fn serialize(
                 selector.and_then(|f| f(v.frame_id, v.backend_node_id?))
             };
             let fitted = budget::fit(&lines, max as usize, &expand);
+            unseen.budget = fitted.left_out;
             notes.extend(fitted.note);
             fitted.text
         }
@@ -209,7 +214,7 @@ pub fn serialize(
     if view[0].children.iter().all(|&c| !view[c as usize].kept) {
         notes.push("the page has no accessible content".to_string());
     }
-    Serialized { text, refs, notes, node_count, ref_keys, next_ref }
+    Serialized { text, refs, notes, node_count, ref_keys, next_ref, unseen }
 }
 
 fn build_view<'a>(
@@ -345,7 +350,7 @@ fn build_view<'a>(
 /// a container stays when anything in it shows. Children come after their
 /// parent in the arena, so one forward sweep passes the verdict down and
 /// one backward sweep passes "something shows" up.
-fn keep_in_view(view: &mut [VNode<'_>], notes: &mut Vec<String>) {
+fn keep_in_view(view: &mut [VNode<'_>], notes: &mut Vec<String>) -> usize {
     let n = view.len();
     let mut parent = vec![0u32; n];
     let mut shown = vec![true; n];
@@ -380,6 +385,7 @@ fn keep_in_view(view: &mut [VNode<'_>], notes: &mut Vec<String>) {
     if hidden > 0 {
         notes.push(format!("viewportOnly: {hidden} node(s) outside the viewport are left out, {hidden_controls} of them controls; scroll to see them"));
     }
+    hidden
 }
 
 fn is_bullet(text: &str) -> bool {
@@ -1103,7 +1109,14 @@ fn said_once(view: &[VNode<'_>], ref_of: &[Option<u32>], i: u32) -> Option<(bool
 }
 
 /// The printed lines, in order, with what the budget needs to rank them.
-fn layout<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], refs: &[ElementRef], opts: &SnapshotOptions, notes: &mut Vec<String>) -> Vec<Printed<'v>> {
+/// Also how many nodes the `maxDepth` cut left out.
+fn layout<'v>(
+    view: &'v [VNode<'_>],
+    ref_of: &[Option<u32>],
+    refs: &[ElementRef],
+    opts: &SnapshotOptions,
+    notes: &mut Vec<String>,
+) -> (Vec<Printed<'v>>, usize) {
     let ref_id = |i: u32| ref_of.get(i as usize).copied().flatten().map(|r| &refs[r as usize]);
     let mut lines: Vec<Printed<'v>> = Vec::with_capacity(view.len());
     if opts.refs_only {
@@ -1113,7 +1126,7 @@ fn layout<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], refs: &[ElementRef]
                 lines.push(printed(view, i, text, 0, NO_PARENT, 1, true, false));
             }
         }
-        return lines;
+        return (lines, 0);
     }
     let max_depth = opts.max_depth as usize;
     let mut omitted = 0usize;
@@ -1235,7 +1248,7 @@ fn layout<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], refs: &[ElementRef]
         };
         notes.push(format!("maxDepth {max_depth}: {omitted} node(s) deeper than the limit are not shown{listed}"));
     }
-    lines
+    (lines, omitted)
 }
 
 /// A line with its budget rank: in the viewport first (a node without a box

@@ -24,6 +24,8 @@ pub struct PageFacts {
     /// and the `<dialog>` shown with `showModal()`.
     pub focused: Option<i64>,
     pub modal: Option<i64>,
+    /// Frames whose document was not read or not placed (the notes say which).
+    pub unread_frames: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -73,6 +75,23 @@ pub struct Elements {
     pub timestamp: String,
 }
 
+/// The page's `<canvas>` and `<video>` elements, whose content is pixels:
+/// from the DOM read, or (without it) the videos in the tree.
+fn media_elements(dom: &[DomTree], tree: &AxTree) -> (usize, usize) {
+    if dom.is_empty() {
+        return (0, tree.nodes.iter().filter(|n| n.role == "Video" || n.role == "video").count());
+    }
+    let mut counts = (0, 0);
+    for n in dom.iter().flat_map(|t| t.nodes.iter()).filter(|n| n.is_element()) {
+        match n.tag.as_str() {
+            "canvas" => counts.0 += 1,
+            "video" => counts.1 += 1,
+            _ => {}
+        }
+    }
+    counts
+}
+
 /// Build the snapshot; `dom` (the DOM pass, one tree per process) marks
 /// clickable elements and gives every ref its selector, frames and hosts.
 pub fn build_snapshot(tree: &AxTree, subtree_root: Option<u32>, facts: PageFacts, opts: &SnapshotOptions, capture_ms: f64, dom: &[DomTree]) -> WebAiSnapshot {
@@ -98,7 +117,7 @@ pub fn build_snapshot(tree: &AxTree, subtree_root: Option<u32>, facts: PageFacts
         }
         _ => opts,
     };
-    let Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref } =
+    let Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref, mut unseen } =
         serialize(tree, subtree_root, title.as_deref(), facts.url.as_deref(), opts, hint_fn, keying.as_ref(), select_fn);
     if text.is_empty() {
         text.push_str("- document");
@@ -106,6 +125,8 @@ pub fn build_snapshot(tree: &AxTree, subtree_root: Option<u32>, facts: PageFacts
     let mut notes = tree.notes.clone();
     notes.extend(facts.notes);
     notes.extend(ser_notes);
+    unseen.frames = facts.unread_frames;
+    (unseen.canvases, unseen.videos) = media_elements(dom, tree);
     if !dom.is_empty() {
         let mut locator = shared_locator.into_inner();
         let mut unlocated = Vec::new();
@@ -162,6 +183,7 @@ pub fn build_snapshot(tree: &AxTree, subtree_root: Option<u32>, facts: PageFacts
         }
         Elements { list, focused: crate::text::elements::focused(&refs).map(str::to_string), timestamp: crate::text::elements::timestamp_now() }
     });
+    notes.extend(unseen.note());
     // The hash is of the page's text, not of the boundaries (a new nonce each time).
     let ax_hash = hash_accessibility_snapshot(&text);
     if let Some((nonce, origin)) = &untrusted {
