@@ -337,6 +337,11 @@ test('downloads go to --output-dir, and --allowed-origins refuses every other or
         assert.equal(readFileSync(file, 'utf8'), 'hello');
         r = await call('browser_navigate', { url: http.url('shop.html') });
         assert.equal(r.isError, false, 'the allowed origin opens');
+        // What a page loads is held to the same rules: the same server under another name is refused.
+        r = await call('browser_navigate', { url: http.url('loads.html') });
+        assert.equal(r.isError, false, r.text);
+        if (!/results:/.test(r.text)) r = await call('wait_for_ui_change', { timeout_ms: 5000 });
+        assert.match(r.text, /results: loaded refused/, r.text);
     } finally {
         await client.close();
         await http.close();

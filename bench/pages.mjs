@@ -12,6 +12,9 @@ import { generatePage } from './generate.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** SPEC §6's tier-1 roles, as Chrome's tree names them. */
+export const TIER1 = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab']);
+
 export const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 export const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 

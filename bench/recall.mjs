@@ -14,7 +14,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { chromium } from 'playwright-core';
 import ax from '../lib/ax-snapshot.cjs';
 import { CHROMIUM_FLAGS, findChromium, openFile } from '../lib/chromium.mjs';
-import { median, root, round, writeReadmeBlock } from './pages.mjs';
+import { median, root, round, TIER1, writeReadmeBlock } from './pages.mjs';
 
 const { values: flags } = parseArgs({ options: { only: { type: 'string', default: '' }, 'no-readme': { type: 'boolean' } } });
 
@@ -58,6 +58,12 @@ try {
             page = await openFile(browser, p.path);
             const pw = await page.ariaSnapshot({ mode: 'ai', timeout: 30000 });
             const ours = await ax.buildWebAiSnapshot(page, { timeoutMs: 30000 });
+            // Coverage: the named tier-1 controls of Chrome's tree that ours gives a ref.
+            const cdp = await page.context().newCDPSession(page);
+            const tree = await cdp.send('Accessibility.getFullAXTree', {});
+            await cdp.detach();
+            const named = tree.nodes.filter(n => !n.ignored && TIER1.has(n.role?.value) && String(n.name?.value || '').trim() && n.backendDOMNodeId);
+            const refIds = new Set(Object.values(ours.refs).map(r => r.backendNodeId));
             const theirs = words(withoutAriaHidden(pw).replace(SYNTAX, ' '));
             const theirsAll = words(pw.replace(SYNTAX, ' '));
             const mine = words(ours.text);
@@ -68,6 +74,8 @@ try {
                 recall: theirs.size ? shown / theirs.size : 1,
                 words: theirs.size,
                 recallAll: theirsAll.size ? shownAll / theirsAll.size : 1,
+                namedTier1: named.length,
+                namedTier1WithRefs: named.filter(n => refIds.has(n.backendDOMNodeId)).length,
                 wordsAll: theirsAll.size,
                 tokens: encode(ours.text).length,
                 pwTokens: encode(pw).length,
@@ -97,6 +105,11 @@ const recallsAll = ok.map(r => r.recallAll);
 const pooledAll = ok.reduce((n, r) => n + r.recallAll * r.wordsAll, 0) / (ok.reduce((n, r) => n + r.wordsAll, 0) || 1);
 const tokensAll = ok.reduce((n, r) => n + r.tokens, 0) / (ok.reduce((n, r) => n + r.pwTokens, 0) || 1);
 const worst = [...ok].sort((a, b) => a.recall - b.recall).slice(0, 10);
+const heaviest = [...ok].sort((a, b) => b.tokenRatio - a.tokenRatio).slice(0, 8);
+const tier1 = ok.reduce((n, r) => n + r.namedTier1, 0);
+const tier1Refs = ok.reduce((n, r) => n + r.namedTier1WithRefs, 0);
+const coverages = ok.filter(r => r.namedTier1).map(r => r.namedTier1WithRefs / r.namedTier1);
+const uncovered = ok.filter(r => r.namedTier1WithRefs < r.namedTier1).sort((a, b) => a.namedTier1WithRefs / a.namedTier1 - b.namedTier1WithRefs / b.namedTier1).slice(0, 8);
 const md = [
     `Over ${ok.length} real pages (${results.length - ok.length} could not be read), \`node bench/recall.mjs\`, ${new Date().toISOString().slice(0, 10)}, Chromium ${browser.version()}:`,
     '',
@@ -105,8 +118,11 @@ const md = [
     `| text recall (Playwright's words ours shows) | ${pct(median(recalls))} | ${pct(q(recalls, 0.1))} | ${pct(Math.min(...recalls))} | ${pct(pooled)} |`,
     `| the same, counting Playwright's \`[aria-hidden]\` subtrees | ${pct(median(recallsAll))} | ${pct(q(recallsAll, 0.1))} | ${pct(Math.min(...recallsAll))} | ${pct(pooledAll)} |`,
     `| tokens ÷ Playwright's | ${round(median(ratios), 2)} | 90th percentile ${round(q(ratios, 0.9), 2)} | ${round(Math.max(...ratios), 2)} | ${round(tokensAll, 2)} |`,
+    `| named tier-1 controls of Chrome's tree with a ref | ${pct(median(coverages))} | ${pct(q(coverages, 0.1))} | ${pct(Math.min(...coverages))} | ${tier1Refs}/${tier1} (${pct(tier1Refs / (tier1 || 1))}) |`,
     '',
     `Lowest recall: ${worst.map(r => `${r.page} ${pct(r.recall)}`).join(', ')}.`,
+    `Most tokens against Playwright's: ${heaviest.map(r => `${r.page} ${round(r.tokenRatio, 2)}`).join(', ')}.`,
+    `Named tier-1 controls without a ref: ${uncovered.map(r => `${r.page} ${r.namedTier1 - r.namedTier1WithRefs} of ${r.namedTier1}`).join(', ') || 'none'}.`,
     '',
     "Playwright's AI snapshot also prints subtrees it marks `[aria-hidden]`; they are hidden from assistive technology (WAI-ARIA 1.2, seed 001's exclusion rule) and Chrome's tree leaves them out, as ours does, so the first row does not count their words and the second does.",
     '',

@@ -29,7 +29,7 @@ const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args
 const RUNS = Number(opt('--runs', 9));
 const ONLY = opt('--only', '');
 const WARMUP = 2;
-const TIER1 = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab']);
+import { TIER1 } from './pages.mjs';
 
 
 

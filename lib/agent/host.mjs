@@ -67,6 +67,40 @@ function listOf(v) {
 }
 
 /** Does `origin` match `pattern` (an origin, `host`, or `*.host`, with or without scheme and port)? */
+/**
+ * An origin rule as URL patterns for `Network.setBlockedURLs` (the URLPattern
+ * syntax): the same matches as `originMatches`, any port when none is given,
+ * and a `*.host` rule also matching the host itself.
+ */
+function urlPatterns(pattern) {
+    if (pattern === '*') return ['*://*:*/*'];
+    const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(pattern);
+    let p;
+    try {
+        p = new URL(withScheme ? pattern : `http://${pattern}`);
+    } catch {
+        return [];
+    }
+    const scheme = withScheme ? p.protocol.slice(0, -1) : '*';
+    const port = p.port || '*';
+    const hosts = p.hostname.startsWith('*.') ? [p.hostname, p.hostname.slice(2)] : [p.hostname];
+    return hosts.map(h => `${scheme}://${h}:${port}/*`);
+}
+
+/**
+ * The rules for every request of a tab, subresources included: blocked
+ * origins first (they win), then the allowed ones, then, when there is an
+ * allow list, every other web request blocked.
+ */
+function requestRules(allowed, blocked) {
+    const rules = blocked.flatMap(urlPatterns).map(urlPattern => ({ urlPattern, block: true }));
+    if (allowed.length) {
+        rules.push(...allowed.flatMap(urlPatterns).map(urlPattern => ({ urlPattern, block: false })));
+        rules.push(...['http', 'https', 'ws', 'wss'].map(s => ({ urlPattern: `${s}://*:*/*`, block: true })));
+    }
+    return rules;
+}
+
 function originMatches(url, pattern) {
     let u;
     try {
@@ -143,6 +177,12 @@ export class AgentHost {
             // Downloads go where the user said, or nowhere.
             const dl = this.options.outputDir ? { behavior: 'allow', downloadPath: this.options.outputDir } : { behavior: 'deny' };
             await tab.session.send('Page.setDownloadBehavior', dl).catch(() => undefined);
+            // The origin rules hold for what a page loads too, not only where it goes.
+            const rules = requestRules(this.allowed, this.blocked);
+            if (rules.length) {
+                await tab.session.send('Network.enable', {});
+                await tab.session.send('Network.setBlockedURLs', { urlPatterns: rules });
+            }
         })().catch(err => {
             tab.ready = null;
             throw err;

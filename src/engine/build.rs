@@ -334,7 +334,12 @@ fn uninteresting(page: &Page, i: u32, role: &str, focusable: bool) -> bool {
     let n = page.node(i);
     let plain = || !n.clickable && !focusable && !n.attrs.iter().any(|(k, _)| k.starts_with("aria-") || k == "role");
     match role {
-        "generic" => n.display.starts_with("inline") && n.display != "inline-block" && plain(),
+        // Where `cursor: pointer` begins, the DOM pass marks a control: kept, as in
+        // Chrome's tree, unless it is a piece of a button or link (its text is their name).
+        "generic" => {
+            let control = || !n.pointer_root || page.ancestors(i).any(|a| page.node(a).is("button") || (page.node(a).is("a") && page.node(a).has_attr("href")));
+            n.display.starts_with("inline") && n.display != "inline-block" && control() && plain()
+        }
         "LabelText" => {
             plain()
                 && (n.attr("for").is_some_and(|id| page.by_id(i, id).is_some())
@@ -385,7 +390,21 @@ fn value_of(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> Option<String
             let text = namer.text_of(i);
             (!text.is_empty()).then_some(text)
         }
-        "slider" | "spinbutton" | "progressbar" | "meter" | "scrollbar" => n.attr("aria-valuetext").or(n.attr("aria-valuenow")).map(str::to_string),
+        // A range's value in Chrome's tree is the number `aria-valuenow` says
+        // (`aria-valuetext` is for names and speech): "100.00" is 100. A
+        // slider or scrollbar without one sits halfway between its bounds.
+        "slider" | "spinbutton" | "progressbar" | "meter" | "scrollbar" => {
+            let number = |name: &str| n.attr(name).and_then(|v| v.trim().parse::<f64>().ok()).filter(|v| v.is_finite());
+            match n.attr("aria-valuenow") {
+                Some(_) => Some(number("aria-valuenow").unwrap_or(0.0)),
+                None if matches!(role, "slider" | "scrollbar") => {
+                    let (min, max) = (number("aria-valuemin").unwrap_or(0.0), number("aria-valuemax").unwrap_or(100.0));
+                    Some(if max < min { min } else { min + (max - min) / 2.0 })
+                }
+                None => None,
+            }
+            .map(|v| v.to_string())
+        }
         _ => None,
     }
 }

@@ -80,6 +80,10 @@ fn keeps_content(role: &str) -> bool {
             | "tree"
             | "treegrid"
             | "Iframe"
+            // An image's children are presentational: `<svg role="img">` with a
+            // `use`, or `<span role="img">` with text, gives only its own name.
+            | "img"
+            | "image"
             | "RootWebArea"
             | "DescriptionList"
             | "figure"
@@ -212,6 +216,18 @@ impl<'p> Namer<'p> {
             // alone, even an empty one: Chrome then gives it no name, not its
             // value, `alt` or `title` (`<label><input type=submit value=Go></label>` is "").
             return Some(self.labels(i, in_labelledby));
+        }
+        // A value attribute names a button-like input even when empty (Chrome
+        // does not go on to its title), and an `alt` an image, even an empty one.
+        if n.is("input") && matches!(input_type.as_str(), "button" | "submit" | "reset") {
+            if let Some(v) = n.attr("value") {
+                return Some(v.to_string());
+            }
+        }
+        if matches!(n.tag.as_str(), "img" | "area") {
+            if let Some(alt) = n.attr("alt") {
+                return Some(alt.to_string());
+            }
         }
         let native = match n.tag.as_str() {
             "input" if matches!(input_type.as_str(), "button" | "submit" | "reset") => {
@@ -464,6 +480,14 @@ impl<'p> Namer<'p> {
                 continue;
             }
             if keeps_content(role) {
+                // An image with no other name is still named by its title.
+                if matches!(role, "img" | "image") {
+                    if let Some(t) = self.tooltip(c) {
+                        out.push(' ');
+                        out.push_str(&t);
+                        out.push(' ');
+                    }
+                }
                 continue;
             }
             let block = is_block(&n.display);
