@@ -24,3 +24,31 @@ export function generatePage(targetNodes) {
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Generated ${targetNodes} nodes</title></head>`
         + `<body><header><nav aria-label="Top"><a href="#">Home</a></nav></header><main><h1>Generated feed</h1>${parts.join('\n')}</main></body></html>`;
 }
+
+/**
+ * An app page the way modern frameworks ship one: a small UI (a header, a
+ * form, a list of 30 items) and `stateBytes` of JSON state inline in a script
+ * tag, plus an inline style sheet. Its accessibility tree is small; the cost
+ * is the inline text a DOM snapshot carries whole.
+ */
+export function generateAppPage(stateBytes = 1_500_000) {
+    const items = [];
+    let i = 0;
+    let size = 0;
+    while (size < stateBytes) {
+        const item = { id: i, title: `Item ${i}: ${words(i, 4)}`, body: words(i, 30), tags: [words(i, 1), words(i + 1, 1)], price: (i % 97) + 0.5 };
+        const text = JSON.stringify(item);
+        size += text.length + 1;
+        items.push(text);
+        i += 1;
+    }
+    const style = Array.from({ length: 1500 }, (_, k) => `.c${k} { margin: ${k % 7}px; color: #${(k * 2654435761 >>> 8).toString(16).padStart(6, '0').slice(0, 6)}; }`).join('\n');
+    const list = Array.from({ length: 30 }, (_, k) => `<li><a href="#item-${k}">Item ${k}: ${words(k, 4)}</a> <button type="button">Save ${k}</button></li>`).join('');
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Generated app page</title><style>${style}</style></head>`
+        + '<body><header><nav aria-label="Top"><a href="#">Home</a> <a href="#deals">Deals</a></nav></header>'
+        + '<main><h1>Dashboard</h1><form><label>Search <input type="search" name="q"></label> <button>Go</button></form>'
+        + `<ul>${list}</ul></main>`
+        + `<script type="application/json" id="__APP_STATE__">{"items":[${items.join(',')}]}</script>`
+        + '<script>window.__boot = JSON.parse(document.getElementById("__APP_STATE__").textContent).items.length;</script>'
+        + '</body></html>';
+}

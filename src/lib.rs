@@ -14,7 +14,8 @@
 //! - `page_session`: what a page session keeps between its captures;
 //! - `page`: the scripts that run in the page, and our world's globals;
 //! - `text`: the serializer, the `WebAiSnapshot`, numbering, deltas,
-//!   revisions, budgets, tokens, untrusted-content boundaries;
+//!   revisions, budgets, tokens, untrusted-content boundaries, what a
+//!   snapshot could not see;
 //! - `action`: click, fill, select, scroll, and checking a ref on the live page;
 //! - `agent`: registries, stale verdicts, targets, vendor contracts, the doctor;
 //! - `compat`: what must match the old JavaScript byte for byte;

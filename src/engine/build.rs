@@ -359,7 +359,9 @@ fn author_name(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> String {
     if role == "generic" {
         return String::new();
     }
-    n.attr("title").map(collapse).unwrap_or_default()
+    // A title that only repeats the element's own text names nothing in
+    // Chrome's tree (`<label title="Search">Search</label>` is "").
+    n.attr("title").map(collapse).filter(|t| *t != namer.text_of(i)).unwrap_or_default()
 }
 
 fn value_of(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> Option<String> {

@@ -188,7 +188,9 @@ impl<'p> Namer<'p> {
                 return s;
             }
         }
-        self.tooltip(i).unwrap_or_default()
+        // A title that only repeats the element's own text names nothing in
+        // Chrome's tree (`<label title="Search">Search</label>` is "").
+        self.tooltip(i).filter(|t| !root || collapse(t) != self.text_of(i)).unwrap_or_default()
     }
 
     /// Steps 2C–2E for one element: `aria-label`, an embedded control's value
