@@ -168,6 +168,18 @@ test('maxDepth lists the headings and text of a cut subtree flat at the cut, eac
     assert.ok(cut.notes.some(n => /^maxDepth 2: \d+ node\(s\) deeper than the limit are not shown; their \d+ line\(s\) of text, names and controls \(1 ref'd\) are listed at the cut$/.test(n)), cut.notes.join('|'));
 });
 
+test('a long name taken from content is left to the children, and no text between its links is lost', () => {
+    const words = 'I am a rather elderly man and the nature of my avocations for the last thirty years has brought me into contact with a set of men';
+    const children = [text('I am a '), { role: 'link', name: 'rather elderly', children: [text('rather elderly')] }, text(' man and the nature of my '),
+        { role: 'link', name: 'avocations', children: [text('avocations')] }, text(' for the last thirty years has brought me into contact with a set of men')];
+    const s = fromTree(doc([{ role: 'table', children: [{ role: 'row', children: [{ role: 'cell', name: words, children }] }] }]), { interactiveOnly: false });
+    assert.match(s.text, /- cell:\n/, s.text);
+    for (const piece of ['text: I am a', 'link "rather elderly"', 'text: man and the nature of my', 'link "avocations"', 'text: for the last thirty years']) assert.ok(s.text.includes(piece), `${piece} missing:\n${s.text}`);
+    // A short name from content still says its text once, on its own line.
+    const short = fromTree(doc([{ role: 'heading', name: 'Title edit', level: 2, children: [text('Title '), { role: 'link', name: 'edit', children: [text('edit')] }] }]), { interactiveOnly: false });
+    assert.match(short.text, /- heading "Title edit" \[level=2\]:\n {4}- link "edit" \[ref=@e1\]$/, short.text);
+});
+
 test('refsOnly prints only ref lines, flat, keeping inline text of nameless controls', () => {
     const s = fromTree(doc([{ role: 'main', children: [{ role: 'button', name: 'A' }, { role: 'generic', focusable: true, children: [text('tile')] }, text('prose')] }]),
         { refsOnly: true });

@@ -111,6 +111,9 @@ struct VNode<'a> {
     /// Printed only because the DOM says it is clickable: if it gets no ref
     /// after all, it is lifted like any nameless container.
     soft: bool,
+    /// A long name taken from its content, which its children say in full
+    /// (text between its links included): its line leaves the name out.
+    name_said_below: bool,
     children: Vec<u32>,
     kept: bool,
 }
@@ -132,6 +135,7 @@ impl<'a> VNode<'a> {
             from_list_marker: false,
             segment: 0,
             soft: false,
+            name_said_below: false,
             children: Vec::new(),
             kept: true,
         }
@@ -516,6 +520,9 @@ fn cut_text(text: Cow<'_, str>, max: usize) -> (Cow<'_, str>, bool) {
     (Cow::Owned(format!("{}… [{} more characters; maxTextChars shows more]", head.trim_end(), total - max)), true)
 }
 
+/// Above this many characters a name taken from content is left to the children to say.
+const LONG_CONTENT_NAME: usize = 120;
+
 /// Text that only repeats what an element next to it already says: a label
 /// before its control, a field's value inside it, an icon glyph inside a named
 /// control.
@@ -523,6 +530,18 @@ fn drop_redundant_text(view: &mut [VNode<'_>], parent: usize, children: &mut Vec
     let parent_value = view[parent].value.clone();
     let named_control = !view[parent].name.is_empty() && roles::is_tier1_role(&view[parent].role);
     let named_from_content = !view[parent].name.is_empty() && roles::is_named_from_content(&view[parent].role);
+    // A long name from content (a layout table's cell holding a chapter) is a
+    // flattened copy of its children: they are printed in full and the name
+    // is left off the line, rather than the text between its links dropped
+    // as "said" by a name that may itself be cut at maxNameChars.
+    let said_below = named_from_content
+        && !named_control
+        && view[parent].name.chars().count() > LONG_CONTENT_NAME
+        && children.iter().any(|&c| view[c as usize].kind == Kind::Element);
+    if said_below {
+        view[parent].name_said_below = true;
+    }
+    let named_from_content = named_from_content && !said_below;
     let mut keep = vec![true; children.len()];
     let mut parent_says = Vec::new();
     for (k, &c) in children.iter().enumerate() {
@@ -983,7 +1002,7 @@ fn named_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions, wit
 /// compact also reads inline formatting as text: a paragraph of text and
 /// `emphasis` without refs is one line, not one per run.
 fn inline_text<'v>(view: &'v [VNode<'_>], ref_of: &[Option<u32>], v: &VNode<'_>, opts: &SnapshotOptions) -> Option<Cow<'v, str>> {
-    if !opts.compact || !v.name.is_empty() || v.children.is_empty() {
+    if !opts.compact || (!v.name.is_empty() && !v.name_said_below) || v.children.is_empty() {
         return None;
     }
     // Text that cannot be seen keeps a line of its own, flagged.
@@ -1164,7 +1183,7 @@ fn layout<'v>(
         let once = if opts.compact { said_once(view, ref_of, i) } else { None };
         // So does a leaf whose name this line says (a logo inside its link).
         let child_said = once.is_some_and(|(parent_quiet, c)| !parent_quiet && is_bare_leaf(view, ref_of, c));
-        let mut line = named_line(v, ref_id(i), opts, !quiet && once.is_none_or(|(parent_quiet, _)| !parent_quiet));
+        let mut line = named_line(v, ref_id(i), opts, !quiet && !v.name_said_below && once.is_none_or(|(parent_quiet, _)| !parent_quiet));
         if let Some(t) = inline_text(view, ref_of, v, opts) {
             line.push_str(": ");
             line.push_str(&shown(&t, opts));
