@@ -402,36 +402,39 @@ pub(crate) fn has_unhosted_frames(snap: &Snapshot<'_>) -> bool {
     })
 }
 
-/// Elements with a click listener, or where `cursor: pointer` begins (the
-/// element is pointer, its parent is not): the pointer that every descendant
-/// inherits marks one target, not each of its pieces.
+/// Per node of document `doc`: whether it is an element where `cursor:
+/// pointer` begins (it is pointer, its parent is not), the capture's first
+/// computed style being `cursor`. The pointer that every descendant inherits
+/// marks one target, not each of its pieces.
+pub(crate) fn pointer_roots(snap: &Snapshot<'_>, doc: &SnapDoc) -> Vec<bool> {
+    let n = &doc.nodes;
+    let count = n.backend_node_id.len();
+    let Some(pointer) = snap.strings.iter().position(|s| s == "pointer").map(|p| p as i64) else { return vec![false; count] };
+    let mut is_pointer = vec![false; count];
+    for (k, &i) in doc.layout.node_index.iter().enumerate() {
+        if i < count && doc.layout.styles.get(k).and_then(|s| s.first()) == Some(&pointer) {
+            is_pointer[i] = true;
+        }
+    }
+    (0..count)
+        .map(|i| {
+            let parent = n.parent_index.get(i).copied().unwrap_or(-1);
+            let parent_pointer = usize::try_from(parent).ok().and_then(|p| is_pointer.get(p).copied()).unwrap_or(false);
+            is_pointer[i] && n.node_type.get(i) == Some(&1) && !parent_pointer
+        })
+        .collect()
+}
+
+/// Elements with a click listener, or where `cursor: pointer` begins.
 fn click_hints(snap: &Snapshot<'_>) -> Vec<i64> {
-    let pointer = snap.strings.iter().position(|s| s == "pointer").map(|p| p as i64);
     let mut out = Vec::new();
     for doc in &snap.documents {
         let n = &doc.nodes;
-        let count = n.backend_node_id.len();
-        let is_element = |i: usize| n.node_type.get(i) == Some(&1);
         if let Some(rb) = &n.is_clickable {
-            out.extend(rb.index.iter().filter(|&&i| is_element(i)).filter_map(|&i| n.backend_node_id.get(i).copied()));
+            out.extend(rb.index.iter().filter(|&&i| n.node_type.get(i) == Some(&1)).filter_map(|&i| n.backend_node_id.get(i).copied()));
         }
-        let Some(pointer) = pointer else { continue };
-        let mut is_pointer = vec![false; count];
-        for (k, &i) in doc.layout.node_index.iter().enumerate() {
-            if i < count && doc.layout.styles.get(k).and_then(|s| s.first()) == Some(&pointer) {
-                is_pointer[i] = true;
-            }
-        }
-        for i in 0..count {
-            if !is_pointer[i] || !is_element(i) {
-                continue;
-            }
-            let parent = n.parent_index.get(i).copied().unwrap_or(-1);
-            let parent_pointer = usize::try_from(parent).ok().and_then(|p| is_pointer.get(p).copied()).unwrap_or(false);
-            if !parent_pointer {
-                out.push(n.backend_node_id[i]);
-            }
-        }
+        let roots = pointer_roots(snap, doc);
+        out.extend((0..roots.len()).filter(|&i| roots[i]).filter_map(|i| n.backend_node_id.get(i).copied()));
     }
     out
 }

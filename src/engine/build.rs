@@ -359,9 +359,7 @@ fn author_name(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> String {
     if role == "generic" {
         return String::new();
     }
-    // A title that only repeats the element's own text names nothing in
-    // Chrome's tree (`<label title="Search">Search</label>` is "").
-    n.attr("title").map(collapse).filter(|t| *t != namer.text_of(i)).unwrap_or_default()
+    namer.title_name(i).unwrap_or_default()
 }
 
 fn value_of(page: &Page, namer: &Namer<'_>, i: u32, role: &str) -> Option<String> {
@@ -433,9 +431,7 @@ fn aria_tristate(n: &crate::engine::page::Node, name: &str) -> Option<Tristate> 
 fn input_button_text(n: &crate::engine::page::Node) -> Option<String> {
     let kind = n.attr("type").map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
     let text = match kind.as_str() {
-        "submit" => n.attr("value").unwrap_or("Submit"),
-        "reset" => n.attr("value").unwrap_or("Reset"),
-        "button" => n.attr("value")?,
+        "submit" | "reset" | "button" => n.attr("value").or(crate::engine::name::default_button_label(&kind))?,
         "image" => n.attr("alt")?,
         _ => return None,
     };

@@ -126,6 +126,15 @@ pub(crate) fn is_labelable(tag: &str) -> bool {
     matches!(tag, "input" | "textarea" | "select" | "meter" | "progress" | "output" | "button")
 }
 
+/// The label a submit or reset button without a `value` shows (HTML #submit-button-state).
+pub(crate) fn default_button_label(input_type: &str) -> Option<&'static str> {
+    match input_type {
+        "submit" => Some("Submit"),
+        "reset" => Some("Reset"),
+        _ => None,
+    }
+}
+
 /// Runs of ASCII whitespace (CSS's document white space) become one space, the ends trimmed.
 pub(crate) fn collapse(s: &str) -> String {
     s.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
@@ -188,9 +197,7 @@ impl<'p> Namer<'p> {
                 return s;
             }
         }
-        // A title that only repeats the element's own text names nothing in
-        // Chrome's tree (`<label title="Search">Search</label>` is "").
-        self.tooltip(i).filter(|t| !root || collapse(t) != self.text_of(i)).unwrap_or_default()
+        if root { self.title_name(i) } else { self.tooltip(i) }.unwrap_or_default()
     }
 
     /// Steps 2C–2E for one element: `aria-label`, an embedded control's value
@@ -232,21 +239,13 @@ impl<'p> Namer<'p> {
             }
         }
         let native = match n.tag.as_str() {
-            "input" if matches!(input_type.as_str(), "button" | "submit" | "reset") => {
-                let v = n.attr("value").map(str::to_string);
-                match (v, input_type.as_str()) {
-                    (Some(v), _) => Some(v),
-                    (None, "submit") => Some("Submit".to_string()),
-                    (None, "reset") => Some("Reset".to_string()),
-                    _ => None,
-                }
-            }
+            // Without a value (that returned above): the label a submit or reset button shows.
+            "input" if matches!(input_type.as_str(), "button" | "submit" | "reset") => default_button_label(&input_type).map(str::to_string),
             "input" if input_type == "image" => n.attr("alt").or(n.attr("value")).map(str::to_string),
             t if is_labelable(t) => {
                 let labels = self.labels(i, in_labelledby);
                 (!labels.is_empty()).then_some(labels)
             }
-            "img" | "area" => n.attr("alt").filter(|a| !a.trim().is_empty()).map(str::to_string),
             "fieldset" => self.first_child_tag(i, "legend").map(|l| self.content(l, in_labelledby)),
             "table" => self.first_child_tag(i, "caption").map(|c| self.content(c, in_labelledby)),
             "svg" | "g" => self.first_child_tag(i, "title").map(|t| self.plain_text(t)),
@@ -372,6 +371,13 @@ impl<'p> Namer<'p> {
     /// Step 2I: `title`.
     fn tooltip(&self, i: u32) -> Option<String> {
         self.page.node(i).attr("title").filter(|t| !t.trim().is_empty()).map(str::to_string)
+    }
+
+    /// The element's own name from its `title`: none when the title only
+    /// repeats the element's own text, as in Chrome's tree
+    /// (`<label title="Search">Search</label>` is "").
+    pub fn title_name(&self, i: u32) -> Option<String> {
+        self.tooltip(i).map(|t| collapse(&t)).filter(|t| *t != self.text_of(i))
     }
 
     /// The rendered text of an element's subtree, whitespace collapsed.

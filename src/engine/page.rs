@@ -321,9 +321,6 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
         total += d.nodes.node_type.len();
     }
     page.nodes = Vec::with_capacity(total);
-    // The capture's first style is `cursor` (the DOM pass's click hints), when it asked for any.
-    let pointer = snap.strings.iter().position(|s| s == "pointer").map(|p| p as i64).filter(|_| style_at > 0);
-    let mut is_pointer: Vec<bool> = Vec::new();
     for (d, doc) in snap.documents.iter().enumerate() {
         let n = &doc.nodes;
         let count = n.node_type.len();
@@ -418,17 +415,19 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
                 }
             }
         }
+        // The capture's first style is `cursor` (the DOM pass's click hints), when it asked for any.
+        if style_at > 0 {
+            for (i, root) in snapshot_reader::pointer_roots(snap, doc).into_iter().enumerate() {
+                if let (true, Some(k)) = (root, at(i)) {
+                    page.nodes[k].pointer_root = true;
+                }
+            }
+        }
         for (l, &i) in doc.layout.node_index.iter().enumerate() {
             let Some(k) = at(i) else { continue };
             let node = &mut page.nodes[k];
             node.laid_out = true;
             let styles = doc.layout.styles.get(l).map_or(&[][..], Vec::as_slice);
-            if pointer.is_some() && styles.first().copied() == pointer {
-                if is_pointer.len() < total {
-                    is_pointer.resize(total, false);
-                }
-                is_pointer[k] = true;
-            }
             let style = |j: usize| styles.get(style_at + j).copied().unwrap_or(-1);
             node.display = atoms.get(snap, style(0), |v| Atom::from(v));
             node.visibility = atoms.get(snap, style(1), |v| Atom::from(v));
@@ -437,10 +436,6 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
             }
             node.transform = Transform::of(string(style(3)).unwrap_or_default());
         }
-    }
-    for i in 0..is_pointer.len().min(page.nodes.len()) {
-        let parent = page.nodes[i].parent as usize;
-        page.nodes[i].pointer_root = is_pointer[i] && page.nodes[i].kind == Some(Kind::Element) && !is_pointer.get(parent).copied().unwrap_or(false);
     }
     // Children lists, in order (parents come first, so each push is in document order).
     for i in 0..page.nodes.len() {

@@ -359,7 +359,7 @@ pub fn implicit_role(page: &Page, i: u32, named: impl Fn() -> bool) -> &'static 
         // SVG-AAM: a `g` with a `title` is a group, and so is a `use` whose
         // copy has one (Chrome leaves untitled ones out of its tree).
         "g" if titled_svg(page, i) => "group",
-        "use" if page.used_element(i).is_some_and(|r| titled_svg(page, r) || page.descendants_any(r, |d| d.is("title"))) => "group",
+        "use" if page.used_element(i).is_some_and(|r| page.descendants_any(r, |d| d.is("title"))) => "group",
         "table" => "table",
         "thead" | "tfoot" => "rowgroup",
         // Chrome leaves an implicit `tbody` out (its rows belong to the table).

@@ -969,6 +969,14 @@ fn relative_url<'u>(url: &'u str, page_url: Option<&str>) -> &'u str {
     }
 }
 
+/// A text node's line, flagged when a person cannot see it (`untrustedContent: 'mark'`).
+fn text_line(v: &VNode<'_>, opts: &SnapshotOptions) -> String {
+    match v.hints.concealed.filter(|_| opts.mark_untrusted) {
+        Some(why) => format!("- text [invisible={}]: {}", why.as_str(), shown(&v.name, opts)),
+        None => format!("- text: {}", shown(&v.name, opts)),
+    }
+}
+
 fn element_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions) -> String {
     named_line(v, r, opts, true)
 }
@@ -1169,11 +1177,7 @@ fn layout<'v>(
             lines.push(printed(view, i, text, depth as u32, parent, parent_view, ref_id(i).is_some(), texty));
         };
         if v.kind == Kind::Text {
-            let line = match v.hints.concealed.filter(|_| opts.mark_untrusted) {
-                Some(why) => format!("- text [invisible={}]: {}", why.as_str(), shown(&v.name, opts)),
-                None => format!("- text: {}", shown(&v.name, opts)),
-            };
-            push(&mut lines, &mut open, line, true);
+            push(&mut lines, &mut open, text_line(v, opts), true);
             continue;
         }
         // Nameless decorative images say nothing (compact): `alt=""`, an icon in a named link.
@@ -1210,11 +1214,7 @@ fn layout<'v>(
                 if dv.kind == Kind::Text {
                     let said = namer.is_some_and(|n| view[n as usize].name.contains(dv.name.trim()));
                     if !said && !dv.name.trim().is_empty() {
-                        let line = match dv.hints.concealed.filter(|_| opts.mark_untrusted) {
-                            Some(why) => format!("- text [invisible={}]: {}", why.as_str(), shown(&dv.name, opts)),
-                            None => format!("- text: {}", shown(&dv.name, opts)),
-                        };
-                        below.push((d, line));
+                        below.push((d, text_line(dv, opts)));
                     }
                 } else if r.is_some() || (!dv.name.trim().is_empty() && dv.role != "generic") {
                     let inline = inline_text(view, ref_of, dv, opts).is_some();
