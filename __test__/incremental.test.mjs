@@ -764,6 +764,44 @@ test('after each of 48 random mutations inside frames the page cannot enter (one
     }
 });
 
+test('rows added, removed, moved and replaced in a long list are read where they change: the list shallowly, each new row by itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-incremental-'));
+    const big = join(dir, 'feed.html');
+    // 250 cards in one main: a feed, a table's body.
+    writeFileSync(big, generatePage(8000));
+    const { page, session, close } = await open(big);
+    try {
+        await session.snapshot();
+        const steps = [
+            ['a row added', () => document.querySelector('#card-5').insertAdjacentHTML('afterend', '<article id="new-1"><h3>New row</h3><button>Like new</button></article>'), /button "Like new"/],
+            ['two rows added at the top', () => document.querySelector('main').prepend(...['A', 'B'].map(x => { const a = document.createElement('article'); a.innerHTML = `<h3>Top ${x}</h3>`; return a; })), /heading "Top B"/],
+            ['a row removed', () => document.querySelector('#card-7').remove(), null],
+            ['a row moved', () => { const c = document.querySelector('#card-9'); c.parentElement.insertBefore(c, document.querySelector('#card-200')); }, null],
+            ["a row's innerHTML replaced", () => { document.querySelector('#card-11').innerHTML = '<h3>Replaced</h3><a href="#r">Open replaced</a>'; }, /link "Open replaced"/],
+            ["a cell's textContent set", () => { document.querySelector('#card-12 p').textContent = 'Rewritten body'; }, /Rewritten body/],
+            ['a dialog appended to the body, then removed', () => { const d = document.createElement('div'); d.setAttribute('role', 'dialog'); d.setAttribute('aria-label', 'Cookies'); d.innerHTML = '<button>Accept all</button>'; document.body.append(d); }, /dialog "Cookies"/],
+            ['the dialog removed', () => document.querySelector('[role=dialog]').remove(), null],
+            ['a text beside a row', () => document.querySelector('#card-20').after(' loose words '), /loose words/],
+        ];
+        for (const [what, change, shows] of steps) {
+            await page.evaluate(change);
+            const s = await checkedLook(session, page);
+            assert.equal(s.stats.captureMode, 'incremental', `${what}: ${s.notes.join(' | ')}`);
+            assert.ok(s.stats.subtreesReread <= 4, `${what}: ${s.stats.subtreesReread} subtrees read`);
+            if (shows) assert.match(s.text, shows, what);
+        }
+        // Random structural mutations (insert, copy, remove, move) on the same page.
+        const kinds = ['insert', 'copy', 'remove', 'move'];
+        const seeds = Array.from({ length: sized(32, 12) }, (_, k) => 4409 + k);
+        const kindOf = seed => kinds[seed % kinds.length];
+        const failure = await run(big, seeds, () => {}, kindOf);
+        if (failure) await failMinimal(big, seeds, failure, kindOf, ' with the kind insert, copy, remove, move by seed modulo 4');
+    } finally {
+        await close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 // Full length (WEB_AI_TEST_FULL=1, CI): 32 changes a page; a developer's run: 12.
 const TEXT_CHANGES = sized(32, 12);
 test(`after each of ${6 * TEXT_CHANGES} random changes of text and values alone (the engine's kept tree patched, not built again), the incremental snapshot is the full capture`, { timeout: 10 * 60 * 1000 }, async () => {

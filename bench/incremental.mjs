@@ -3,6 +3,7 @@
 // in one process on every benchmark page.
 //
 //   node bench/incremental.mjs [--runs N] [--only NAME] [--no-readme]
+//   node bench/incremental.mjs --kinds [--runs N] [--no-readme]   each kind of change on the 40k-node page
 //
 //   full ax, full dom — a full capture with each engine (DOM pass on);
 //   pw               — Playwright's page.ariaSnapshot({ mode: 'ai' }) (it has no incremental mode);
@@ -28,7 +29,7 @@ import native from '../lib/native.cjs';
 import { openFile } from '../lib/chromium.mjs';
 import { measurePages, median, root, round, writeReadmeBlock } from './pages.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, 'no-readme': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, kinds: { type: 'boolean' }, 'no-readme': { type: 'boolean' } } });
 const RUNS = Number(values.runs);
 const WARMUP = 1;
 
@@ -125,6 +126,102 @@ async function measure(browser, p) {
         await always.close();
         await page.close();
     }
+}
+
+/**
+ * Each kind of change on the 40k-node generated page (1,250 cards in one `main`: a feed, a
+ * table of rows): a page session's look after it against a full-capture twin session's
+ * (`incremental: false`) look at the same page, and whether the two say the same.
+ * The change is made to a different card each run (k), then the page paints.
+ */
+const KINDS = {
+    'a text node\'s data': k => { document.querySelector(`#card-${k} h3`).firstChild.data = `Item ${k}: changed`; },
+    'an attribute': k => { document.querySelector(`#card-${k} p`).className = `seen-${k}`; },
+    "a button's textContent": k => { document.querySelector(`#card-${k} button`).textContent = `Liked ${k}`; },
+    'a row hidden': k => { document.querySelector(`#card-${k}`).hidden = true; },
+    'a row shown': k => { document.querySelector(`#card-${k}`).hidden = false; },
+    'a row added': k => {
+        document.querySelector(`#card-${k}`).insertAdjacentHTML('afterend', `<article class="card" id="new-${k}"><h3>New ${k}</h3><p>Fresh row</p><button type="button">Like new ${k}</button></article>`);
+    },
+    'a row removed': k => { document.querySelector(`#card-${k}`).remove(); },
+    'a row moved': k => { const c = document.querySelector(`#card-${k}`); c.parentElement.insertBefore(c, document.querySelector(`#card-${k + 400}`)); },
+    "a row's innerHTML replaced": k => { document.querySelector(`#card-${k}`).innerHTML = `<h3>Replaced ${k}</h3><p>New body</p><a href="#r${k}">Open replaced ${k}</a>`; },
+};
+
+async function measureKinds(browser, path) {
+    const page = await openFile(browser, path);
+    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
+    const twin = createPageSession(page, { cacheTtlMs: 0, incremental: false, snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
+    const out = [];
+    try {
+        await session.snapshot();
+        await twin.snapshot();
+        let card = 10;
+        for (const [kind, change] of Object.entries(KINDS)) {
+            const ours = [];
+            const full = [];
+            const modes = [];
+            const notes = new Set();
+            let same = true;
+            for (let i = 0; i < WARMUP + RUNS; i += 1) {
+                // 'a row shown' shows the row the run before hid: each run hides one, then shows it.
+                const k = kind === 'a row shown' ? card - 1 : card;
+                if (kind === 'a row shown') {
+                    await page.evaluate(k => { document.querySelector(`#card-${k}`).hidden = true; }, k);
+                    await session.snapshot();
+                    await twin.snapshot();
+                }
+                await page.evaluate(`(${change})(${k})`);
+                await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+                const order = i % 2 ? [[twin, full], [session, ours]] : [[session, ours], [twin, full]];
+                const got = new Map();
+                for (const [who, times] of order) {
+                    const t = performance.now();
+                    got.set(who, await who.snapshot());
+                    if (i >= WARMUP) times.push(performance.now() - t);
+                }
+                const s = got.get(session);
+                modes.push(s.stats.captureMode);
+                for (const n of s.notes.filter(n => /full capture/.test(n))) notes.add(n);
+                if (s.text !== got.get(twin).text) same = false;
+                card += 2;
+            }
+            const m = round(median(ours));
+            const f = round(median(full));
+            out.push({ kind, oursMs: m, fullMs: f, ratio: round(m / f, 2), incremental: `${modes.filter(x => x === 'incremental').length}/${modes.length}`, same, why: [...notes][0] || '' });
+            console.error(`${kind}: ${m} ms against ${f} ms full (${round(m / f, 2)}x), ${out.at(-1).incremental} incremental, same as the twin: ${same} ${out.at(-1).why}`);
+        }
+        return { out, version: browser.version() };
+    } finally {
+        await session.close();
+        await twin.close();
+        await page.close();
+    }
+}
+
+if (values.kinds) {
+    const { launchChromium } = await import('../lib/chromium.mjs');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { generatePage } = await import('./generate.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-kinds-'));
+    const path = join(dir, 'generated-40k.html');
+    writeFileSync(path, generatePage(40000));
+    const browser = await launchChromium();
+    let result;
+    try {
+        result = await measureKinds(browser, path);
+    } finally {
+        await browser.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+    const command = `npm run bench:incremental -- --kinds${values.runs !== '5' ? ` --runs ${values.runs}` : ''}`;
+    const rows = result.out.map(r => `| ${r.kind} | ${r.oursMs} | ${r.fullMs} | ${r.ratio} | ${r.incremental} | ${r.same ? 'yes' : 'no'} | ${r.why.replace(/^a full capture, not an incremental one: /, '')} |`);
+    const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${result.version}, Node ${process.version}, release addon; medians of ${RUNS} runs after ${WARMUP} warm-up, on a shared 2-core machine), on the generated 40k-node page (1,250 cards in one \`main\`). After each kind of change, made to a different card each run and painted, a page session's \`snapshot()\` (everything: the watcher, the capture, the delta) against its full-capture twin's (\`incremental: false\`) look at the same page, taken in alternating order; "same" says whether the two texts were equal after every change.\n\n| change | session ms | full-capture twin ms | ratio | incremental | same | why not |\n|${' --- |'.repeat(7)}\n${rows.join('\n')}\n`;
+    console.log(md);
+    writeFileSync(join(root, 'bench', 'incremental-kinds.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: result.version, runs: RUNS, results: result.out }, null, 1)}\n`);
+    if (!values['no-readme']) writeReadmeBlock('incremental-kinds', 'Repeat snapshots by kind of change', md);
+    process.exit(0);
 }
 
 const { results, version } = await measurePages(values.only, measure, r => `${r.page}: one change ${r.changeMs} ms (${r.incrementalShare} incremental), always ${r.changeAlwaysMs}, session full ${r.sessionFullMs}, unchanged ${r.unchangedMs}, full dom ${r.fullDomMs}, full ax ${r.fullAxMs}, pw ${r.pwMs} ${r.why}`);

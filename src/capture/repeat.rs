@@ -289,6 +289,7 @@ async fn repeat(
         return Ok(Err(Fallback(format!("the changes reach {reach} of the page's {total} elements"))));
     }
     let root_count = summary.get("roots").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let list_count = summary.get("lists").and_then(Value::as_u64).unwrap_or(0) as usize;
     let mut blind = summary.get("blind").and_then(Value::as_u64).unwrap_or(0) as usize;
     // Every frame the watcher cannot enter is one the mirror watches or one in another process
     // (read by its own capture when the snapshot is built), and each watched one is as it was:
@@ -311,7 +312,7 @@ async fn repeat(
     // (and, when all are, the frame tree read now and the targets that named them then).
     let unchanged_elsewhere: Vec<String> = elsewhere.iter().zip(swaps).filter(|(_, r)| as_it_was(r)).map(|((f, _), _)| f.clone()).collect();
     let all_as_they_were = mirror.frames_elsewhere && elsewhere_as_they_were;
-    if root_count + blind > 0 && mirror.len() < REPEAT_MIN_NODES && !inc.always {
+    if root_count + list_count + blind > 0 && mirror.len() < REPEAT_MIN_NODES && !inc.always {
         return Ok(Ok(Repeated::Small));
     }
     let Some(last) = mirror.facts.clone() else { return Ok(Err(Fallback("the mirror has no page facts".into()))) };
@@ -331,7 +332,7 @@ async fn repeat(
         modal: None,
         unread_frames: last.unread_frames,
     };
-    if root_count == 0 && blind == 0 {
+    if root_count + list_count == 0 && blind == 0 {
         let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;
         if same && inc.reuse && shape == mirror.shape && elsewhere_as_they_were {
             return Ok(Ok(Repeated::Unchanged));
@@ -359,7 +360,7 @@ async fn repeat(
     if !same_tags {
         before.extend(helper.scripts_in(Some(world.context_id), Call::PageFacts, Call::FindRoot, false));
     }
-    let wanted = root_count + blind;
+    let wanted = root_count + list_count + blind;
     mirror.left_open = true;
     // The caller's look, with the subtrees' reading: the page as the snapshot shows it.
     let look = inc.after.as_ref().map(|e| command(RepeatCall::After, json!({ "expression": e, "contextId": world.context_id, "returnByValue": true })));
@@ -373,13 +374,25 @@ async fn repeat(
         // the take, DOM.enable slowed the take's answer on small pages: 6–8 ms instead of 3–4
         // on hidden-nodes, one-off runs.)
         let asked = asked_from..asked_from + wanted;
-        read_roots(&reader, &first[asked.clone()], &replies[asked], root_count, &styles, mirror, &before, &mut before_replies, &frames, look.as_ref()).await?
+        read_roots(
+            &reader,
+            &first[asked.clone()],
+            &replies[asked],
+            (root_count, list_count),
+            &styles,
+            mirror,
+            &before,
+            &mut before_replies,
+            &frames,
+            look.as_ref(),
+        )
+        .await?
     } else {
         let mut second = before.clone();
         second.extend((0..wanted).map(root));
         let replies = reader.batch(&second).await;
         before_replies = replies[..before.len()].to_vec();
-        read_roots(&reader, &second, &replies, root_count, &styles, mirror, &[], &mut Vec::new(), &frames, look.as_ref()).await?
+        read_roots(&reader, &second, &replies, (root_count, list_count), &styles, mirror, &[], &mut Vec::new(), &frames, look.as_ref()).await?
     };
     let read = match read {
         Ok(r) => r,
@@ -425,7 +438,7 @@ async fn read_roots(
     r: &Reader<'_>,
     second: &[CdpCommand],
     replies: &[CdpReply],
-    root_count: usize,
+    (root_count, list_count): (usize, usize),
     styles: &[String],
     mirror: &mut Mirror,
     extra: &[CdpCommand],
@@ -452,7 +465,8 @@ async fn read_roots(
 
     // 3. Each root's subtree: its DOM, and its styles and layout.
     let mut reads = Vec::with_capacity(items.len() * 2);
-    let (roots, frames) = items.split_at(root_count.min(items.len()));
+    let (roots, rest) = items.split_at(root_count.min(items.len()));
+    let (lists, frames) = rest.split_at(list_count.min(rest.len()));
     for (k, (_, id)) in roots.iter().enumerate() {
         let k = k as u32;
         reads.push(command(RepeatCall::Describe(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
@@ -461,6 +475,8 @@ async fn read_roots(
             json!({ "objectId": id, "functionDeclaration": FACTS_JS, "arguments": [{ "value": styles }], "returnByValue": true }),
         ));
     }
+    // A list's children, in order (not their subtrees: those that changed are roots of their own).
+    reads.extend(lists.iter().enumerate().map(|(k, (_, id))| command(RepeatCall::Children(k as u32), json!({ "objectId": id, "depth": 1, "pierce": false }))));
     let owners: Vec<CdpCommand> = frames
         .iter()
         .enumerate()
@@ -494,16 +510,23 @@ async fn read_roots(
         Err(f) => return Ok(Err(f)),
     };
     let mut t = Instant::now();
-    for ((described, facts), listeners) in subtrees.iter().zip(&listeners) {
-        if let Err(f) = patch(mirror, described, facts, listeners, "a changed subtree could not be read") {
-            return Ok(Err(f));
+    let mut children_of = Vec::with_capacity(lists.len());
+    for k in 0..lists.len() {
+        let at = roots.len() * 2 + k;
+        let described = json_of!(reads[at], &replies[at], r.opts);
+        match listed_children(&described) {
+            Ok(c) => children_of.push(c),
+            Err(f) => return Ok(Err(f)),
         }
+    }
+    if let Err(f) = patch(mirror, &subtrees, &listeners, &children_of, "a changed subtree could not be read") {
+        return Ok(Err(f));
     }
     // The frames' documents (in this process; another process's frame has none here).
     let mut docs = Vec::new();
     let mut elsewhere = 0;
     for (j, cmd) in owners.iter().enumerate() {
-        let described = json_of!(cmd, &replies[roots.len() * 2 + j], r.opts);
+        let described = json_of!(cmd, &replies[roots.len() * 2 + lists.len() + j], r.opts);
         let (Some(doc), Some(frame)) = (described.pointer("/node/contentDocument"), described.pointer("/node/frameId").and_then(Value::as_str)) else {
             elsewhere += 1;
             continue;
@@ -661,7 +684,7 @@ async fn read_frame_documents(
             let doc = described[k].as_ref().unwrap_or(doc);
             let facts = json_of!(reads[k * 2], &replies[k * 2], r.opts);
             let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
-            if let Err(f) = patch(mirror, &json!({ "node": doc }), &facts, &listeners, "a frame's document could not be read") {
+            if let Err(f) = patch(mirror, &[(json!({ "node": doc }), facts)], &[listeners], &[], "a frame's document could not be read") {
                 return Ok(Err(f));
             }
             // The frame's watcher sees no shadow tree's inside: such a frame is read again on every look.
@@ -763,16 +786,63 @@ fn has_author_shadow_root(doc: &Value) -> bool {
     false
 }
 
-/// Join one subtree's replies (`describeNode`, the facts script's evaluation,
-/// the listeners) and swap it into the mirror.
-fn patch(mirror: &mut Mirror, described: &Value, facts: &Value, listeners: &Value, what: &str) -> std::result::Result<(), Fallback> {
-    if let Some(f) = thrown(facts, what) {
-        return Err(f);
+/// Join each subtree's replies (`describeNode`, the facts script's evaluation,
+/// the listeners) and swap it into the mirror; then give each list its
+/// children as the page has them (`children_of`: a parent's backend id and its
+/// children's), a new child taken from the subtrees read.
+fn patch(
+    mirror: &mut Mirror,
+    subtrees: &[(Value, Value)],
+    listeners: &[Value],
+    children_of: &[(i64, Vec<i64>)],
+    what: &str,
+) -> std::result::Result<(), Fallback> {
+    let listed: rustc_hash::FxHashSet<i64> = children_of.iter().flat_map(|(_, c)| c.iter().copied()).collect();
+    let mut placed = rustc_hash::FxHashMap::default();
+    for ((described, facts), listeners) in subtrees.iter().zip(listeners) {
+        if let Some(f) = thrown(facts, what) {
+            return Err(f);
+        }
+        let facts = facts.pointer("/result/value").cloned().unwrap_or(Value::Null);
+        let fresh = fresh::read(described, &facts, Some(listeners))?;
+        // A root a list names is placed by that list (it may be new, or have moved).
+        match fresh.first().map(|n| n.backend).filter(|b| listed.contains(b)) {
+            Some(backend) => {
+                placed.insert(backend, fresh);
+            }
+            None => mirror.replace(fresh)?,
+        }
     }
-    let facts = facts.pointer("/result/value").cloned().unwrap_or(Value::Null);
-    let fresh = fresh::read(described, &facts, Some(listeners))?;
-    mirror.replace(fresh)?;
+    for (parent, children) in children_of {
+        mirror.set_children(*parent, children, &mut placed)?;
+    }
+    if !placed.is_empty() {
+        return Err(Fallback("a changed node is not among its parent's children".into()));
+    }
+    mirror.retire_detached();
     Ok(())
+}
+
+/// A list's parent and its children's backend ids, from `DOM.describeNode({ depth: 1 })`.
+fn listed_children(described: &Value) -> std::result::Result<(i64, Vec<i64>), Fallback> {
+    let node = described.get("node").ok_or_else(|| Fallback("a changed list could not be read".into()))?;
+    let parent = node.get("backendNodeId").and_then(Value::as_i64).ok_or_else(|| Fallback("a changed list has no backendNodeId".into()))?;
+    // A shadow host's flat-tree children are not its DOM children (the watcher does not list
+    // open ones; a closed root shows only here).
+    if node
+        .get("shadowRoots")
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|r| r.get("shadowRootType").and_then(Value::as_str) != Some("user-agent")))
+    {
+        return Err(Fallback("a changed list is a shadow host".into()));
+    }
+    let kids = node.get("children").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    if node.get("childNodeCount").and_then(Value::as_u64).unwrap_or(0) != kids.len() as u64 {
+        return Err(Fallback("a changed list was described without all of its children".into()));
+    }
+    let children = kids.iter().map(|c| c.get("backendNodeId").and_then(Value::as_i64)).collect::<Option<Vec<i64>>>();
+    let children = children.ok_or_else(|| Fallback("a child of a changed list has no backendNodeId".into()))?;
+    Ok((parent, children))
 }
 
 /// The snapshot of the (patched) mirror, built as a capture builds it, and

@@ -96,6 +96,8 @@ pub struct Mirror {
     kept: Option<Kept>,
     /// The nodes whose values changed since the kept build.
     changed: Vec<u32>,
+    /// Nodes taken out of a list by [`Mirror::set_children`], retired unless another list takes them.
+    detached: Vec<u32>,
 }
 
 /// Options as far as they shape a snapshot (not the session's numbering, world or deadline).
@@ -344,6 +346,144 @@ impl Mirror {
             self.compact();
         }
         Ok(())
+    }
+
+    /// Give element `parent` the children the page now lists for it
+    /// (`children`, backend ids in DOM order), after its generated boxes, which
+    /// stay. A child read again is taken from `fresh` (by its backend id; any
+    /// old copy of it goes); another must be a node the mirror has, moved here
+    /// if it was elsewhere. Children no longer listed are detached, and retired
+    /// by [`Mirror::retire_detached`] unless another list takes them.
+    pub fn set_children(&mut self, parent: i64, children: &[i64], fresh: &mut FxHashMap<i64, Vec<MNode>>) -> Result<(), Unpatchable> {
+        let Some(p) = self.alive(parent).filter(|&p| self.nodes[p as usize].node_type == 1) else {
+            return Err(Unpatchable(format!("element {parent} is not in the last snapshot")));
+        };
+        // The tree changed: what the last build made no longer fits it.
+        self.kept = None;
+        self.changed.clear();
+        let old = std::mem::take(&mut self.nodes[p as usize].children);
+        let mut list: Vec<u32> = old.iter().copied().filter(|&k| self.nodes[k as usize].alive && self.nodes[k as usize].pseudo.is_some()).collect();
+        for &b in children {
+            let k = if let Some(sub) = fresh.remove(&b) {
+                if let Some(was) = self.alive(b) {
+                    self.retire(was);
+                }
+                self.insert(sub)?
+            } else if let Some(k) = self.alive(b) {
+                // Moved here from above (the mirror still has this list inside it): patching
+                // in that order would make a cycle; the whole page is read instead.
+                if self.is_ancestor(k, p) {
+                    return Err(Unpatchable(format!("node {b} moved below its own descendant")));
+                }
+                let from = self.nodes[k as usize].parent;
+                if from != p && from != NONE {
+                    if let Some(q) = self.nodes.get_mut(from as usize) {
+                        q.children.retain(|&c| c != k);
+                    }
+                }
+                k
+            } else {
+                return Err(Unpatchable(format!("node {b} is new and was not read")));
+            };
+            self.nodes[k as usize].parent = p;
+            list.push(k);
+        }
+        if !self.nodes[p as usize].alive {
+            return Err(Unpatchable(format!("element {parent} was inside a subtree read again")));
+        }
+        let now: rustc_hash::FxHashSet<u32> = list.iter().copied().collect();
+        for k in old {
+            let n = &mut self.nodes[k as usize];
+            if n.alive && n.parent == p && !now.contains(&k) {
+                n.parent = NONE;
+                self.detached.push(k);
+            }
+        }
+        self.nodes[p as usize].children = list;
+        Ok(())
+    }
+
+    /// Retire the subtrees [`Mirror::set_children`] took out that no list took back.
+    pub fn retire_detached(&mut self) {
+        for k in std::mem::take(&mut self.detached) {
+            if self.nodes.get(k as usize).is_some_and(|n| n.alive && n.parent == NONE) {
+                self.retire(k);
+            }
+        }
+        if self.nodes.len() > 4 * self.live.max(1024) {
+            self.compact();
+        }
+    }
+
+    /// Whether `a` is `b` or one of its ancestors (bounded by the arena's size).
+    fn is_ancestor(&self, a: u32, b: u32) -> bool {
+        let mut at = b;
+        for _ in 0..=self.nodes.len() {
+            if at == a {
+                return true;
+            }
+            match self.nodes.get(at as usize) {
+                Some(n) if n.parent != NONE => at = n.parent,
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// The arena index of live node `backend`.
+    fn alive(&self, backend: i64) -> Option<u32> {
+        self.by_backend.get(&backend).copied().filter(|&i| self.nodes.get(i as usize).is_some_and(|n| n.alive))
+    }
+
+    /// Retire the subtree of `root` and take it out of its parent's children.
+    fn retire(&mut self, root: u32) {
+        let parent = self.nodes[root as usize].parent;
+        if let Some(q) = self.nodes.get_mut(parent as usize) {
+            q.children.retain(|&c| c != root);
+        }
+        let order: Vec<u32> = self.walk(root).collect();
+        for k in order {
+            let n = &mut self.nodes[k as usize];
+            if !n.alive {
+                continue;
+            }
+            n.alive = false;
+            n.children = Vec::new();
+            if self.by_backend.get(&n.backend) == Some(&k) {
+                self.by_backend.remove(&n.backend);
+            }
+            self.live -= 1;
+        }
+    }
+
+    /// Add `fresh` (a pre-order subtree, parents as indices into it) to the
+    /// arena, its root unplaced: the caller links it. A node of it the mirror
+    /// had elsewhere (moved here) loses its old copy.
+    fn insert(&mut self, fresh: Vec<MNode>) -> Result<u32, Unpatchable> {
+        if fresh.iter().any(|n| n.content_doc.is_some() || n.node_type == 9) {
+            return Err(Unpatchable("a new subtree holds a frame or a document".into()));
+        }
+        let mut index: Vec<u32> = Vec::with_capacity(fresh.len());
+        for (j, mut node) in fresh.into_iter().enumerate() {
+            node.children = Vec::new();
+            node.alive = true;
+            if let Some(was) = self.alive(node.backend) {
+                self.retire(was);
+            }
+            let at = self.nodes.len() as u32;
+            if j == 0 {
+                node.parent = NONE;
+            } else {
+                let p = index.get(node.parent as usize).copied().ok_or_else(|| Unpatchable("a read node has no parent in its subtree".into()))?;
+                node.parent = p;
+                self.nodes[p as usize].children.push(at);
+            }
+            self.by_backend.insert(node.backend, at);
+            self.nodes.push(node);
+            self.live += 1;
+            index.push(at);
+        }
+        index.first().copied().ok_or_else(|| Unpatchable("an empty subtree was read".into()))
     }
 
     /// Whether `fresh`, a re-read of the subtree whose nodes are `old` (in
@@ -691,6 +831,61 @@ mod tests {
         // A node the mirror never had cannot be a root.
         let stray = vec![MNode { backend: 123_456_789, alive: true, ..MNode::default() }];
         assert!(mirror.replace(stray).is_err());
+    }
+
+    #[test]
+    fn a_list_given_its_children_adds_removes_and_moves_them() {
+        let (_, text) = recorded_replies().into_iter().find(|(n, _)| n.ends_with("forms.json")).unwrap();
+        let (before, mut mirror) = with_snapshot(&text, |s| (reading(s), Mirror::from_snapshot(s, 1))).unwrap();
+        let ul = mirror.nodes.iter().position(|n| n.alive && n.name == "UL").unwrap() as u32;
+        let ul_backend = mirror.nodes[ul as usize].backend;
+        let kids: Vec<i64> = mirror.nodes[ul as usize].children.iter().map(|&k| mirror.nodes[k as usize].backend).collect();
+        let items: Vec<i64> = kids.iter().copied().filter(|&b| mirror.node_of(b).is_some_and(|n| n.name == "LI")).collect();
+        assert!(items.len() >= 2, "forms.html's cart has two items");
+        // The same children again: nothing changes.
+        mirror.set_children(ul_backend, &kids, &mut FxHashMap::default()).unwrap();
+        mirror.retire_detached();
+        assert_eq!(reading(&mirror.to_snapshot()), before);
+
+        let total = mirror.len();
+        let first_size = mirror.subtree_size(items[0]).unwrap();
+        // The first item removed, the second moved to the end, and a new item after it.
+        let laid = Some(vec!["auto".to_string()]);
+        let row = vec![
+            MNode { node_type: 1, name: "LI".into(), backend: 910_001, parent: NONE, styles: laid.clone(), alive: true, ..MNode::default() },
+            MNode {
+                node_type: 3,
+                name: "#text".into(),
+                value: Some("1 × Red kettle".into()),
+                backend: 910_002,
+                parent: 0,
+                styles: laid,
+                alive: true,
+                ..MNode::default()
+            },
+        ];
+        let mut now: Vec<i64> = kids.iter().copied().filter(|&b| b != items[0] && b != items[1]).collect();
+        now.extend([items[1], 910_001]);
+        let mut fresh: FxHashMap<i64, Vec<MNode>> = [(910_001, row)].into_iter().collect();
+        mirror.set_children(ul_backend, &now, &mut fresh).unwrap();
+        assert!(fresh.is_empty(), "the new row was taken");
+        mirror.retire_detached();
+        assert_eq!(mirror.len(), total - first_size + 2);
+        assert!(mirror.node_of(items[0]).is_none(), "the removed item is retired");
+        let order: Vec<i64> = mirror.nodes[ul as usize].children.iter().map(|&k| mirror.nodes[k as usize].backend).collect();
+        assert_eq!(order, now);
+        let snap = mirror.to_snapshot();
+        let tree = crate::engine::build::build(&crate::engine::page::from_snapshot(&snap, 0));
+        let names: Vec<&str> = tree.nodes.iter().map(|n| n.name.as_str()).collect();
+        assert!(names.contains(&"1 × Red kettle"), "{names:?}");
+        assert_eq!(tree.nodes.iter().filter(|n| n.role == "listitem").count(), items.len());
+
+        // A listed node that is neither known nor read, and an ancestor moved below its descendant, are refused.
+        assert!(mirror.set_children(ul_backend, &[123_456_789], &mut FxHashMap::default()).is_err());
+        let body = mirror.nodes.iter().find(|n| n.alive && n.name == "BODY").unwrap().backend;
+        let li = mirror.nodes.iter().position(|n| n.alive && n.name == "LI").unwrap() as u32;
+        let li_backend = mirror.nodes[li as usize].backend;
+        assert!(mirror.set_children(li_backend, &[body], &mut FxHashMap::default()).is_err());
     }
 
     #[test]

@@ -84,7 +84,7 @@
         // least recently taken first; `pending` holds the nodes its capture fetches.
         const MAX_SESSIONS = 8;
         state.sessions = new Map();
-        const fresh = () => ({ dirty: new Set(), reasons: new Set(), structural: false, pending: [] });
+        const fresh = () => ({ dirty: new Set(), lists: new Set(), reasons: new Set(), structural: false, pending: [] });
         const each = f => {
             for (const rec of state.sessions.values()) f(rec);
         };
@@ -100,6 +100,19 @@
             else rec.dirty.add(node);
         };
         const mark = node => each(rec => markIn(rec, node));
+        // An element whose child list changed, read shallowly (which children, in order), its new
+        // children read by themselves: a row added to a table of thousands reads one row, not the table.
+        const listIn = (rec, el) => {
+            if (rec.dirty.size + rec.lists.size >= MAX_DIRTY) rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
+            else rec.lists.add(el);
+        };
+        // Elements whose own facts (a value, a control, which child is first) or whose children's
+        // place in the flat tree depend on their children are read whole, as is anything outside
+        // HTML and any shadow host or slot: DOMSnapshot lists a host's flat-tree children, not its DOM's.
+        const WHOLE_ON_CHILDREN = new Set(['select', 'datalist', 'optgroup', 'option', 'textarea', 'title', 'label', 'details', 'summary', 'fieldset',
+            'legend', 'template', 'iframe', 'frame', 'object', 'embed', 'video', 'audio', 'picture', 'slot', 'map', 'canvas', 'ruby', 'head']);
+        const HTML_NS = 'http://www.w3.org/1999/xhtml';
+        const listedAlone = el => el.namespaceURI === HTML_NS && !el.shadowRoot && !WHOLE_ON_CHILDREN.has(el.localName) && !RAW_TEXT.has(el.localName);
         const holds = (node, selector) => node.nodeType === 1 && (node.matches(selector) || node.querySelector(selector) !== null);
         // A text whose data changed is read again by itself, not with its parent's subtree
         // (on some pages a text sits directly in a container of most of the page), when
@@ -150,7 +163,15 @@
                     if (holds(n, FRAMES)) reason('a frame was attached or detached');
                 }
             }
-            mark(t);
+            if (!listedAlone(t)) {
+                mark(t);
+                return;
+            }
+            each(rec => listIn(rec, t));
+            for (const n of r.addedNodes) mark(n);
+            // A white-space text beside the change may gain or lose its layout object (it
+            // separates inline content only after something inline): read again by itself.
+            for (const n of [r.previousSibling, r.nextSibling]) if (n && n.nodeType === 3) mark(n);
         };
         const handle = records => {
             let counted = false;
@@ -210,6 +231,18 @@
             }
             return out;
         };
+        // A rule matched by an element's place among its siblings (`:nth-child()`, `:last-child`,
+        // `:empty`): a child added or removed elsewhere in the list changes its match. Only rules
+        // that set a property the capture reads (or that decides layout presence or white space)
+        // can change a snapshot; table striping that sets a background counts, as concealment reads it.
+        const POSITIONAL = /:(nth-|first-child|last-child|only-child|first-of-type|last-of-type|only-of-type|empty)/i;
+        const READ = new Set(['display', 'visibility', 'content', 'text-transform', 'cursor', 'opacity', 'color', 'background-color', 'font-size', 'clip', 'clip-path',
+            'overflow-x', 'overflow-y', 'content-visibility', 'float', 'position', 'white-space', 'white-space-collapse', 'text-wrap-mode']);
+        const setsRead = style => {
+            if (!style) return false;
+            for (let i = 0; i < style.length; i += 1) if (READ.has(style[i])) return true;
+            return false;
+        };
         const relational = docs => {
             const out = new Set();
             const walk = (list, depth) => {
@@ -219,7 +252,7 @@
                         // A `+` or `~` that is a combinator: not in a string, an attribute
                         // selector or an `:nth-*()` argument (`2n+1`); inside `:is()` it is one.
                         const bare = text.replace(/"[^"]*"|'[^']*'|\[[^\]]*\]/g, '').replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
-                        if (text.includes(':has(') || /[+~]/.test(bare)) out.add(text.replace(PSEUDO_ELEMENT, ''));
+                        if (text.includes(':has(') || /[+~]/.test(bare) || (POSITIONAL.test(bare) && setsRead(rule.style))) out.add(text.replace(PSEUDO_ELEMENT, ''));
                     }
                     if (depth < 8) {
                         if (rule.cssRules) walk(rule.cssRules, depth + 1);
@@ -298,10 +331,10 @@
             sweepValues();
             const next = fresh();
             // Nothing changed, no match can have moved (hover and focus aside): the last stand.
-            next.matches = rec.dirty.size || rec.reasons.size ? relate(rec) : rec.matches;
+            next.matches = rec.dirty.size || rec.lists.size || rec.reasons.size ? relate(rec) : rec.matches;
             state.sessions.delete(key);
             state.sessions.set(key, next);
-            return { dirty: [...rec.dirty], reasons: [...rec.reasons], structural: rec.structural };
+            return { dirty: [...rec.dirty], lists: [...rec.lists], reasons: [...rec.reasons], structural: rec.structural };
         };
         // The nodes session `key`'s capture fetches, one evaluation each (`pending(key)[k]`).
         state.hold = (key, nodes) => {

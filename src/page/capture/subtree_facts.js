@@ -94,6 +94,30 @@
         if ((tag === 'object' || tag === 'embed') && laid.get(el) === true) return true;
         return false;
     };
+    // A root read by itself (a node added to a list, a text beside a change) is laid out in
+    // its parent, which the walk does not visit: what the parent and the siblings before the
+    // root say is read from the page.
+    const host = this.parentElement;
+    if (host) {
+        laid.set(host, host.getClientRects().length > 0);
+        let blank = false;
+        let said;
+        for (let s = this.previousSibling; s && said === undefined; s = s.previousSibling) {
+            if (s.nodeType === 3) {
+                const range = document.createRange();
+                range.selectNodeContents(s);
+                if (range.getClientRects().length > 0) said = !/[ \t\n\r\f]$/.test(s.data);
+                // A white space with no box: laid out or not, what comes after it is not kept
+                // apart by it unless something before it says so (see `whitespaceLaidOut`).
+                else if (s.data.length > 0 && s.data.trim() === '') blank = true;
+            } else if (s.nodeType === 1 && s.getClientRects().length > 0) {
+                const inline = inFlowInline(s, getComputedStyle(s));
+                if (inline !== null) said = inline;
+            }
+        }
+        if (said !== undefined) keepsSpaceAfter.set(host, blank ? false : said);
+        else if (blank && getComputedStyle(host).display === 'inline') keepsSpaceAfter.set(host, false);
+    }
     const out = [];
     const stack = [this];
     while (stack.length && out.length < MAX) {

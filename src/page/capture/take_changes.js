@@ -1,15 +1,16 @@
 // A repeat capture's first question to the page session's watcher
 // (`lib/page/watch.js`, in our isolated world): what changed since the last
 // capture. Returns
-//   { token, reasons, roots, blind, sizes, total, url, title, viewport, sameTags }
+//   { token, reasons, roots, lists, blind, sizes, total, url, title, viewport, sameTags }
 // where `token` names the watcher's document (null: no watcher here),
 // `reasons` say why only a full capture will do, `roots` counts the subtrees
-// to read again (none inside another), `blind` the frames whose document the
+// to read again (none inside another), `lists` the elements whose child lists
+// changed, to be read shallowly (which children, in order), `blind` the frames whose document the
 // watcher cannot enter (another origin: read again whole, or, in another
 // process, by their own capture), `sizes` the roots' elements and `total` the
 // document's (counted only when the roots reach over `maxReach`, else 0); `sameTags` that every change was a text node's data (not in
 // a style, script or other raw-text element), which leaves the DOM hash as
-// it was. The roots, then the blind frames' elements, are held by the
+// it was. The roots, the lists, then the blind frames' elements, are held by the
 // watcher as the session's `pending` for the capture to fetch. Taking resets
 // the session's record. `session` is the page session's key: each session
 // on a page has a record of its own.
@@ -19,21 +20,26 @@
     if (!taken) {
         return { token: null, reasons: ['the page session was not watching this document'], roots: 0, blind: 0, sizes: [], total: 0 };
     }
-    const { dirty, reasons, structural } = taken;
+    const { dirty, lists: listed, reasons, structural } = taken;
     const set = new Set();
     for (const n of dirty) if (n && n.isConnected) set.add(n);
-    const roots = [];
-    for (const n of set) {
-        let inside = false;
-        for (let p = n.parentNode; p; p = p.parentNode) {
-            if (set.has(p)) {
-                inside = true;
-                break;
-            }
-        }
-        if (!inside) roots.push(n);
+    // A small element whose children changed is read whole: one subtree costs less than its
+    // child list and each new child and neighbour read by itself.
+    const SMALL = 100;
+    for (const el of listed || []) {
+        if (el && el.isConnected && el.childElementCount <= SMALL && el.getElementsByTagName('*').length <= SMALL) set.add(el);
     }
-    if (roots.length > maxRoots) reasons.push(`${roots.length} separate subtrees changed`);
+    const within = n => {
+        for (let p = n.parentNode; p; p = p.parentNode) if (set.has(p)) return true;
+        return false;
+    };
+    const roots = [];
+    for (const n of set) if (!within(n)) roots.push(n);
+    // Elements whose child lists changed and that are not read whole anyway: read shallowly
+    // (their children in order), their new children being roots of their own.
+    const lists = [];
+    for (const el of listed || []) if (el && el.isConnected && !set.has(el) && !within(el)) lists.push(el);
+    if (roots.length + lists.length > maxRoots) reasons.push(`${roots.length + lists.length} separate subtrees changed`);
     // Counting walks the page: only when there is something to weigh.
     // A root is an element, or a text read again by itself (see the watcher's `alone`).
     const sizes = roots.map(r => 1 + (r.nodeType === 1 ? r.getElementsByTagName('*').length : 0));
@@ -72,11 +78,12 @@
             }
         }
     } catch (_e) { /* a browser without :modal */ }
-    w.hold(session, reasons.length ? [] : [...roots, ...blind]);
+    w.hold(session, reasons.length ? [] : [...roots, ...lists, ...blind]);
     return {
         token: w.token,
         reasons,
         roots: reasons.length ? 0 : roots.length,
+        lists: reasons.length ? 0 : lists.length,
         blind: reasons.length ? 0 : blind.length,
         sizes,
         total,
