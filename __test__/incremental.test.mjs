@@ -319,7 +319,7 @@ test("a text that sits directly in a container of most of the page is read again
     }
 });
 
-test('a change that restyles another element through :has(), a sibling combinator or :checked ~ is read where it lands', async () => {
+test('a change that restyles another element through :has(), a sibling combinator, :checked ~ or its place among its siblings is read where it lands', async () => {
     const cases = [
         ['<style>.card:has(.sel) { display: none }</style><main><div class="card"><span id="x">Hi</span><button>In card</button></div><button>Out</button></main>',
             () => { document.getElementById('x').className = 'sel'; }, /In card/, false],
@@ -332,6 +332,11 @@ test('a change that restyles another element through :has(), a sibling combinato
         // In a same-origin frame, with the rule in a constructed sheet the frame adopted.
         ['<main><iframe title="Inner" srcdoc="<main><button class=a id=x>A</button><button class=b>B</button></main><script>const s = new CSSStyleSheet(); s.replaceSync(\'.a.sel ~ .b { display: none }\'); document.adoptedStyleSheets = [s];</script>"></iframe></main>',
             () => { document.querySelector('iframe').contentDocument.getElementById('x').classList.add('sel'); }, /button "B"/, false],
+        // A long list (read shallowly when a row comes): the row that was last is last no more.
+        [`<style>li:last-child { display: none }</style><ul>${Array.from({ length: 150 }, (_, i) => `<li><button>Row ${i}</button></li>`).join('')}</ul>`,
+            () => { document.querySelector('ul').insertAdjacentHTML('beforeend', '<li><button>Row new</button></li>'); }, /button "Row 149"/, true],
+        [`<style>li:nth-child(odd) { visibility: hidden }</style><ul>${Array.from({ length: 150 }, (_, i) => `<li><button>Row ${i}</button></li>`).join('')}</ul>`,
+            () => { document.querySelector('ul').prepend(document.createElement('li')); }, /button "Row 1"/, false],
     ];
     for (const [html, act, line, shown] of cases) {
         const page = await (await browser()).newPage();

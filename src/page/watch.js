@@ -251,8 +251,9 @@
                     if (typeof text === 'string') {
                         // A `+` or `~` that is a combinator: not in a string, an attribute
                         // selector or an `:nth-*()` argument (`2n+1`); inside `:is()` it is one.
-                        const bare = text.replace(/"[^"]*"|'[^']*'|\[[^\]]*\]/g, '').replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
-                        if (text.includes(':has(') || /[+~]/.test(bare) || (POSITIONAL.test(bare) && setsRead(rule.style))) out.add(text.replace(PSEUDO_ELEMENT, ''));
+                        const plain = text.replace(/"[^"]*"|'[^']*'|\[[^\]]*\]/g, '');
+                        const bare = plain.replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
+                        if (text.includes(':has(') || /[+~]/.test(bare) || (POSITIONAL.test(plain) && setsRead(rule.style))) out.add(text.replace(PSEUDO_ELEMENT, ''));
                     }
                     if (depth < 8) {
                         if (rule.cssRules) walk(rule.cssRules, depth + 1);
