@@ -61,7 +61,7 @@ pub enum RepeatCall {
     Describe(u32),
     /// Root `k`'s subtree as style and layout have it.
     Facts(u32),
-    /// List `k`'s children (an element whose child list changed), in order.
+    /// List `k` (an element whose child list changed) or, after the lists, a child one lost: its backend id.
     Children(u32),
     /// Root `k` as a remote object in its document's main world (for its listeners),
     PageRoot(u32),

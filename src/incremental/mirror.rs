@@ -430,6 +430,13 @@ impl Mirror {
         true
     }
 
+    /// The backend ids of live element `backend`'s children, generated boxes left out.
+    pub fn child_backends(&self, backend: i64) -> Option<Vec<i64>> {
+        let p = self.alive(backend)?;
+        let kids = &self.nodes[p as usize].children;
+        Some(kids.iter().map(|&k| &self.nodes[k as usize]).filter(|n| n.alive && n.pseudo.is_none()).map(|n| n.backend).collect())
+    }
+
     /// The arena index of live node `backend`.
     fn alive(&self, backend: i64) -> Option<u32> {
         self.by_backend.get(&backend).copied().filter(|&i| self.nodes.get(i as usize).is_some_and(|n| n.alive))

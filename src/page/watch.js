@@ -84,7 +84,7 @@
         // least recently taken first; `pending` holds the nodes its capture fetches.
         const MAX_SESSIONS = 8;
         state.sessions = new Map();
-        const fresh = () => ({ dirty: new Set(), lists: new Set(), reasons: new Set(), structural: false, pending: [] });
+        const fresh = () => ({ dirty: new Set(), lists: new Map(), reasons: new Set(), structural: false, pending: [] });
         const each = f => {
             for (const rec of state.sessions.values()) f(rec);
         };
@@ -100,11 +100,20 @@
             else rec.dirty.add(node);
         };
         const mark = node => each(rec => markIn(rec, node));
-        // An element whose child list changed, read shallowly (which children, in order), its new
-        // children read by themselves: a row added to a table of thousands reads one row, not the table.
-        const listIn = (rec, el) => {
-            if (rec.dirty.size + rec.lists.size >= MAX_DIRTY) rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
-            else rec.lists.add(el);
+        // An element whose child list changed, with the children taken out of it: the capture
+        // reads only its new children and learns which of the old ones went (take_changes.js), so a
+        // row added to a table of thousands reads one row, not the table.
+        const listIn = (rec, el, removed) => {
+            let gone = rec.lists.get(el);
+            if (!gone) {
+                if (rec.dirty.size + rec.lists.size >= MAX_DIRTY) {
+                    rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
+                    return;
+                }
+                gone = new Set();
+                rec.lists.set(el, gone);
+            }
+            for (const n of removed) if (gone.size < MAX_DIRTY) gone.add(n);
         };
         // Elements whose own facts (a value, a control, which child is first) or whose children's
         // place in the flat tree depend on their children are read whole, as is anything outside
@@ -167,7 +176,7 @@
                 mark(t);
                 return;
             }
-            each(rec => listIn(rec, t));
+            each(rec => listIn(rec, t, r.removedNodes));
             for (const n of r.addedNodes) mark(n);
             // A white-space text beside the change may gain or lose its layout object (it
             // separates inline content only after something inline): read again by itself.
@@ -335,7 +344,7 @@
             next.matches = rec.dirty.size || rec.lists.size || rec.reasons.size ? relate(rec) : rec.matches;
             state.sessions.delete(key);
             state.sessions.set(key, next);
-            return { dirty: [...rec.dirty], lists: [...rec.lists], reasons: [...rec.reasons], structural: rec.structural };
+            return { dirty: [...rec.dirty], lists: rec.lists, reasons: [...rec.reasons], structural: rec.structural };
         };
         // The nodes session `key`'s capture fetches, one evaluation each (`pending(key)[k]`).
         state.hold = (key, nodes) => {

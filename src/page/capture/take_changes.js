@@ -5,12 +5,14 @@
 // where `token` names the watcher's document (null: no watcher here),
 // `reasons` say why only a full capture will do, `roots` counts the subtrees
 // to read again (none inside another), `lists` the elements whose child lists
-// changed, to be read shallowly (which children, in order), `blind` the frames whose document the
+// changed, each with a `plans` entry (its children in order: runs of children
+// it had, and roots) and a `gone` count (its children taken out, fetched for
+// their backend ids), `blind` the frames whose document the
 // watcher cannot enter (another origin: read again whole, or, in another
 // process, by their own capture), `sizes` the roots' elements and `total` the
 // document's (counted only when the roots reach over `maxReach`, else 0); `sameTags` that every change was a text node's data (not in
 // a style, script or other raw-text element), which leaves the DOM hash as
-// it was. The roots, the lists, then the blind frames' elements, are held by the
+// it was. The roots, the lists, the gone children, then the blind frames' elements, are held by the
 // watcher as the session's `pending` for the capture to fetch. Taking resets
 // the session's record. `session` is the page session's key: each session
 // on a page has a record of its own.
@@ -23,11 +25,22 @@
     const { dirty, lists: listed, reasons, structural } = taken;
     const set = new Set();
     for (const n of dirty) if (n && n.isConnected) set.add(n);
+    // Each list's children taken out and not put back anywhere: the capture fetches them
+    // to learn which of the mirror's nodes went (one moved elsewhere is read where it is now).
+    const goneOf = new Map();
+    let goneCount = 0;
     // A small element whose children changed is read whole: one subtree costs less than its
-    // child list and each new child and neighbour read by itself.
+    // new children and neighbours read by themselves. So is one that lost more children than
+    // the capture would fetch.
     const SMALL = 100;
-    for (const el of listed || []) {
-        if (el && el.isConnected && el.childElementCount <= SMALL && el.getElementsByTagName('*').length <= SMALL) set.add(el);
+    for (const [el, removed] of listed instanceof Map ? listed : []) {
+        if (!el || !el.isConnected) continue;
+        const out = [...removed].filter(n => !n.isConnected);
+        if (goneCount + out.length > maxRoots || (el.childElementCount <= SMALL && el.getElementsByTagName('*').length <= SMALL)) set.add(el);
+        else {
+            goneOf.set(el, out);
+            goneCount += out.length;
+        }
     }
     const within = n => {
         for (let p = n.parentNode; p; p = p.parentNode) if (set.has(p)) return true;
@@ -35,10 +48,31 @@
     };
     const roots = [];
     for (const n of set) if (!within(n)) roots.push(n);
-    // Elements whose child lists changed and that are not read whole anyway: read shallowly
-    // (their children in order), their new children being roots of their own.
+    // Elements whose child lists changed and that are not read whole anyway. Each has a plan of
+    // its children in order: a run of n children it had before is n, root k is -(k + 1). Its
+    // new children are roots of their own; what it had before, less what went, keeps its order.
     const lists = [];
-    for (const el of listed || []) if (el && el.isConnected && !set.has(el) && !within(el)) lists.push(el);
+    const plans = [];
+    const gone = [];
+    const rootAt = new Map(roots.map((r, k) => [r, k]));
+    for (const [el, out] of goneOf) {
+        if (set.has(el) || within(el)) continue;
+        const plan = [];
+        let run = 0;
+        for (let c = el.firstChild; c; c = c.nextSibling) {
+            const k = rootAt.get(c);
+            if (k === undefined) run += 1;
+            else {
+                if (run) plan.push(run);
+                run = 0;
+                plan.push(-(k + 1));
+            }
+        }
+        if (run) plan.push(run);
+        lists.push(el);
+        plans.push(plan);
+        gone.push(out);
+    }
     if (roots.length + lists.length > maxRoots) reasons.push(`${roots.length + lists.length} separate subtrees changed`);
     // Counting walks the page: only when there is something to weigh.
     // A root is an element, or a text read again by itself (see the watcher's `alone`).
@@ -78,12 +112,15 @@
             }
         }
     } catch (_e) { /* a browser without :modal */ }
-    w.hold(session, reasons.length ? [] : [...roots, ...lists, ...blind]);
+    const goneNodes = gone.flat();
+    w.hold(session, reasons.length ? [] : [...roots, ...lists, ...goneNodes, ...blind]);
     return {
         token: w.token,
         reasons,
         roots: reasons.length ? 0 : roots.length,
         lists: reasons.length ? 0 : lists.length,
+        plans: reasons.length ? [] : plans,
+        gone: reasons.length ? [] : gone.map(g => g.length),
         blind: reasons.length ? 0 : blind.length,
         sizes,
         total,
