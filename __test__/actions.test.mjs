@@ -186,20 +186,23 @@ test('select picks an option by value or by visible text', async () => {
 
 test('select opens a custom dropdown (ARIA combobox) and clicks the option by its name', async () => {
     const { page, snapshot, ref } = await setup();
+    // Opening the list, waiting for its options and clicking one is three steps under one
+    // deadline: on a loaded machine with the debug addon they once took over the 2 s default.
+    const slow = { timeoutMs: 10_000 };
     try {
         const fruit = ref('combobox', 'Fruit');
-        const picked = await runAction(page, snapshot, 'select', { ref: fruit, value: 'banana' });
+        const picked = await runAction(page, snapshot, 'select', { ref: fruit, value: 'banana' }, slow);
         assert.equal(picked.success, true, picked.message);
         assert.equal(picked.label, 'Banana');
         assert.match(await page.locator('#log').textContent(), /picked Banana;/);
         assert.equal(await page.locator('#fruit').textContent(), 'Banana');
         const fruitNow = s => Object.values(s.refs).find(r => r.role === 'combobox' && r.name === 'Fruit').ref;
-        const disabled = await runAction(page, picked.snapshot, 'select', { ref: fruitNow(picked.snapshot), value: 'Cherry' });
+        const disabled = await runAction(page, picked.snapshot, 'select', { ref: fruitNow(picked.snapshot), value: 'Cherry' }, slow);
         assert.equal(disabled.error, 'element_disabled', disabled.message);
         // Still open from the refused pick: a second click would close it, so start over.
         await page.evaluate(() => { document.getElementById('fruit-list').hidden = true; });
         const again = await buildWebAiSnapshot(page);
-        const missing = await runAction(page, again, 'select', { ref: fruitNow(again), value: 'Durian' });
+        const missing = await runAction(page, again, 'select', { ref: fruitNow(again), value: 'Durian' }, slow);
         assert.equal(missing.error, 'action_failed');
         assert.match(missing.message, /no option named "Durian"; options: "Apple", "Banana", "Cherry"/);
     } finally {
