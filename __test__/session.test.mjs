@@ -385,3 +385,20 @@ test('sessions refuse what they cannot drive and bad options', async () => {
     await s.close();
     await assert.rejects(s.snapshot(), err => err.errorCode === 'snapshot.invalid-input' && /closed/.test(err.message));
 });
+
+test('playwright: a look whose watcher does not answer in time is a full capture that says why', async () => {
+    // snapshot timeoutMs 4000: the watcher is given 2000 ms; the page's main thread is busy for 3000.
+    const { page, session, close } = await open('todo.html', 'playwright', { cacheTtlMs: 0, snapshotOptions: { timeoutMs: 4000 } });
+    try {
+        const first = await session.snapshot();
+        assert.ok(!first.notes.some(n => /watcher did not answer/.test(n)), first.notes.join(' | '));
+        await page.evaluate(() => { setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end) { /* busy */ } }, 0); });
+        const busy = await session.snapshot();
+        assert.equal(busy.stats.captureMode, 'full');
+        assert.ok(busy.notes.includes("a full capture, not an incremental one: the page's watcher did not answer within 2000 ms"), busy.notes.join(' | '));
+        const after = await session.snapshot();
+        assert.ok(!after.notes.some(n => /watcher did not answer/.test(n)), 'the next look is answered as usual');
+    } finally {
+        await close();
+    }
+});

@@ -351,13 +351,21 @@ class PageSession {
         // makes the next look capture again.
         // An incremental session asks for the page's loading signals only
         // when it has a new snapshot to give (the unchanged answer needs none).
-        const state = await this._watch(!incremental, 2000, incremental, incremental);
+        // For an incremental session this look opens the capture, and it is given time as the
+        // capture is: half the snapshot's deadline, 2-5 s (twenty sessions looking at once on a
+        // loaded machine once took over 2 s). If the watcher still does not answer, the capture
+        // is full, and says why.
+        const watchMs = incremental ? Math.min(5000, Math.max(2000, Math.round((Number(o.timeoutMs) || native.DEFAULT_TIMEOUT_MS) / 2))) : 2000;
+        const state = await this._watch(!incremental, watchMs, incremental, incremental);
         const token = incremental && state && typeof state.token === 'string' ? state.token : null;
         // The last snapshot of this shape, of this document, can answer for an unchanged page.
         const reuse = Boolean(prev && !bypass && prev.state && prev.state.token === token);
         // The look saw mutations or input since the last capture's look: the capture asks for the changed subtrees at once.
         const sawChange = Boolean(state && this._lastState && (state.seq !== this._lastState.seq || state.token !== this._lastState.token));
         const { snapshot, after } = await this._capture(o, token, reuse, sawChange, incremental && state);
+        if (incremental && state === null && Array.isArray(snapshot.notes)) {
+            snapshot.notes.push(`${native.FULL_CAPTURE_NOTE}the page's watcher did not answer within ${watchMs} ms`);
+        }
         // Requests the last action started say the page is still loading; an endpoint's are read from Rust.
         if (this._requests.refresh && this._actedAt !== undefined) await this._requests.refresh();
         if (snapshot.unchanged) {
