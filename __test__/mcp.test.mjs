@@ -149,6 +149,14 @@ test('every other tool: dialogs, keys, hover, scroll, screenshot, tabs, history,
         assert.match((await call('browser_navigate', { url: 'back' })).text, /Page: "Assistant chat"/);
         assert.match((await call('browser_navigate', { url: 'forward' })).text, /Page: "Employees"/);
         assert.match(status(await call('browser_navigate', { url: 'reload' })), /^Reloaded\./);
+        // A hover in a tab out of sight: the tab comes to the front (a pointer move needs its frames), and the answer says so.
+        r = await call('browser_tabs', { action: 'list' });
+        await call('browser_tabs', { action: 'select', index: Number(/\[(\d)\][^\n]*faults\.html/.exec(r.text)[1]) });
+        await call('browser_navigate', { url: 'reload' });
+        r = await call('browser_hover', { ref: refOf((await call('get_snapshot', { viewport_only: false })).text, 'button', 'Hover me') });
+        assert.equal(r.isError, false, r.text);
+        assert.match(status(r), /^Hovered @e\d+ \(its tab was out of sight and is now in front/);
+        assert.match(r.text, /Tooltip shown/);
         // No elicitation in this client: approval is refused, never assumed.
         r = await call('request_human_approval', { action: 'pay', reason: 'it costs money' });
         assert.equal(r.isError, true);

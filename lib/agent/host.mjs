@@ -509,10 +509,16 @@ export class AgentHost {
             }
             case 'browser_hover': {
                 const ref = this._ref(input);
+                // Chrome delivers a pointer move with the tab's next frame, and a tab out of sight
+                // draws none: the move would never arrive. Such a tab is brought to the front
+                // (what a click or a fill need not do), and the answer says so.
+                const hidden = await this._hidden(session);
+                if (hidden) await this.browser.activate(this.current);
                 const point = await this._point(session, ref);
                 const p = await this._perform(session, () => session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: point.x, y: point.y }));
-                if (p.dialog) return { text: `Hovered ${ref}.\n${p.dialog}`, isError: false };
-                return this._after(`Hovered ${ref}.`, session, p.snapshot);
+                const done = `Hovered ${ref}${hidden ? ' (its tab was out of sight and is now in front: a pointer move reaches only a tab that draws)' : ''}.`;
+                if (p.dialog) return { text: `${done}\n${p.dialog}`, isError: false };
+                return this._after(done, session, p.snapshot);
             }
             case 'wait_for_ui_change': {
                 const kinds = ['hierarchy_diff', 'text_change', 'state_change'];
@@ -573,6 +579,12 @@ export class AgentHost {
 
     async _press(session, key) {
         await this._dispatch(session, native.keyEvents(key));
+    }
+
+    /** Whether the tab is out of sight (its document says so; a page that lies only delays its own hover). */
+    async _hidden(session) {
+        const r = await session.send('Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }).catch(() => null);
+        return Boolean(r && r.result && r.result.value === 'hidden');
     }
 
     /** The centre of a ref's element, scrolled into view (for hover). */
