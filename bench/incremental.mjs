@@ -20,13 +20,15 @@
 //                      REPEAT_MIN_NODES (where the default session captures in full);
 //   session full     — the same look by a session with `incremental: false`
 //                      (a full capture, and everything else the session does).
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as ax from '../lib/ax-snapshot.cjs';
 import { createPageSession } from '../lib/session.cjs';
 import native from '../lib/native.cjs';
-import { openFile } from '../lib/chromium.mjs';
+import { launchChromium, openFile } from '../lib/chromium.mjs';
+import { generatePage } from './generate.mjs';
 import { measurePages, median, root, round, writeReadmeBlock } from './pages.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, kinds: { type: 'boolean' }, 'no-readme': { type: 'boolean' } } });
@@ -200,10 +202,6 @@ async function measureKinds(browser, path) {
 }
 
 if (values.kinds) {
-    const { launchChromium } = await import('../lib/chromium.mjs');
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { generatePage } = await import('./generate.mjs');
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-kinds-'));
     const path = join(dir, 'generated-40k.html');
     writeFileSync(path, generatePage(40000));

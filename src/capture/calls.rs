@@ -61,8 +61,8 @@ pub enum RepeatCall {
     Describe(u32),
     /// Root `k`'s subtree as style and layout have it.
     Facts(u32),
-    /// List `k` (an element whose child list changed) or, after the lists, a child one lost: its backend id.
-    Children(u32),
+    /// List `k` (an element whose child list changed) or, after the lists, a child one lost: its backend id alone.
+    Identify(u32),
     /// Root `k` as a remote object in its document's main world (for its listeners),
     PageRoot(u32),
     /// and its subtree's event listeners (clickable nodes).
@@ -132,7 +132,7 @@ impl Call {
             Call::Repeat(RepeatCall::OopifWorld(_)) => "Page.createIsolatedWorld",
             Call::Repeat(RepeatCall::DomEnable) => "DOM.enable",
             Call::Repeat(RepeatCall::Root(_)) => "Runtime.evaluate",
-            Call::Repeat(RepeatCall::Describe(_) | RepeatCall::FrameDescribe(_) | RepeatCall::Children(_)) => "DOM.describeNode",
+            Call::Repeat(RepeatCall::Describe(_) | RepeatCall::FrameDescribe(_) | RepeatCall::Identify(_)) => "DOM.describeNode",
             Call::Repeat(RepeatCall::Facts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::Listeners(_)) => "DOMDebugger.getEventListeners",
             Call::Repeat(RepeatCall::Release) => "Runtime.releaseObjectGroup",

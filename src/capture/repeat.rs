@@ -481,7 +481,7 @@ async fn read_roots(
     }
     // Each list, and each child it lost, by itself: their backend ids (the children it has now
     // come from the watcher's plan; describing them, 2,500 of a feed's, took 12–17 ms).
-    reads.extend(lists.iter().chain(gone).enumerate().map(|(k, (_, id))| command(RepeatCall::Children(k as u32), json!({ "objectId": id, "depth": 0 }))));
+    reads.extend(lists.iter().chain(gone).enumerate().map(|(k, (_, id))| command(RepeatCall::Identify(k as u32), json!({ "objectId": id, "depth": 0 }))));
     let owners: Vec<CdpCommand> = frames
         .iter()
         .enumerate()

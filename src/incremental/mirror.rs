@@ -793,6 +793,20 @@ mod tests {
         }
     }
 
+    /// A laid-out text node as a re-read gives it (`parent`: an index into the read).
+    fn text_node(value: &str, backend: i64, parent: u32) -> MNode {
+        MNode {
+            node_type: 3,
+            name: "#text".into(),
+            value: Some(value.into()),
+            backend,
+            parent,
+            styles: Some(vec!["auto".to_string()]),
+            alive: true,
+            ..MNode::default()
+        }
+    }
+
     #[test]
     fn a_replaced_subtree_is_what_the_snapshot_then_says() {
         let (_, text) = recorded_replies().into_iter().find(|(n, _)| n.ends_with("forms.json")).unwrap();
@@ -804,27 +818,9 @@ mod tests {
         let old_size = mirror.subtree_size(li_backend).unwrap();
         let mut fresh = vec![MNode { parent: NONE, ..mirror.nodes[li as usize].clone() }];
         let laid = Some(vec!["auto".to_string()]);
-        fresh.push(MNode {
-            node_type: 3,
-            name: "#text".into(),
-            value: Some("3 × Green mug".into()),
-            backend: 900_001,
-            parent: 0,
-            styles: laid.clone(),
-            alive: true,
-            ..MNode::default()
-        });
-        fresh.push(MNode { node_type: 1, name: "BUTTON".into(), backend: 900_002, parent: 0, styles: laid.clone(), alive: true, ..MNode::default() });
-        fresh.push(MNode {
-            node_type: 3,
-            name: "#text".into(),
-            value: Some("Remove".into()),
-            backend: 900_003,
-            parent: 2,
-            styles: laid,
-            alive: true,
-            ..MNode::default()
-        });
+        fresh.push(text_node("3 × Green mug", 900_001, 0));
+        fresh.push(MNode { node_type: 1, name: "BUTTON".into(), backend: 900_002, parent: 0, styles: laid, alive: true, ..MNode::default() });
+        fresh.push(text_node("Remove", 900_003, 2));
         mirror.replace(fresh).unwrap();
         assert_eq!(mirror.len(), total - old_size + 4);
         assert_eq!(mirror.subtree_size(li_backend), Some(4));
@@ -859,17 +855,8 @@ mod tests {
         // The first item removed, the second moved to the end, and a new item after it.
         let laid = Some(vec!["auto".to_string()]);
         let row = vec![
-            MNode { node_type: 1, name: "LI".into(), backend: 910_001, parent: NONE, styles: laid.clone(), alive: true, ..MNode::default() },
-            MNode {
-                node_type: 3,
-                name: "#text".into(),
-                value: Some("1 × Red kettle".into()),
-                backend: 910_002,
-                parent: 0,
-                styles: laid,
-                alive: true,
-                ..MNode::default()
-            },
+            MNode { node_type: 1, name: "LI".into(), backend: 910_001, parent: NONE, styles: laid, alive: true, ..MNode::default() },
+            text_node("1 × Red kettle", 910_002, 0),
         ];
         let mut now: Vec<i64> = kids.iter().copied().filter(|&b| b != items[0] && b != items[1]).collect();
         now.extend([items[1], 910_001]);

@@ -32,11 +32,14 @@
     // A small element whose children changed is read whole: one subtree costs less than its
     // new children and neighbours read by themselves. So is one that lost more children than
     // the capture would fetch.
+    // (The collection's item past SMALL is found by walking only that far: a feed's `main`
+    // is not counted whole on every look.)
     const SMALL = 100;
+    const small = el => el.getElementsByTagName('*')[SMALL] === undefined;
     for (const [el, removed] of listed instanceof Map ? listed : []) {
         if (!el || !el.isConnected) continue;
         const out = [...removed].filter(n => !n.isConnected);
-        if (goneCount + out.length > maxRoots || (el.childElementCount <= SMALL && el.getElementsByTagName('*').length <= SMALL)) set.add(el);
+        if (goneCount + out.length > maxRoots || small(el)) set.add(el);
         else {
             goneOf.set(el, out);
             goneCount += out.length;
