@@ -2,7 +2,7 @@
 // processes act on it by the refs an earlier one printed, until `close`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -56,6 +56,84 @@ test('open, then click, fill, press, tabs, screenshot and close from new process
         const r = await cli('close');
         assert.match(r.out, /Closed the kept browser\.|No kept browser was running\./);
         assert.ok(!existsSync(join(state, 'agent.json')), 'the daemon removed its record');
+        rmSync(state, { recursive: true, force: true });
+    }
+});
+
+test('the native client serves the kept browser without Node, prints what the JS CLI prints, and hands every other command to it', { skip: process.platform === 'win32' ? 'the native client is not installed on Windows' : false }, async () => {
+    const state = mkdtempSync(join(tmpdir(), 'web-ai-agent-native-'));
+    // As the install lays it out: the client in place of the bin, the JS CLI beside it.
+    const binDir = join(state, 'bin');
+    mkdirSync(binDir);
+    const client = join(binDir, 'web-ai-snapshot');
+    copyFileSync(join(root, 'target', 'debug', 'web-ai-snapshot-client'), client);
+    chmodSync(client, 0o755);
+    symlinkSync(bin, join(binDir, 'web-ai-snapshot.mjs'));
+    const env = { ...process.env, WEB_AI_SNAPSHOT_STATE_DIR: join(state, 'daemon') };
+    // No node on PATH: a command that needed Node would fail to start it.
+    const withoutNode = { ...env, PATH: '' };
+    const exec = async (file, args, opts) => {
+        try {
+            const { stdout, stderr } = await run(file, args, { timeout: 60000, ...opts });
+            return { out: stdout, err: stderr, code: 0 };
+        } catch (err) {
+            return { out: err.stdout, err: err.stderr, code: err.code };
+        }
+    };
+    const native = (args, opts = {}) => exec(client, args, { env: withoutNode, ...opts });
+    const viaNode = (args, opts = {}) => exec(client, args, { env, ...opts });
+    const js = (args, opts = {}) => exec(process.execPath, [bin, ...args], { env, ...opts });
+    const sameText = s => s.replace(/nonce=[0-9a-f]+/g, 'nonce=N');
+    const agent = join(root, 'fixtures', 'agent');
+    try {
+        // No daemon yet: the JS CLI answers, in its words.
+        let r = await viaNode(['click', '@e1']);
+        assert.equal(r.code, 2);
+        assert.match(r.err, /no kept browser is running: start one with `web-ai-snapshot open URL`/);
+        assert.equal((await viaNode(['--version'])).out.trim(), JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+        assert.match((await native(['--client-version'])).out, /^web-ai-snapshot-client \d+\.\d+\.\d+/);
+        r = await viaNode(['open', join(agent, 'wizard.html')]);
+        assert.equal(r.code, 0, r.err);
+        const next = /button "Next" \[ref=(@e\d+)/.exec(r.out)[1];
+        const first = /textbox "First name" \[ref=(@e\d+)/.exec(r.out)[1];
+
+        r = await native(['click', next]);
+        assert.equal(r.code, 0, r.err);
+        assert.match(r.out, /^Clicked @e\d+\./);
+        assert.match(r.out, /alert: Enter your first and last name\./);
+        r = await native(['fill', first, 'Ada']);
+        assert.match(r.out, /^Filled @e\d+\.[\s\S]*value="Ada"/);
+        // The same page, the same words, whichever client asks.
+        assert.equal(sameText((await native(['snapshot'])).out), sameText((await js(['snapshot'])).out));
+        // Usage errors and failed actions: the JS CLI's messages and exit codes.
+        for (const args of [['fill', first], ['scroll', '--amount', 'x'], ['tabs', 'pick', '1'], ['click', '@e1', '--nope']]) {
+            const a = await native(args);
+            const b = await js(args);
+            assert.equal(a.code, 2, `${args.join(' ')}: ${a.err}`);
+            assert.deepEqual([a.code, a.err, a.out], [b.code, b.err, b.out], args.join(' '));
+        }
+        r = await native(['click', '@e999']);
+        assert.equal(r.code, 1);
+        assert.match(r.out, /^Error ref_invalid/);
+        // Files are the caller's: relative to the client's folder, not the daemon's.
+        r = await native(['navigate', 'table.html'], { cwd: agent });
+        assert.match(r.out, /Page: "Employees"/);
+        r = await native(['screenshot', 'shot.png'], { cwd: state });
+        assert.match(r.out, /Saved to /);
+        assert.equal(readFileSync(join(state, 'shot.png')).subarray(1, 4).toString(), 'PNG');
+        // Help, another browser and other commands are the JS CLI's.
+        assert.match((await viaNode(['click', '--help'])).out, /--cdp ENDPOINT/);
+        assert.match((await native(['click', '--help'])).err, /cannot start Node/);
+        assert.match((await viaNode(['snapshot', '--help'])).out, /^Usage: web-ai-snapshot snapshot/);
+        // The published shim runs the JS CLI too.
+        assert.equal((await exec(process.execPath, [join(root, 'bin', 'web-ai-snapshot'), '--version'], { env })).code, 0);
+        r = await native(['close']);
+        assert.equal(r.out, 'Closed the kept browser.\n');
+        assert.ok(!existsSync(join(state, 'daemon', 'agent.json')), 'the daemon removed its record');
+        r = await viaNode(['close']);
+        assert.match(r.out, /No kept browser was running\./);
+    } finally {
+        await js(['close']);
         rmSync(state, { recursive: true, force: true });
     }
 });

@@ -1,12 +1,13 @@
 // The package as a user gets it: `npm pack` of the root and of this
 // platform's binary package, installed into an empty folder with no Rust on
 // PATH and no playwright-core, then used from there: every subpath by import
-// and require, the CLI (--help, --version, a snapshot of the bundled page),
+// and require, the CLI (the native client in place of its bin; --help,
+// --version, a snapshot of the bundled page through the JS CLI),
 // TypeScript consumers under each module resolution, and the package linters.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { root } from './helpers.mjs';
@@ -47,6 +48,8 @@ test('npm pack and install into an empty folder, then import, require, run the C
     const platformDir = join(work, 'linux-x64-gnu');
     cpSync(join(root, 'npm', 'linux-x64-gnu'), platformDir, { recursive: true });
     copyFileSync(join(root, binary), join(platformDir, binary));
+    // The agent CLI's native client (the release pipeline puts a release build here).
+    copyFileSync(join(root, 'target', 'debug', 'web-ai-snapshot-client'), join(platformDir, 'web-ai-snapshot-client'));
     const packs = join(work, 'packs');
     mkdirSync(packs);
     ok(run(npm, ['pack', '--pack-destination', packs], { cwd: root }), 'npm pack (root)');
@@ -64,6 +67,12 @@ test('npm pack and install into an empty folder, then import, require, run the C
         ok(run(process.execPath, ['-e', `const m = require(${JSON.stringify(name)}); if (!Object.keys(m).length) process.exit(3)`], { cwd: app }), `require ${name}`);
         ok(run(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(name)}); if (!Object.keys(m).length) process.exit(3)`], { cwd: app }), `import ${name}`);
     }
+
+    // The install put the native client in place of the JS bin (lib/agent/install-client.cjs);
+    // it hands the commands below to the JS CLI beside it.
+    const installedBin = realpathSync(join(app, 'node_modules', '.bin', 'web-ai-snapshot'));
+    assert.equal(readFileSync(installedBin).subarray(0, 4).toString('latin1'), '\x7fELF', 'the bin is the native client');
+    assert.equal(ok(run(installedBin, ['--client-version'], { cwd: app }), 'the client').stdout.trim(), `web-ai-snapshot-client ${pkg.version}`);
 
     // The CLI through npx, as a user runs it.
     const help = ok(run(npm, ['exec', '--', 'web-ai-snapshot', '--help'], { cwd: app }), 'web-ai-snapshot --help');

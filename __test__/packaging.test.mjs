@@ -119,7 +119,12 @@ test('the release matrix, package.json targets and npm/* platform packages agree
         assert.equal(sub.version, pkg.version);
         assert.deepEqual([sub.os, sub.cpu, sub.libc ?? null], [[os], [cpu], libc ? [libc] : null], dir);
         assert.equal(sub.main, `web-ai-snapshot.${dir}.node`);
+        // The agent CLI's native client ships wherever the install can put it in place of the bin.
+        assert.equal(sub.files.includes('web-ai-snapshot-client'), os !== 'win32', `${dir} ships the native client`);
     }
+    // The install's version check compares the client's version with the package's.
+    assert.match(readFileSync(join(root, 'client', 'Cargo.toml'), 'utf8'), new RegExp(`^version = "${pkg.version.replace(/\./g, '\\.')}"$`, 'm'));
+    assert.equal((workflow.match(/client: 'cargo /g) || []).length, 6, 'the workflow builds the client for the six non-Windows targets');
     assert.ok(workflow.includes('--use-napi-cross') && workflow.includes('scripts/check-binary.mjs') && workflow.includes('--provenance'));
     for (const key of ['repository', 'homepage', 'keywords', 'license', 'engines']) assert.ok(pkg[key], key);
     assert.equal(pkg.publishConfig.access, 'public');

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { AGENT_COMMANDS, UsageError, agentCall, agentOutput, keptBrowserCommand, parse, positiveInt, urlOf } from '../lib/agent/commands.mjs';
 import { WebAiError } from '../lib/errors.mjs';
 
 // The addon is loaded on first use, so that --help and --version work without it.
@@ -150,30 +150,6 @@ Options:
 
 Client configuration (Claude Desktop, Cursor, VS Code, …):
   { "mcpServers": { "web-ai-snapshot": { "command": "npx", "args": ["@agbrowse/web-ai-snapshot", "mcp"] } } }`;
-
-class UsageError extends Error {}
-
-/**
- * Parse `argv` with node:util's parseArgs: `spec` maps each long option to
- * 'bool' or 'value'; -h/--help is always known. Parse errors are usage errors.
- */
-function parse(argv, spec) {
-    const options = { help: { type: 'boolean', short: 'h' } };
-    for (const [name, kind] of Object.entries(spec)) options[name] = { type: kind === 'bool' ? 'boolean' : 'string' };
-    let parsed;
-    try {
-        parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-    } catch (err) {
-        throw new UsageError(err.message.split('\n')[0].split('. To specify')[0]);
-    }
-    return { ...parsed.values, _: parsed.positionals };
-}
-
-function positiveInt(v, flag, { min = 0 } = {}) {
-    if (v === undefined) return undefined;
-    if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${flag} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
-    return Number(v);
-}
 
 function vendorOf(args) {
     const v = args.vendor ?? 'chatgpt';
@@ -502,24 +478,11 @@ async function daemonModule() {
     return import('../lib/agent/daemon.mjs');
 }
 
-/** Print a tool's answer; a failed action exits 1. */
-function printAnswer(r) {
-    console.log(r.text);
-    if (r.isError) process.exitCode = 1;
-}
-
 async function callKept(tool, args) {
     const { request } = await daemonModule();
     const r = await request({ tool, args });
     if (!r) throw new UsageError('no kept browser is running: start one with `web-ai-snapshot open URL`');
     return r;
-}
-
-function urlOf(target) {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target) && !/^[a-z]:\\/i.test(target)) return target;
-    if (existsSync(target)) return pathToFileURL(resolve(target)).href;
-    if (/^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/.test(target)) return `https://${target}`;
-    throw new UsageError(`no such file: ${target}`);
 }
 
 async function openCommand(argv) {
@@ -535,7 +498,9 @@ async function openCommand(argv) {
         if (args['user-data-dir']) extra.push('--user-data-dir', resolve(args['user-data-dir']));
         await startDaemon(fileURLToPath(import.meta.url), extra);
     }
-    printAnswer(await callKept('browser_navigate', { url }));
+    const out = agentOutput({ tool: 'browser_navigate' }, await callKept('browser_navigate', { url }));
+    process.stdout.write(out.stdout);
+    if (out.code) process.exitCode = out.code;
 }
 
 async function daemonCommand(argv) {
@@ -545,74 +510,18 @@ async function daemonCommand(argv) {
     await new Promise(() => {});
 }
 
-/** A command of the agent CLI as its tool call. */
+/** A command of the agent CLI, sent to the kept browser's daemon. */
 async function agentCommand(command, argv) {
-    const args = parse(argv, { viewport: 'bool', submit: 'bool', direction: 'value', amount: 'value', timeout: 'value', 'full-page': 'bool' });
-    if (args.help) return console.log(AGENT_HELP);
-    const [a, b, ...extra] = args._;
-    const need = (n, what) => {
-        if (args._.length !== n) throw new UsageError(`${command} takes ${what}`);
-    };
-    switch (command) {
-        case 'snapshot':
-            need(0, 'no arguments when it shows the kept browser');
-            return printAnswer(await callKept('get_snapshot', { viewport_only: Boolean(args.viewport) }));
-        case 'click':
-        case 'hover':
-            need(1, 'one REF');
-            return printAnswer(await callKept(`browser_${command}`, { ref: a }));
-        case 'fill':
-        case 'select':
-            need(2, 'a REF and a VALUE');
-            return printAnswer(await callKept(`browser_${command}`, { ref: a, value: b, ...(args.submit ? { submit: true } : {}) }));
-        case 'type':
-            need(2, 'a REF and a TEXT');
-            return printAnswer(await callKept('browser_type', { ref: a, text: b, ...(args.submit ? { submit: true } : {}) }));
-        case 'press':
-            need(1, 'one KEY (Enter, Tab, Control+a, …)');
-            return printAnswer(await callKept('browser_press_key', { key: a }));
-        case 'scroll':
-            if (args.direction === undefined) need(1, 'a REF or --direction');
-            else need(0, 'a REF or --direction, not both');
-            return printAnswer(await callKept('browser_scroll', a ? { ref: a } : { direction: args.direction, ...(args.amount ? { amount: positiveInt(args.amount, 'amount', { min: 1 }) } : {}) }));
-        case 'wait':
-            need(0, 'no arguments');
-            return printAnswer(await callKept('wait_for_ui_change', args.timeout ? { timeout_ms: positiveInt(args.timeout, 'timeout') } : {}));
-        case 'tabs': {
-            if (!a) return printAnswer(await callKept('browser_tabs', { action: 'list' }));
-            if (a === 'new') return printAnswer(await callKept('browser_tabs', { action: 'new', ...(b ? { url: urlOf(b) } : {}) }));
-            if (a === 'select' || a === 'close') {
-                need(2, `${a} N`);
-                return printAnswer(await callKept('browser_tabs', { action: a, index: positiveInt(b, 'index', { min: 1 }) }));
-            }
-            throw new UsageError('tabs takes nothing (list), new [URL], select N or close N');
-        }
-        case 'screenshot': {
-            if (extra.length || b !== undefined) throw new UsageError('screenshot takes at most one FILE');
-            const r = await callKept('browser_screenshot', args['full-page'] ? { full_page: true } : {});
-            if (r.image) {
-                const file = resolve(a || `screenshot-${Date.now()}.png`);
-                writeFileSync(file, Buffer.from(r.image.data, 'base64'));
-                return console.log(`${r.text} Saved to ${file}`);
-            }
-            return printAnswer(r);
-        }
-        case 'navigate':
-            need(1, 'one URL');
-            return printAnswer(await callKept('browser_navigate', { url: urlOf(a) }));
-        case 'back':
-        case 'forward':
-        case 'reload':
-            need(0, 'no arguments');
-            return printAnswer(await callKept('browser_navigate', { url: command }));
-        case 'close': {
-            const { request } = await daemonModule();
-            const r = await request({ tool: 'close' });
-            return console.log(r ? r.text : 'No kept browser was running.');
-        }
-        default:
-            throw new UsageError(`unknown command ${command}`);
+    const call = agentCall(command, argv);
+    if (call.help) return console.log(AGENT_HELP);
+    if (call.tool === 'close') {
+        const { request } = await daemonModule();
+        const r = await request({ tool: 'close' });
+        return console.log(r ? r.text : 'No kept browser was running.');
     }
+    const out = agentOutput(call, await callKept(call.tool, call.args));
+    process.stdout.write(out.stdout);
+    if (out.code) process.exitCode = out.code;
 }
 
 /** Is a kept browser running (its daemon answers)? */
@@ -634,14 +543,12 @@ async function main(argv) {
     if (command === 'agent-daemon') return daemonCommand(rest);
     const flagged = rest.some(a => a === '--cdp' || a.startsWith('--cdp='));
     if (command === 'snapshot') {
-        const positional = rest.filter(a => !a.startsWith('-'));
-        const agentOnly = rest.every(a => a === '--viewport' || a === '-h' || a === '--help');
-        if (!flagged && positional.length === 0 && agentOnly && !rest.some(a => a === '-h' || a === '--help') && (await keptRunning())) return agentCommand('snapshot', rest);
+        if (keptBrowserCommand(command, rest) && (await keptRunning())) return agentCommand('snapshot', rest);
         return snapshotCommand(rest);
     }
     if (command === 'doctor') return doctorCommand(rest);
     if (['click', 'fill', 'select', 'scroll'].includes(command) && (flagged || rest.includes('-h') || rest.includes('--help'))) return actCommand(command, rest);
-    if (['click', 'fill', 'select', 'scroll', 'type', 'press', 'hover', 'wait', 'tabs', 'screenshot', 'navigate', 'back', 'forward', 'reload', 'close'].includes(command)) {
+    if (AGENT_COMMANDS.includes(command)) {
         return agentCommand(command, rest);
     }
     throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${MAIN_HELP}`);

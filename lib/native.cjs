@@ -3,24 +3,14 @@
 // the platform package npm should have installed (its fields are written
 // here: without the addon there is no table to read them from; a test checks
 // them against it).
-function expectedPackage() {
-    const { platform, arch } = process;
-    let abi = '';
-    if (platform === 'linux') {
-        const glibc = process.report && typeof process.report.getReport === 'function' && process.report.getReport().header.glibcVersionRuntime;
-        abi = glibc ? '-gnu' : '-musl';
-    } else if (platform === 'win32') {
-        abi = '-msvc';
-    }
-    return `@agbrowse/web-ai-snapshot-${platform}-${arch}${abi}`;
-}
+const { platformPackage } = require('./platform-package.cjs');
 
 let native;
 try {
     native = require('../native.cjs');
 } catch (err) {
     const { WebAiError } = require('./errors.cjs');
-    const pkg = expectedPackage();
+    const pkg = platformPackage();
     throw new WebAiError({
         errorCode: 'addon.binary-missing',
         stage: 'addon-load',

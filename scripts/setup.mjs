@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Everything the quick-start commands need, done only when missing or stale:
-// npm dependencies, a local Chromium (Debian's package when absent), and the
-// native addon (rebuilt when a Rust source is newer than the binary).
+// npm dependencies, a local Chromium (Debian's package when absent), the
+// native addon (rebuilt when a Rust source is newer than the binary) and the
+// agent CLI's native client.
 //
 //   node scripts/setup.mjs             # debug addon is fine
 //   node scripts/setup.mjs --release   # the benchmark wants a release addon
@@ -82,10 +83,22 @@ function ensureAddon() {
     writeFileSync(stampPath, JSON.stringify({ profile: release ? 'release' : 'debug', binaryMtimeMs, at: new Date().toISOString() }));
 }
 
+/**
+ * The agent CLI's native client (client/), at target/<profile>/: the agent
+ * CLI tests run it, and bench/cli.mjs times it. cargo rebuilds only when stale.
+ */
+function ensureClient() {
+    const exe = join(root, 'target', release ? 'release' : 'debug', process.platform === 'win32' ? 'web-ai-snapshot-client.exe' : 'web-ai-snapshot-client');
+    const built = existsSync(exe) ? statSync(exe).mtimeMs : 0;
+    if (built && newestMtime(['client', 'Cargo.lock'].map(p => join(root, p))) <= built) return;
+    run('cargo', ['build', '-p', 'web-ai-snapshot-client', ...(release ? ['--release'] : [])]);
+}
+
 try {
     ensureNodeModules();
     if (wantBrowser) await ensureChromium();
     ensureAddon();
+    ensureClient();
 } catch (err) {
     console.error(`[setup] failed: ${err.message}`);
     process.exit(1);

@@ -112,6 +112,19 @@ export async function runDaemon(options) {
                 conn.end(JSON.stringify({ pid: process.pid, endpoint: host.browser.endpoint }));
                 return;
             }
+            if (Array.isArray(message.cli)) {
+                // The native client's raw command line (client/src/main.rs).
+                queue = queue.then(async () => {
+                    const answer = await cliAnswer(host, message);
+                    if (answer.close) {
+                        rmSync(record, { force: true });
+                        conn.end(JSON.stringify(answer), () => quit());
+                    } else {
+                        conn.end(JSON.stringify(answer));
+                    }
+                });
+                return;
+            }
             if (message.tool === 'close') {
                 // No new command finds this daemon from here on.
                 rmSync(record, { force: true });
@@ -135,6 +148,34 @@ export async function runDaemon(options) {
     writeFileSync(record, JSON.stringify({ pid: process.pid, socket, startedAt: new Date().toISOString() }));
     // The browser starts now, so that `open` pays for it once.
     await host.start().catch(() => undefined);
+}
+
+/**
+ * The answer to a native client's command line `{ cli, cwd }`: what the JS
+ * CLI would print, `{ stdout, stderr, code }`, or `{ fallback: true }` for a
+ * command line that the JS CLI runs itself (help, --cdp, `snapshot FILE`).
+ */
+export async function cliAnswer(host, { cli, cwd }) {
+    if (!cli.every(a => typeof a === 'string') || typeof cwd !== 'string') {
+        return { stdout: '', stderr: 'internal.unhandled: the client sent a malformed command line\n', code: 1 };
+    }
+    const { UsageError, agentCall, agentOutput, keptBrowserCommand } = await import('./commands.mjs');
+    const [command, ...rest] = cli;
+    if (!keptBrowserCommand(command, rest)) return { fallback: true };
+    let call;
+    try {
+        call = agentCall(command, rest, cwd);
+    } catch (err) {
+        if (err instanceof UsageError) return { stdout: '', stderr: `usage: ${err.message}\n`, code: 2 };
+        throw err;
+    }
+    if (call.help) return { fallback: true };
+    if (call.tool === 'close') return { stdout: 'Closed the kept browser.\n', stderr: '', code: 0, close: true };
+    try {
+        return { stderr: '', ...agentOutput(call, await host.call(call.tool, call.args), cwd) };
+    } catch (err) {
+        return { stdout: '', stderr: `internal.unhandled: ${String(err?.message ?? err).split('\n')[0]}\n`, code: 1 };
+    }
 }
 
 /** The daemon's record, when one was written. */
