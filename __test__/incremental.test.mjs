@@ -829,7 +829,7 @@ test(`after each of ${6 * TEXT_CHANGES} random changes of text and values alone 
 });
 
 // Mutations a page at full length (CI) and in a developer's run: every page is visited either way.
-const MUTATIONS = sized({ fixture: 36, media: 20, real: 30, framed: 20 }, { fixture: 12, media: 8, real: 10, framed: 8 });
+const MUTATIONS = sized({ fixture: 36, media: 20, real: 30, framed: 20 }, { fixture: 6, media: 4, real: 5, framed: 4 });
 const MUTATION_TOTAL = 11 * MUTATIONS.fixture + MUTATIONS.media + 4 * MUTATIONS.real + 2 * MUTATIONS.framed;
 test(`after each of ${MUTATION_TOTAL} random mutations, the incremental snapshot is the full capture`, { timeout: 15 * 60 * 1000 }, async () => {
     // Fixture pages (frames, forms, widgets, injection text, right-to-left and

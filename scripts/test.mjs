@@ -20,10 +20,14 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // hostile.test.mjs measures how late Node's event loop answers during
 // captures; beside other files on two cores the OS alone makes it late.
 const ALONE = new Set(['hostile.test.mjs']);
+// The longest files start first (longest-first scheduling): one that started
+// last would run on alone at the end. The rest follow in name order.
+const LONGEST = ['install', 'incremental', 'engine', 'cli', 'packaging', 'locate', 'malformed', 'native', 'capture', 'session-native', 'mcp'].map(n => `${n}.test.mjs`);
+const rank = f => (LONGEST.includes(basename(f)) ? LONGEST.indexOf(basename(f)) : LONGEST.length);
 const given = process.argv.slice(2);
 const files = given.length
     ? given
-    : readdirSync(join(root, '__test__')).filter(f => f.endsWith('.test.mjs')).sort().map(f => join('__test__', f));
+    : readdirSync(join(root, '__test__')).filter(f => f.endsWith('.test.mjs')).sort().sort((a, b) => rank(a) - rank(b)).map(f => join('__test__', f));
 const concurrency = Math.max(1, Number(process.env.WEB_AI_TEST_CONCURRENCY) || 3);
 
 function run(list, width) {

@@ -167,6 +167,9 @@ struct Incoming<'a> {
     session_id: Option<&'a str>,
 }
 
+/// Chrome's answer to a call on a session whose target has gone.
+const SESSION_NOT_FOUND: &str = "Session with given id not found";
+
 /// Hand one message to whoever waits for it. A message that is not a CDP
 /// message means the peer is not a browser speaking the protocol: that ends
 /// the connection, since no reply can be trusted to reach its call.
@@ -184,6 +187,21 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
         let reply = match (m.result, m.error) {
             (_, Some(err)) => {
                 let message = serde_json::from_str::<ErrorBody>(err.get()).ok().and_then(|b| b.message);
+                // A tab closed mid-call can answer the call before its
+                // `Target.detachedFromTarget` arrives: the session is gone
+                // all the same, and every call on it ends so.
+                if message.as_deref().is_some_and(|m| m.starts_with(SESSION_NOT_FOUND)) {
+                    let session = shared.lock().get(&id).and_then(|w| w.session.clone());
+                    if let Some(session) = session {
+                        shared.session_gone(
+                            &session,
+                            ErrorCode::TargetDetached,
+                            "the tab was closed or detached during the call",
+                            "the frame went away during the call",
+                        );
+                        return Ok(());
+                    }
+                }
                 CdpReply::Err(message.unwrap_or_else(|| "CDP error".to_string()))
             }
             (Some(raw), None) => CdpReply::Ok(raw.get().to_string()),
@@ -701,6 +719,26 @@ mod tests {
         let r = dispatch(&shared, &deep_error);
         assert!(r.is_ok(), "{r:?}");
         assert!(matches!(rx.try_recv(), Ok(CdpReply::Err(m)) if m == "no"));
+    }
+
+    #[test]
+    fn a_call_answered_session_not_found_ends_the_tab_as_detached_before_its_event() {
+        let shared = Shared::default();
+        let _ = shared.page_session.set("S".into());
+        let mut first = waiting(&shared, 4);
+        let mut second = waiting(&shared, 5);
+        assert!(dispatch(&shared, r#"{"id":4,"error":{"code":-32001,"message":"Session with given id not found."}}"#).is_ok());
+        for rx in [&mut first, &mut second] {
+            assert!(matches!(rx.try_recv(), Ok(CdpReply::Broken(e)) if e.code == ErrorCode::TargetDetached));
+        }
+        assert_eq!(shared.gone().as_ref().map(|e| e.code), Some(ErrorCode::TargetDetached));
+        // An out-of-process frame's session only fails its own calls.
+        let shared = Shared::default();
+        let _ = shared.page_session.set("P".into());
+        let mut frame = waiting(&shared, 6);
+        assert!(dispatch(&shared, r#"{"id":6,"error":{"message":"Session with given id not found."}}"#).is_ok());
+        assert!(matches!(frame.try_recv(), Ok(CdpReply::Err(m)) if m.contains("frame went away")));
+        assert!(shared.gone().is_none());
     }
 
     #[test]
