@@ -105,15 +105,20 @@ function requestTracker(source, kind, state = null) {
     const off = [];
     if (kind === 'endpoint' && state) {
         const t = adapt(source);
+        const tracker = { tracked: true, pending, close: () => undefined };
+        // An action waits for this before it starts (`ready`): a request it
+        // started before the Network domain was on would be missed. Settling
+        // says whether requests were followed after all.
         const enabled = state.trackRequests(t.endpoint, native.DEFAULT_TIMEOUT_MS).then(r => !(r && r.error), () => false);
-        const refresh = async () => {
+        tracker.ready = enabled.then(ok => { tracker.tracked = ok; });
+        tracker.refresh = async () => {
             if (!(await enabled)) return;
             const now = performance.now();
             const list = await state.requestsInFlight();
             pending.clear();
             for (const [i, r] of list.entries()) pending.set(i, { url: r.url, startedAt: now - r.ageMs });
         };
-        return { tracked: true, pending, refresh, close: () => undefined };
+        return tracker;
     }
     if (kind === 'playwright' && typeof source.on === 'function') {
         const started = r => {
@@ -596,6 +601,7 @@ class PageSession {
         Object.assign(refs, this._last.refs);
         const view = { snapshotId: this._last.snapshotId, refs };
         await this._watch(false);
+        if (this._requests.ready) await this._requests.ready;
         this._actedAt = performance.now();
         const timeoutMs = typeof o.timeoutMs === 'number' && o.timeoutMs > 0 ? o.timeoutMs : this._actionTimeoutMs;
         const result = await runActionWith(this._source, view, action, input, { timeoutMs, via: this._access.act, throwFatal: true }, async () => {
@@ -620,6 +626,7 @@ class PageSession {
         const settleMs = positive(o.settleMs, 'settleMs', this._settleMs);
         if (!this._last) await this.snapshot();
         await this._watch(false);
+        if (this._requests.ready) await this._requests.ready;
         this._actedAt = performance.now();
         const value = await fn();
         this._dirty = true;

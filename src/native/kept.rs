@@ -84,27 +84,37 @@ impl KeptConnection {
 
     /// Follow the tab's requests from now on, on this connection and any opened later.
     pub async fn track_requests(&self, endpoint: &Endpoint, deadline: Instant) -> Result<()> {
-        if self.turn_on(&self.track_requests, endpoint, deadline).await? {
-            self.get(endpoint, deadline).await?.0.track_requests(deadline).await?;
-        }
-        Ok(())
+        self.turn_on(&self.track_requests, endpoint, deadline, |conn| async move { conn.track_requests(deadline).await }).await
     }
 
     /// Follow the tab's JavaScript dialogs from now on, on this connection and any opened later.
     pub async fn watch_dialogs(&self, endpoint: &Endpoint, deadline: Instant) -> Result<()> {
-        if self.turn_on(&self.watch_dialogs, endpoint, deadline).await? {
-            self.get(endpoint, deadline).await?.0.watch_dialogs(deadline).await?;
-        }
-        Ok(())
+        self.turn_on(&self.watch_dialogs, endpoint, deadline, |conn| async move { conn.watch_dialogs(deadline).await }).await
     }
 
     /// Set a domain's flag (every connection opened from now on enables it)
-    /// and make sure there is a connection: whether the flag was newly set,
-    /// so that the connection kept already enables it too.
-    async fn turn_on(&self, flag: &std::sync::atomic::AtomicBool, endpoint: &Endpoint, deadline: Instant) -> Result<bool> {
+    /// and enable it on the connection kept already. A failure clears the
+    /// flag it set, so that the next call tries again instead of taking the
+    /// domain for on.
+    async fn turn_on<F, Fut>(&self, flag: &std::sync::atomic::AtomicBool, endpoint: &Endpoint, deadline: Instant, enable: F) -> Result<()>
+    where
+        F: FnOnce(Arc<NativeConnection>) -> Fut,
+        Fut: std::future::Future<Output = Result<()>>,
+    {
         let already = flag.swap(true, std::sync::atomic::Ordering::Relaxed);
-        self.get(endpoint, deadline).await?;
-        Ok(!already)
+        let on = async {
+            let (conn, _) = self.get(endpoint, deadline).await?;
+            if already {
+                Ok(())
+            } else {
+                enable(conn).await
+            }
+        };
+        let r = on.await;
+        if r.is_err() && !already {
+            flag.store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+        r
     }
 
     /// The dialog open in the kept connection's tab, if one is.
