@@ -357,6 +357,33 @@ test('downloads go to --output-dir, and --allowed-origins refuses every other or
     }
 });
 
+test('--blocked-origins holds for what a frame of another site loads in its own renderer', async () => {
+    const http = await serveAgentPages();
+    // The refused origin: a server that counts what reaches it.
+    const { createServer } = await import('node:http');
+    let hits = 0;
+    const refused = createServer((_req, res) => { hits += 1; res.end('hit'); });
+    await new Promise(resolve => refused.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${refused.address().port}`;
+    const { client, call } = await connect(['--blocked-origins', target]);
+    try {
+        // The frame is on localhost, the page on 127.0.0.1: two sites, so an out-of-process frame.
+        let r = await call('browser_navigate', { url: `${http.url('frame-loads.html')}?url=${encodeURIComponent(`${target}/data`)}` });
+        assert.equal(r.isError, false, r.text);
+        const until = Date.now() + 10000;
+        while (!/results:/.test(r.text) && Date.now() < until) {
+            await new Promise(resolve => setTimeout(resolve, 200));
+            r = await call('get_snapshot', {});
+        }
+        assert.match(r.text, /results: refused/, r.text);
+        assert.equal(hits, 0, 'no request reached the refused origin');
+    } finally {
+        await client.close();
+        await http.close();
+        await new Promise(resolve => refused.close(resolve));
+    }
+});
+
 /** Processes whose command line names `dir` (Linux's /proc). */
 function processesUsing(dir) {
     return readdirSync('/proc').filter(p => /^\d+$/.test(p)).filter(p => {

@@ -58,6 +58,15 @@ struct Shared {
     /// The JavaScript dialog open in the tab (`alert`, `confirm`, `prompt`,
     /// `beforeunload`), once [`NativeConnection::watch_dialogs`] enabled the Page domain.
     dialog: Mutex<Option<Dialog>>,
+    /// Where the sessions Chrome attaches on its own go (out-of-process
+    /// frames, once [`NativeConnection::hold_frames_to`] turned auto-attach on).
+    attached: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Attached>>>,
+}
+
+/// A session Chrome attached to one of ours (`Target.attachedToTarget`).
+struct Attached {
+    session: String,
+    kind: String,
 }
 
 /// A JavaScript dialog the tab shows. While one is open the page runs no
@@ -127,6 +136,10 @@ impl Shared {
         self.page_gone.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    fn attached(&self) -> std::sync::MutexGuard<'_, Option<tokio::sync::mpsc::UnboundedSender<Attached>>> {
+        self.attached.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     fn dialog(&self) -> std::sync::MutexGuard<'_, Option<Dialog>> {
         self.dialog.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -165,6 +178,12 @@ struct Incoming<'a> {
     params: Option<&'a RawValue>,
     #[serde(rename = "sessionId")]
     session_id: Option<&'a str>,
+}
+
+/// Chrome attaches each new out-of-process frame (and worker) of the
+/// session, paused until we let it run, on this connection (flat sessions).
+fn auto_attach() -> Value {
+    json!({ "autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true })
 }
 
 /// Chrome's answer to a call on a session whose target has gone.
@@ -220,6 +239,27 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
             let gone = m.params.and_then(|p| serde_json::from_str::<Detached>(p.get()).ok()).and_then(|d| d.session_id);
             if let Some(gone) = gone.as_deref() {
                 shared.session_gone(gone, ErrorCode::TargetDetached, "the tab was closed or detached during the call", "the frame went away during the call");
+            }
+        }
+        // Only auto-attach reports a child under a session of ours; the
+        // frames a capture attaches itself are the browser's (no sessionId).
+        Some("Target.attachedToTarget") if m.session_id.is_some() => {
+            #[derive(Deserialize)]
+            struct Info {
+                #[serde(rename = "type", default)]
+                kind: String,
+            }
+            #[derive(Deserialize)]
+            struct Child {
+                #[serde(rename = "sessionId")]
+                session_id: String,
+                #[serde(rename = "targetInfo")]
+                target_info: Info,
+            }
+            if let Some(child) = m.params.and_then(|p| serde_json::from_str::<Child>(p.get()).ok()) {
+                if let Some(tx) = shared.attached().as_ref() {
+                    let _ = tx.send(Attached { session: child.session_id, kind: child.target_info.kind });
+                }
             }
         }
         Some("Inspector.targetCrashed") => {
@@ -394,8 +434,16 @@ pub struct NativeConnection {
     page_session: String,
     /// Out-of-process frame id → its session (or why it could not be attached).
     frame_sessions: tokio::sync::Mutex<FxHashMap<String, std::result::Result<String, CdpReply>>>,
+    /// The tab's request rules (`Network.setBlockedURLs`' parameters), held
+    /// for its out-of-process frames too, and the frames' sessions given them.
+    request_rules: Mutex<Option<Value>>,
+    ruled_frames: Mutex<Vec<String>>,
     reader: tokio::task::JoinHandle<()>,
 }
+
+/// How long setting up a frame Chrome attached may take; it waits for us
+/// (`waitForDebuggerOnStart`), and is let run however that went.
+const FRAME_SETUP: Duration = Duration::from_secs(5);
 
 impl NativeConnection {
     /// Connect, pick the tab and attach to it.
@@ -420,6 +468,8 @@ impl NativeConnection {
             next_id: AtomicU64::new(1),
             page_session: String::new(),
             frame_sessions: tokio::sync::Mutex::new(FxHashMap::default()),
+            request_rules: Mutex::new(None),
+            ruled_frames: Mutex::new(Vec::new()),
             reader,
         };
         let target = conn.pick_tab(endpoint, deadline).await?;
@@ -438,6 +488,62 @@ impl NativeConnection {
     /// Follow the tab's JavaScript dialogs from now on (the Page domain's events).
     pub async fn watch_dialogs(&self, deadline: Instant) -> Result<()> {
         self.checked("Page.enable", &json!({}), Some(&self.page_session), deadline).await.map(|_| ())
+    }
+
+    /// Hold the tab's out-of-process frames, and theirs, to the request rules
+    /// the tab itself was given (`Network.setBlockedURLs` with `rules`).
+    ///
+    /// A frame of another site runs in its own renderer, and the tab's
+    /// session does not see its requests. Auto-attach has Chrome attach each
+    /// such frame to us before it runs (`waitForDebuggerOnStart`); it gets the
+    /// same rules and auto-attach of its own, and is then let run. Called
+    /// again, new rules reach the frames held already.
+    pub async fn hold_frames_to(self: &Arc<Self>, rules: &Value, deadline: Instant) -> Result<()> {
+        *self.request_rules.lock().unwrap_or_else(|p| p.into_inner()) = Some(rules.clone());
+        let started = {
+            let mut attached = self.shared.attached();
+            if attached.is_some() {
+                None
+            } else {
+                let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+                *attached = Some(tx);
+                Some(rx)
+            }
+        };
+        let Some(mut rx) = started else {
+            let frames = self.ruled_frames.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            for session in frames {
+                // A frame that went away since answers with an error; nothing to hold there.
+                let _ = self.checked("Network.setBlockedURLs", rules, Some(&session), deadline).await;
+            }
+            return Ok(());
+        };
+        // Weak: the connection closes when its owner lets go, whatever frames are pending.
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            while let Some(child) = rx.recv().await {
+                let Some(conn) = weak.upgrade() else { break };
+                tokio::spawn(async move { conn.set_up_frame(child).await });
+            }
+        });
+        self.checked("Target.setAutoAttach", &auto_attach(), Some(&self.page_session), deadline).await.map(|_| ())
+    }
+
+    async fn set_up_frame(&self, child: Attached) {
+        let deadline = Instant::now() + FRAME_SETUP;
+        let session = Some(child.session.as_str());
+        if child.kind == "iframe" {
+            let rules = self.request_rules.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            if let Some(rules) = rules {
+                let _ = self.checked("Network.enable", &json!({}), session, deadline).await;
+                if self.checked("Network.setBlockedURLs", &rules, session, deadline).await.is_ok() {
+                    self.ruled_frames.lock().unwrap_or_else(|p| p.into_inner()).push(child.session.clone());
+                }
+            }
+            let _ = self.checked("Target.setAutoAttach", &auto_attach(), session, deadline).await;
+        }
+        // Always: a frame or worker left waiting would never run.
+        let _ = self.checked("Runtime.runIfWaitingForDebugger", &json!({}), session, deadline).await;
     }
 
     /// The dialog open in the tab, if one is (known once dialogs are watched).

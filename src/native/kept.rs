@@ -41,6 +41,9 @@ pub struct KeptConnection {
     track_requests: std::sync::atomic::AtomicBool,
     /// Follow the tab's JavaScript dialogs on every connection this opens (an agent's session).
     watch_dialogs: std::sync::atomic::AtomicBool,
+    /// The request rules the tab was given (`Network.setBlockedURLs`),
+    /// given again to every connection this opens, out-of-process frames included.
+    request_rules: std::sync::Mutex<Option<Value>>,
 }
 
 impl KeptConnection {
@@ -77,6 +80,15 @@ impl KeptConnection {
         }
         if self.watch_dialogs.load(std::sync::atomic::Ordering::Relaxed) {
             conn.watch_dialogs(deadline).await.or_else(|e| if tolerated(&e) { Ok(()) } else { Err(e) })?;
+        }
+        let rules = self.request_rules.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(rules) = rules {
+            let held = async {
+                conn.call("Network.enable", &serde_json::json!({}), deadline).await?;
+                conn.call("Network.setBlockedURLs", &rules, deadline).await?;
+                conn.hold_frames_to(&rules, deadline).await
+            };
+            held.await.or_else(|e| if tolerated(&e) { Ok(()) } else { Err(e) })?;
         }
         *kept = Some(Kept { endpoint: endpoint.clone(), conn: conn.clone(), world: None, installed: None });
         Ok((conn, None))
@@ -126,7 +138,14 @@ impl KeptConnection {
     pub async fn call(&self, endpoint: &Endpoint, method: &str, params: &Value, deadline: Instant) -> Result<String> {
         let (conn, _) = self.get_for(endpoint, Some(method), deadline).await?;
         let crashed = conn.broken().is_some_and(|why| why.code == ErrorCode::TargetCrashed);
-        let r = conn.call(method, params, deadline).await;
+        let mut r = conn.call(method, params, deadline).await;
+        // The rules of what the tab may load hold for its out-of-process frames too.
+        if method == "Network.setBlockedURLs" && r.is_ok() {
+            *self.request_rules.lock().unwrap_or_else(|p| p.into_inner()) = Some(params.clone());
+            if let Err(e) = conn.hold_frames_to(params, deadline).await {
+                r = Err(e);
+            }
+        }
         // A reload brought a crashed tab back: the next call connects afresh, with its domains.
         if r.as_ref().is_err_and(is_fatal) || (crashed && r.is_ok()) {
             self.drop_broken(&conn).await;
