@@ -432,7 +432,10 @@ export class AgentHost {
                 session.invalidate();
                 const dialogNow = await this._dialogLine(session);
                 if (dialogNow) return { text: `${status}\n${dialogNow}`, isError: false };
-                return this._after(status, session, await session.snapshot(this._options(false)), { page: true });
+                const snapshot = await session.snapshot(this._options(false));
+                // The page line below names the URL: the status repeats it only when the page went elsewhere.
+                if (status === `Opened ${snapshot.url}.`) status = 'Opened.';
+                return this._after(status, session, snapshot, { page: true });
             }
             case 'browser_click':
             case 'browser_fill':

@@ -292,8 +292,7 @@ pub fn unwrap_untrusted(text: String) -> String {
 /// Page text between the agent surface's short boundaries, with a fresh nonce.
 #[napi]
 pub fn mark_page_text(text: String) -> String {
-    let nonce = crate::text::untrusted::nonce();
-    crate::text::untrusted::wrap_short(&crate::text::untrusted::neutralise_short(&text), &nonce[..12])
+    crate::text::untrusted::wrap_short(&crate::text::untrusted::neutralise_short(&text), &crate::text::untrusted::short_nonce())
 }
 
 #[napi]

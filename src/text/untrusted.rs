@@ -90,6 +90,15 @@ pub fn nonce() -> String {
     uuid::Uuid::new_v4().simple().to_string()[..16].to_string()
 }
 
+/// The agent surface's nonce: 9 decimal digits (about 30 random bits of a
+/// v4 UUID). An agent reads two boundaries per tool result, and o200k spends
+/// 14-16 tokens on a pair with digits against 24 with 12 hex digits
+/// (measured with gpt-tokenizer); the page never sees the nonce, so it
+/// cannot guess it, and imitations are defused whatever the nonce.
+pub fn short_nonce() -> String {
+    format!("{:09}", uuid::Uuid::new_v4().as_u128() % 1_000_000_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +132,9 @@ mod tests {
         assert_eq!(unwrap(&w), "- document \"x\"");
         assert_eq!(unwrap("- document"), "- document");
         assert_ne!(nonce(), nonce());
+        let short: Vec<String> = (0..4).map(|_| short_nonce()).collect();
+        assert!(short.iter().all(|n| n.len() == 9 && n.bytes().all(|b| b.is_ascii_digit())), "{short:?}");
+        assert!(short.windows(2).any(|w| w[0] != w[1]), "{short:?}");
         assert_eq!(nonce().len(), 16);
     }
 
