@@ -95,6 +95,7 @@ pub fn nonce() -> String {
 /// 14-16 tokens on a pair with digits against 24 with 12 hex digits
 /// (measured with gpt-tokenizer); the page never sees the nonce, so it
 /// cannot guess it, and imitations are defused whatever the nonce.
+#[cfg_attr(not(feature = "napi"), allow(dead_code))] // the binding's, and the tests'
 pub fn short_nonce() -> String {
     format!("{:09}", uuid::Uuid::new_v4().as_u128() % 1_000_000_000)
 }
