@@ -26,7 +26,7 @@ function pageList() {
 }
 
 /** Playwright's syntax, not the page's words. */
-const SYNTAX = /\[ref=[^\]]*\]|\[(?:cursor|level|checked|expanded|selected|pressed|disabled|active|aria-hidden)[^\]]*\]|\/url: \S+|\/placeholder:|^\s*- (?:[a-z]+)(?=[ :"]|$)/gm;
+const SYNTAX = /\[ref=[^\]]*\]|\[(?:cursor|level|checked|expanded|selected|pressed|disabled|active|aria-hidden)[^\]]*\]|\/url: .*$|\/placeholder:|^\s*- (?:[a-z]+)(?=[ :"]|$)/gm;
 const words = text => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) || []));
 
 /**
@@ -51,7 +51,8 @@ function withoutAriaHidden(text) {
 /**
  * In the page: the words (as `words` splits them) that occur only inside
  * `aria-hidden="true"` subtrees, in their text or in the attributes names
- * come from (alt, title, aria-label, placeholder, value). Frames are not read.
+ * come from (alt, title, aria-label, placeholder, value), or only in those
+ * attributes of elements with no text and no area. Frames are not read.
  */
 function hiddenOnlyWords() {
     const split = t => (String(t || '').toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) || []);
@@ -59,12 +60,18 @@ function hiddenOnlyWords() {
     const shown = new Set();
     const attrs = ['alt', 'title', 'aria-label', 'placeholder', 'value'];
     const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    // An element with no text and no area shows its attributes to no one: an
+    // empty <span title="ctx_ver=Z39.88-2004&…"> (COinS citation metadata)
+    // cannot be seen or hovered, though Playwright prints its title as a name.
+    // (Not a replaced element: an image's alt is what it shows.)
+    const REPLACED = new Set(['img', 'input', 'area', 'svg', 'object', 'embed', 'iframe', 'video', 'audio', 'canvas', 'select', 'textarea', 'button']);
+    const unseen = el => !REPLACED.has(el.localName) && !el.textContent.trim() && !el.querySelector([...REPLACED].join(',')) && (r => r.width * r.height === 0)(el.getBoundingClientRect());
     for (let n = walker.currentNode; n; n = walker.nextNode()) {
         const el = n.nodeType === 1 ? n : n.parentElement;
         if (!el || el.closest('script,style,noscript,template')) continue;
         const into = el.closest('[aria-hidden="true" i]') ? hidden : shown;
         if (n.nodeType === 3) for (const w of split(n.data)) into.add(w);
-        else for (const a of attrs) for (const w of split(n.getAttribute(a))) into.add(w);
+        else for (const a of attrs) for (const w of split(n.getAttribute(a))) (unseen(el) ? hidden : into).add(w);
     }
     return [...hidden].filter(w => !shown.has(w));
 }
@@ -91,6 +98,11 @@ try {
             const theirs = new Set([...words(withoutAriaHidden(pw).replace(SYNTAX, ' '))].filter(w => !onlyHidden.has(w)));
             const theirsAll = words(pw.replace(SYNTAX, ' '));
             const mine = words(ours.text);
+            // Playwright joins the text on either side of a <br> with no space
+            // ("ipsum<br>dolor" → "ipsumdolor"): such a word is shown when ours
+            // shows its two halves one after the other.
+            const sequence = ours.text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) || [];
+            for (let k = 1; k < sequence.length; k++) mine.add(sequence[k - 1] + sequence[k]);
             const shown = [...theirs].filter(w => mine.has(w)).length;
             const shownAll = [...theirsAll].filter(w => mine.has(w)).length;
             const r = {
