@@ -115,7 +115,7 @@ export async function runDaemon(options) {
             if (Array.isArray(message.cli)) {
                 // The native client's raw command line (client/src/main.rs).
                 queue = queue.then(async () => {
-                    const answer = await cliAnswer(host, message);
+                    const answer = await cliAnswer(host, message).catch(err => ({ stdout: '', stderr: `internal.unhandled: ${firstLine(err)}\n`, code: 1 }));
                     if (answer.close) {
                         rmSync(record, { force: true });
                         conn.end(JSON.stringify(answer), () => quit());
@@ -132,8 +132,9 @@ export async function runDaemon(options) {
                 return;
             }
             // One call at a time: the host's tabs and sessions are a single agent's.
+            // A call that throws answers so, and the calls after it still run.
             queue = queue.then(async () => {
-                const r = await host.call(message.tool, message.args || {});
+                const r = await host.call(message.tool, message.args || {}).catch(err => ({ text: `Error action_failed: ${firstLine(err)}`, isError: true }));
                 conn.end(JSON.stringify(r));
             });
         });
@@ -176,6 +177,10 @@ export async function cliAnswer(host, { cli, cwd }) {
     } catch (err) {
         return { stdout: '', stderr: `internal.unhandled: ${String(err?.message ?? err).split('\n')[0]}\n`, code: 1 };
     }
+}
+
+function firstLine(err) {
+    return String(err?.message ?? err).split('\n')[0];
 }
 
 /** The daemon's record, when one was written. */
