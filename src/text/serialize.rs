@@ -1187,7 +1187,8 @@ fn layout<'v>(
         let once = if opts.compact { said_once(view, ref_of, i) } else { None };
         // So does a leaf whose name this line says (a logo inside its link).
         let child_said = once.is_some_and(|(parent_quiet, c)| !parent_quiet && is_bare_leaf(view, ref_of, c));
-        let mut line = named_line(v, ref_id(i), opts, !quiet && !v.name_said_below && once.is_none_or(|(parent_quiet, _)| !parent_quiet));
+        let with_name = !quiet && !v.name_said_below && once.is_none_or(|(parent_quiet, _)| !parent_quiet);
+        let mut line = named_line(v, ref_id(i), opts, with_name);
         if let Some(t) = inline_text(view, ref_of, v, opts) {
             line.push_str(": ");
             line.push_str(&shown(&t, opts));
@@ -1205,14 +1206,18 @@ fn layout<'v>(
             // flat one level down in document order; only the structure is
             // left out and counted. Text that the name of the line above it
             // already says is not said again.
+            // A text is said by the nearest name printed above it, as printed:
+            // the cut's own line may leave its name out (a cell named by its
+            // content), and a long name is cut at `maxNameChars`.
             let mut below: Vec<(u32, String)> = Vec::new();
-            let mut inner: Vec<(u32, Option<u32>)> = v.children.iter().rev().map(|&c| (c, Some(i))).collect();
+            let cut_namer = (with_name && !v.name.is_empty()).then_some(i);
+            let mut inner: Vec<(u32, Option<u32>)> = v.children.iter().rev().map(|&c| (c, cut_namer)).collect();
             while let Some((d, namer)) = inner.pop() {
                 let dv = &view[d as usize];
                 let r = ref_id(d);
                 let mut next_namer = namer;
                 if dv.kind == Kind::Text {
-                    let said = namer.is_some_and(|n| view[n as usize].name.contains(dv.name.trim()));
+                    let said = namer.is_some_and(|n| shown(&view[n as usize].name, opts).contains(dv.name.trim()));
                     if !said && !dv.name.trim().is_empty() {
                         below.push((d, text_line(dv, opts)));
                     }
@@ -1319,6 +1324,27 @@ mod tests {
 
     fn compact(children: serde_json::Value) -> String {
         text_of(children, &SnapshotOptions::default())
+    }
+
+    #[test]
+    fn text_below_the_depth_cut_is_listed_when_the_cut_line_leaves_the_name_out() {
+        // A cell named by its long content leaves its name off its line (its
+        // children say it): at the cut, that name cannot say their text.
+        let first = "The Arduino project grew out of 2005-era course work taught at the Interaction Design Institute Ivrea, in Italy (using ";
+        let last = ", and pre-existing microcontroller hardware).";
+        let name = format!("{first}Processing{last}");
+        let opts = SnapshotOptions { max_depth: 1, ..SnapshotOptions::default() };
+        let cell = json!([{ "role": "cell", "name": name, "children": [
+            { "role": "StaticText", "name": first }, { "role": "link", "name": "Processing" }, { "role": "StaticText", "name": last }
+        ] }]);
+        let text = text_of(cell.clone(), &opts);
+        assert!(text.contains("2005-era course work"), "{text}");
+        assert!(text.contains("pre-existing microcontroller hardware"), "{text}");
+        // A name that its line prints still says the text below it once.
+        let short = json!([{ "role": "heading", "name": "Intro to Processing", "children": [
+            { "role": "generic", "children": [{ "role": "StaticText", "name": "Intro to Processing" }] }
+        ] }]);
+        assert_eq!(text_of(short, &opts).matches("Intro to Processing").count(), 1);
     }
 
     #[test]
