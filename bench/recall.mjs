@@ -64,8 +64,9 @@ function hiddenOnlyWords() {
     // empty <span title="ctx_ver=Z39.88-2004&…"> (COinS citation metadata)
     // cannot be seen or hovered, though Playwright prints its title as a name.
     // (Not a replaced element: an image's alt is what it shows.)
-    const REPLACED = new Set(['img', 'input', 'area', 'svg', 'object', 'embed', 'iframe', 'video', 'audio', 'canvas', 'select', 'textarea', 'button']);
-    const unseen = el => !REPLACED.has(el.localName) && !el.textContent.trim() && !el.querySelector([...REPLACED].join(',')) && (r => r.width * r.height === 0)(el.getBoundingClientRect());
+    const REPLACED = ['img', 'input', 'area', 'svg', 'object', 'embed', 'iframe', 'video', 'audio', 'canvas', 'select', 'textarea', 'button'];
+    const replaced = REPLACED.join(',');
+    const unseen = el => !el.matches(replaced) && !el.textContent.trim() && !el.querySelector(replaced) && (r => r.width * r.height === 0)(el.getBoundingClientRect());
     for (let n = walker.currentNode; n; n = walker.nextNode()) {
         const el = n.nodeType === 1 ? n : n.parentElement;
         if (!el || el.closest('script,style,noscript,template')) continue;

@@ -498,9 +498,7 @@ async function openCommand(argv) {
         if (args['user-data-dir']) extra.push('--user-data-dir', resolve(args['user-data-dir']));
         await startDaemon(fileURLToPath(import.meta.url), extra);
     }
-    const out = agentOutput({ tool: 'browser_navigate' }, await callKept('browser_navigate', { url }));
-    process.stdout.write(out.stdout);
-    if (out.code) process.exitCode = out.code;
+    printKept({ tool: 'browser_navigate' }, await callKept('browser_navigate', { url }));
 }
 
 async function daemonCommand(argv) {
@@ -519,7 +517,12 @@ async function agentCommand(command, argv) {
         const r = await request({ tool: 'close' });
         return console.log(r ? r.text : 'No kept browser was running.');
     }
-    const out = agentOutput(call, await callKept(call.tool, call.args));
+    printKept(call, await callKept(call.tool, call.args));
+}
+
+/** Print what a kept-browser command prints for its answer (a failed action exits 1). */
+function printKept(call, r) {
+    const out = agentOutput(call, r);
     process.stdout.write(out.stdout);
     if (out.code) process.exitCode = out.code;
 }

@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError, agentCall, agentOutput, keptBrowserCommand } from './commands.mjs';
 
 /** Where the daemon's socket and its record live (WEB_AI_SNAPSHOT_STATE_DIR moves them). */
 export function daemonPaths() {
@@ -160,7 +161,6 @@ export async function cliAnswer(host, { cli, cwd }) {
     if (!cli.every(a => typeof a === 'string') || typeof cwd !== 'string') {
         return { stdout: '', stderr: 'internal.unhandled: the client sent a malformed command line\n', code: 1 };
     }
-    const { UsageError, agentCall, agentOutput, keptBrowserCommand } = await import('./commands.mjs');
     const [command, ...rest] = cli;
     if (!keptBrowserCommand(command, rest)) return { fallback: true };
     let call;

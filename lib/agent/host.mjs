@@ -407,6 +407,7 @@ export class AgentHost {
             case 'browser_navigate': {
                 const target = this._string(input, 'url');
                 let status;
+                let asked = null;
                 if (['back', 'forward'].includes(target)) {
                     const h = await session.send('Page.getNavigationHistory', {});
                     const entry = h.entries[h.currentIndex + (target === 'back' ? -1 : 1)];
@@ -425,16 +426,16 @@ export class AgentHost {
                     await this._loaded(session);
                     status = 'Reloaded.';
                 } else {
-                    const url = this._checkUrl(target);
-                    await this._navigate(session, url);
-                    status = `Opened ${url}.`;
+                    asked = this._checkUrl(target);
+                    await this._navigate(session, asked);
+                    status = `Opened ${asked}.`;
                 }
                 session.invalidate();
                 const dialogNow = await this._dialogLine(session);
                 if (dialogNow) return { text: `${status}\n${dialogNow}`, isError: false };
                 const snapshot = await session.snapshot(this._options(false));
                 // The page line below names the URL: the status repeats it only when the page went elsewhere.
-                if (status === `Opened ${snapshot.url}.`) status = 'Opened.';
+                if (asked !== null && snapshot.url === asked) status = 'Opened.';
                 return this._after(status, session, snapshot, { page: true });
             }
             case 'browser_click':

@@ -369,12 +369,12 @@ fn toggle_labelled(page: &Page, label: u32) -> Option<u32> {
     let control = match n.attr("for") {
         Some(id) => page.by_id(label, id),
         None => {
+            // Tree order: children pushed last-first; the walk is bounded by the page's size.
             let mut stack: Vec<u32> = n.children.iter().rev().copied().collect();
             let mut found = None;
-            let mut steps = 0usize;
-            while let Some(c) = stack.pop() {
-                steps += 1;
-                let Some(cn) = page.get(c).filter(|_| steps <= page.nodes.len()) else { break };
+            for _ in 0..page.nodes.len() {
+                let Some(c) = stack.pop() else { break };
+                let Some(cn) = page.get(c) else { continue };
                 if cn.is_element() && crate::engine::name::is_labelable(&cn.tag) {
                     found = Some(c);
                     break;
@@ -395,7 +395,10 @@ fn holds_other_elements(page: &Page, label: u32, control: u32) -> bool {
     let mut steps = 0usize;
     while let Some(c) = stack.pop() {
         steps += 1;
-        if c == control || steps > page.nodes.len() {
+        if steps > page.nodes.len() {
+            break;
+        }
+        if c == control {
             continue;
         }
         let Some(cn) = page.get(c) else { continue };
