@@ -113,8 +113,12 @@ function requestTracker(source, kind, state = null) {
         tracker.ready = enabled.then(ok => { tracker.tracked = ok; });
         tracker.refresh = async () => {
             if (!(await enabled)) return;
-            const now = performance.now();
             const list = await state.requestsInFlight();
+            // Ages are counted when the list is made, so "now" is taken after
+            // the call, never before it: a loaded machine that is slow to run
+            // the call must not push a request's start back before the action
+            // that started it (which would then settle without waiting for it).
+            const now = performance.now();
             pending.clear();
             for (const [i, r] of list.entries()) pending.set(i, { url: r.url, startedAt: now - r.ageMs });
         };
