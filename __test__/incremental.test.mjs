@@ -319,6 +319,33 @@ test("a text that sits directly in a container of most of the page is read again
     }
 });
 
+test('a text over 10,000 characters, added or changed, is read whole: DevTools\' describeNode cuts it, the full capture does not', async () => {
+    const page = await (await browser()).newPage();
+    const rows = Array.from({ length: 300 }, (_, k) => `<li>Row ${k}</li>`).join('');
+    await page.setContent(`<main><ul>${rows}</ul><div id=t></div><p id=q>short</p></main>`);
+    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    const look = async () => {
+        const numbering = session._numbering();
+        const s = await session.snapshot();
+        assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
+        assert.equal(difference(s, await fullCapture(page, numbering)), null);
+        return s;
+    };
+    try {
+        await session.snapshot();
+        await page.evaluate(() => { const p = document.createElement('p'); p.textContent = `${'word '.repeat(5000)}END`; document.getElementById('t').append(p); });
+        // The line is cut for reading (maxTextChars), saying how much of the whole 25,003 is left.
+        const added = await look();
+        assert.match(added.text, /word… \[23003 more characters; maxTextChars shows more\]/);
+        await page.evaluate(() => { document.getElementById('q').firstChild.data = `${'more '.repeat(6000)}END`; });
+        const changed = await look();
+        assert.match(changed.text, /more… \[28003 more characters; maxTextChars shows more\]/);
+    } finally {
+        await session.close();
+        await page.close();
+    }
+});
+
 test('a change that restyles another element through :has(), a sibling combinator, :checked ~ or its place among its siblings is read where it lands', async () => {
     const cases = [
         ['<style>.card:has(.sel) { display: none }</style><main><div class="card"><span id="x">Hi</span><button>In card</button></div><button>Out</button></main>',

@@ -89,7 +89,9 @@ pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Resu
                 }
             }
             3 => {
-                node.value = d.get("nodeValue").and_then(Value::as_str).map(str::to_string);
+                // A long text comes whole from the page: `describeNode` cuts it at 10,000 characters.
+                let whole = fact.get(2).and_then(Value::as_str);
+                node.value = whole.or_else(|| d.get("nodeValue").and_then(Value::as_str)).map(str::to_string);
                 node.styles = styles(1);
                 out.push(node);
             }
@@ -166,6 +168,22 @@ mod tests {
         assert_eq!(nodes[3].parent, 0);
         assert!(nodes[3].clickable && !nodes[0].clickable, "only mouse button listeners count");
         assert!(nodes[3].styles.is_none(), "not laid out");
+    }
+
+    #[test]
+    fn a_long_text_is_taken_whole_from_the_page_not_as_describe_node_cut_it() {
+        let whole = "word ".repeat(5000);
+        let cut = format!("{}\u{2026}", &whole[..10000]);
+        let described = json!({ "node": {
+            "backendNodeId": 1, "nodeType": 1, "nodeName": "P", "localName": "p", "attributes": [], "childNodeCount": 1,
+            "children": [{ "backendNodeId": 2, "nodeType": 3, "nodeName": "#text", "nodeValue": cut }]
+        }});
+        let facts = json!([[1, "P", ["block"], null, null, null, null, null, false, false, false], [3, ["block"], whole]]);
+        let nodes = read(&described, &facts, None).unwrap();
+        assert_eq!(nodes[1].value.as_deref(), Some(whole.as_str()));
+        // A short text is as described (the page sends null for it).
+        let facts = json!([[1, "P", ["block"], null, null, null, null, null, false, false, false], [3, ["block"], null]]);
+        assert_eq!(read(&described, &facts, None).unwrap()[1].value.as_deref(), Some(cut.as_str()));
     }
 
     fn facts_iframe() -> Value {

@@ -5,9 +5,12 @@
 // `DOM.describeNode` lists them (pre-order over child nodes; template
 // contents and frame documents are not entered):
 //   element  [1, nodeName, styles|null, marker|null, before|null, after|null, inputValue|null, textValue|null, checked, selected, clicks]
-//   text     [3, styles|null]
+//   text     [3, styles|null, data|null]
 //   other    [nodeType, nodeName]
 // `styles` are the computed `names` of a node with a layout object (null: none).
+// `data` is a text node's whole text when `DOM.describeNode` would cut it
+// (Chrome's DevTools DOM agent sends at most 10,000 characters of a node's
+// value, then an ellipsis; DOMSnapshot sends it whole), else null.
 // `clicks` is Chrome's `isClickable` apart from listeners, which the capture
 // reads with `DOMDebugger.getEventListeners`: true when the element responds
 // to clicks by its nature (Blink's `WillRespondToMouseClickEvents`: links,
@@ -17,6 +20,7 @@
 // which never counts.
 (function (names) {
     const MAX = 200000;
+    const DESCRIBED_TEXT = 10000;
     const styleOf = cs => names.map(p => cs.getPropertyValue(p));
     const laid = new Map();
     const SVG = 'http://www.w3.org/2000/svg';
@@ -151,7 +155,7 @@
             if (!on && node.data.length > 0 && node.data.trim() === '') on = whitespaceLaidOut(node);
             laid.set(node, on);
             if (on) flowed(node, null);
-            out.push([3, on && node.parentElement ? styleOf(getComputedStyle(node.parentElement)) : null]);
+            out.push([3, on && node.parentElement ? styleOf(getComputedStyle(node.parentElement)) : null, node.data.length >= DESCRIBED_TEXT ? node.data : null]);
         } else {
             out.push([node.nodeType, node.nodeName]);
         }
