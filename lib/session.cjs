@@ -477,7 +477,8 @@ class PageSession {
      * The refs of a snapshot from the session's slot. The core writes a ref
      * that is as it was in the last snapshot from the slot as `0` (on large
      * pages most of them, which JS would otherwise parse again on every look;
-     * src/text/sent_refs.rs); it comes from the session's own copy.
+     * src/text/sent_refs.rs), and one changed in its signatureHash alone as
+     * that hash; the rest comes from the session's own copy.
      * The snapshot gets copies, so no two snapshots share a ref object.
      */
     _takeRefs(snapshot, base) {
@@ -487,9 +488,12 @@ class PageSession {
         const fresh = [];
         for (const id of Object.keys(snapshot.refs)) {
             let r = snapshot.refs[id];
-            if (r === 0) {
-                r = held ? held[id] : undefined;
-                if (!r) throw this._refsLost(`the capture reused ref ${id}, which the session does not hold`, id);
+            if (r === 0 || typeof r === 'string') {
+                const was = held ? held[id] : undefined;
+                if (!was) throw this._refsLost(`the capture reused ref ${id}, which the session does not hold`, id);
+                // A string is the ref's new signatureHash, its only change (it moved among its siblings).
+                if (r === 0) r = was;
+                else fresh.push((r = { ...was, signatureHash: r }));
             } else {
                 fresh.push(r);
             }
@@ -517,8 +521,9 @@ class PageSession {
         if (!held) throw this._refsLost('the capture sent only changed refs, but the session holds no snapshot to take the others from');
         const fresh = [];
         for (const id of Object.keys(snapshot.refs)) {
-            const r = snapshot.refs[id];
+            let r = snapshot.refs[id];
             if (!(id in held)) throw this._refsLost(`the capture changed ref ${id}, which the session does not hold`, id);
+            if (typeof r === 'string') r = { ...held[id], signatureHash: r };
             held[id] = r;
             fresh.push(r);
         }

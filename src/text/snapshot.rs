@@ -386,6 +386,11 @@ impl WebAiSnapshot {
         RefJson::from(a) == RefJson::from(b)
     }
 
+    /// Whether two refs are written as the same JSON but for their `signatureHash`.
+    pub fn same_ref_json_but_signature(a: &ElementRef, b: &ElementRef) -> bool {
+        RefJson { signature_hash: "", ..RefJson::from(a) } == RefJson { signature_hash: "", ..RefJson::from(b) }
+    }
+
     /// The snapshot as JSON text with `refs` written as given (each entry is
     /// (ref, its value as JSON); see `crate::text::sent_refs`) and `text` as
     /// `""`: the text goes to JS as a string of its own, not escaped into
