@@ -152,7 +152,8 @@ mod tests {
         let r = refs(&json);
         assert_eq!(r["@e1"], json!("sha256:0123456789abcdef"), "the new signature, as a string");
         assert!(r["@e2"].is_object(), "a ref changed otherwise is written whole");
-        let (json, written) = render(&WebAiSnapshot { refs: [moved.refs.clone(), third.refs[2..].to_vec()].concat(), ..moved.clone() }, Some(&sent), Some(&first.snapshot_id));
+        let (json, written) =
+            render(&WebAiSnapshot { refs: [moved.refs.clone(), third.refs[2..].to_vec()].concat(), ..moved.clone() }, Some(&sent), Some(&first.snapshot_id));
         assert_eq!(written, Written::Zeroed);
         assert_eq!(refs(&json)["@e1"], json!("sha256:0123456789abcdef"));
 
