@@ -1195,6 +1195,33 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_class_style_or_data_attribute_with_no_style_of_its_own_keeps_the_engine_tree() {
+        let (mut m, facts, shape) = forms_mirror();
+        let build = async |m: &mut Mirror| build_offline(m, &facts, &shape).await;
+        let first = build(&mut m).await;
+        // The engine never reads these: what they do reaches it as computed styles, unchanged here.
+        change(
+            &mut m,
+            |n| named(n, "name", "email"),
+            |n| {
+                n.attrs.push(("class".into(), Some("active open".into())));
+                n.attrs.push(("style".into(), Some("outline: 1px solid".into())));
+                n.attrs.push(("data-state".into(), Some("open".into())));
+            },
+        );
+        assert!(m.patches_tree(&shape), "the tree is kept");
+        let after = build(&mut m).await;
+        same(&after, &whole(&m, &facts));
+        assert_eq!(after.text, first.text);
+        // An attribute the engine reads does build the tree again.
+        change(&mut m, |n| named(n, "name", "email"), |n| n.attrs.push(("aria-disabled".into(), Some("true".into()))));
+        assert!(!m.patches_tree(&shape), "aria-disabled is read");
+        let required = build(&mut m).await;
+        same(&required, &whole(&m, &facts));
+        assert_ne!(required.text, first.text);
+    }
+
+    #[tokio::test]
     async fn a_change_another_element_may_read_builds_the_tree_again_and_the_build_is_whole() {
         // Recorded with the DOM engine: the engine's styles follow `cursor`.
         let (mut m, facts, shape) = forms_mirror();
