@@ -61,6 +61,10 @@ struct Shared {
     /// Where the sessions Chrome attaches on its own go (out-of-process
     /// frames, once [`NativeConnection::hold_frames_to`] turned auto-attach on).
     attached: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Attached>>>,
+    /// The frames' sessions held to the tab's request rules
+    /// ([`NativeConnection::hold_frames_to`]); one leaves when Chrome detaches it
+    /// (a long-lived agent's tab goes through frames without end).
+    ruled_frames: Mutex<Vec<String>>,
 }
 
 /// A session Chrome attached to one of ours (`Target.attachedToTarget`).
@@ -238,6 +242,7 @@ fn dispatch(shared: &Shared, text: &str) -> std::result::Result<(), WebAiError> 
             }
             let gone = m.params.and_then(|p| serde_json::from_str::<Detached>(p.get()).ok()).and_then(|d| d.session_id);
             if let Some(gone) = gone.as_deref() {
+                shared.ruled_frames.lock().unwrap_or_else(|p| p.into_inner()).retain(|s| s != gone);
                 shared.session_gone(gone, ErrorCode::TargetDetached, "the tab was closed or detached during the call", "the frame went away during the call");
             }
         }
@@ -437,7 +442,6 @@ pub struct NativeConnection {
     /// The tab's request rules (`Network.setBlockedURLs`' parameters), held
     /// for its out-of-process frames too, and the frames' sessions given them.
     request_rules: Mutex<Option<Value>>,
-    ruled_frames: Mutex<Vec<String>>,
     reader: tokio::task::JoinHandle<()>,
 }
 
@@ -469,7 +473,6 @@ impl NativeConnection {
             page_session: String::new(),
             frame_sessions: tokio::sync::Mutex::new(FxHashMap::default()),
             request_rules: Mutex::new(None),
-            ruled_frames: Mutex::new(Vec::new()),
             reader,
         };
         let target = conn.pick_tab(endpoint, deadline).await?;
@@ -511,7 +514,7 @@ impl NativeConnection {
             }
         };
         let Some(mut rx) = started else {
-            let frames = self.ruled_frames.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            let frames = self.shared.ruled_frames.lock().unwrap_or_else(|p| p.into_inner()).clone();
             for session in frames {
                 // A frame that went away since answers with an error; nothing to hold there.
                 let _ = self.checked("Network.setBlockedURLs", rules, Some(&session), deadline).await;
@@ -537,7 +540,7 @@ impl NativeConnection {
             if let Some(rules) = rules {
                 let _ = self.checked("Network.enable", &json!({}), session, deadline).await;
                 if self.checked("Network.setBlockedURLs", &rules, session, deadline).await.is_ok() {
-                    self.ruled_frames.lock().unwrap_or_else(|p| p.into_inner()).push(child.session.clone());
+                    self.shared.ruled_frames.lock().unwrap_or_else(|p| p.into_inner()).push(child.session.clone());
                 }
             }
             let _ = self.checked("Target.setAutoAttach", &auto_attach(), session, deadline).await;
@@ -845,6 +848,17 @@ mod tests {
         assert!(dispatch(&shared, r#"{"id":6,"error":{"message":"Session with given id not found."}}"#).is_ok());
         assert!(matches!(frame.try_recv(), Ok(CdpReply::Err(m)) if m.contains("frame went away")));
         assert!(shared.gone().is_none());
+    }
+
+    #[test]
+    fn a_frame_held_to_the_request_rules_is_let_go_when_chrome_detaches_it() {
+        let shared = Shared::default();
+        let _ = shared.page_session.set("P".into());
+        shared.ruled_frames.lock().unwrap().extend(["F1".to_string(), "F2".to_string()]);
+        let detached = r#"{"method":"Target.detachedFromTarget","sessionId":"P","params":{"sessionId":"F1","targetId":"T1"}}"#;
+        assert!(dispatch(&shared, detached).is_ok());
+        assert_eq!(*shared.ruled_frames.lock().unwrap(), ["F2"]);
+        assert!(shared.gone().is_none(), "a frame's detach is not the tab's");
     }
 
     #[test]
