@@ -355,6 +355,35 @@ test('a repeat capture that reads what changed brings the loading signals with i
     }
 });
 
+test('a session makes our world once: its watcher and its captures share the one world cache, and a navigation makes it again', async () => {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(join(pagesDir, 'loop', 'loading.html')).href, { waitUntil: 'load' });
+    const real = await page.context().newCDPSession(page);
+    const calls = [];
+    const cdp = { send: (method, params) => { calls.push(method); return real.send(method, params); }, on: (...a) => real.on(...a), off: (...a) => real.off(...a) };
+    const session = createPageSession({ cdp }, { cacheTtlMs: 0 });
+    const made = () => calls.filter(m => m === 'Page.createIsolatedWorld').length;
+    try {
+        await session.snapshot();
+        assert.equal(made(), 1, `the watcher's world is the capture's: ${calls.join(', ')}`);
+        await page.evaluate(() => { document.querySelector('h1').textContent = 'Changed'; });
+        await session.snapshot();
+        assert.equal(made(), 1, 'kept while the document stays');
+        // Another document: the world went with the old one; one is made for the new.
+        await page.goto(pathToFileURL(join(pagesDir, 'loop', 'loading.html')).href, { waitUntil: 'load' });
+        const after = await session.snapshot();
+        assert.match(after.text, /heading/);
+        assert.ok(made() >= 2, 'a new world for the new document');
+        const before = made();
+        await session.snapshot();
+        assert.equal(made(), before, 'and that one is kept in turn');
+    } finally {
+        await session.close();
+        await real.detach().catch(() => {});
+        await page.close();
+    }
+});
+
 test('an action waits for the requests it started before the fresh snapshot', async () => {
     const t = await open('loading.html', 'playwright', { settleMs: 3000 });
     let answeredAt = null;

@@ -16,7 +16,7 @@ const { pageSend, cdpSend } = require('./sessions.cjs');
 const { webAiError, unwrapOutcome } = require('./raise.cjs');
 const { optionsOf } = require('./input.cjs');
 const { runActionWith } = require('./action-run.cjs');
-const { captureOverWith } = require('./worlds.cjs');
+const { captureOverWith, worldOf, keepWorld } = require('./worlds.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 
 /** The watcher (src/page/watch.js, embedded in the addon) without its opening comment. */
@@ -199,11 +199,16 @@ function pageAccess(source, state) {
     const raw = t.kind === 'playwright'
         ? pageSend(source)
         : cdpSend(source.cdp);
-    let context = null;
-    async function world() {
+    // Our world is the captures' (lib/worlds.cjs): asked of that one cache at each call, so a
+    // world a capture made after a navigation is the watcher's too, and one made here the captures'.
+    const key = t.kind === 'playwright' ? source : source.cdp;
+    async function world(fresh) {
+        const known = fresh ? null : worldOf(key);
+        if (known) return known.contextId;
         const tree = await raw('Page.getFrameTree', {});
-        const frameId = tree && tree.frameTree && tree.frameTree.frame && tree.frameTree.frame.id;
-        const made = await raw('Page.createIsolatedWorld', { frameId, worldName: native.WORLD_NAME });
+        const frame = (tree && tree.frameTree && tree.frameTree.frame) || {};
+        const made = await raw('Page.createIsolatedWorld', { frameId: frame.id, worldName: native.WORLD_NAME });
+        if (typeof frame.id === 'string' && typeof frame.loaderId === 'string') keepWorld(key, { frameId: frame.id, loaderId: frame.loaderId, contextId: made.executionContextId });
         return made.executionContextId;
     }
     async function watch(args) {
@@ -215,7 +220,7 @@ function pageAccess(source, state) {
         // The world goes with its document: after a navigation ask for it again.
         for (let attempt = 0; attempt < 3; attempt += 1) {
             try {
-                if (context === null || attempt === 2) context = await world();
+                const context = await world(attempt === 2);
                 const r = await raw('Runtime.evaluate', { expression: attempt === 0 ? call : install, contextId: context, returnByValue: true });
                 if (r && r.exceptionDetails) throw new Error(`the watcher threw: ${r.exceptionDetails.text}`);
                 return r.result.value;
@@ -239,7 +244,7 @@ function pageAccess(source, state) {
         // Playwright and { cdp } callers see dialogs through their own events.
         watchDialogs: async () => undefined,
         dialog: async () => null,
-        capture: (opts, numbering, incremental = null) => captureOverWith(t.kind === 'playwright' ? source : source.cdp, t.send, opts, numbering, incremental),
+        capture: (opts, numbering, incremental = null) => captureOverWith(key, t.send, opts, numbering, incremental),
         // Bounded like every browser call: a renderer that stops answering must not hold the session.
         evaluate: async (args, timeoutMs) => {
             const ms = Math.max(1, Math.round(timeoutMs || native.DEFAULT_TIMEOUT_MS));
