@@ -340,6 +340,16 @@ test('a text over 10,000 characters, added or changed, is read whole: DevTools\'
         await page.evaluate(() => { document.getElementById('q').firstChild.data = `${'more '.repeat(6000)}END`; });
         const changed = await look();
         assert.match(changed.text, /more… \[28003 more characters; maxTextChars shows more\]/);
+        // An app's state in a script (not rendered: its text is not read whole), beside a rendered change.
+        await page.evaluate(() => {
+            const state = document.createElement('script');
+            state.type = 'application/json';
+            state.textContent = JSON.stringify({ items: Array.from({ length: 3000 }, (_, k) => ({ k, name: `item ${k}` })) });
+            const p = document.createElement('p');
+            p.textContent = 'State loaded';
+            document.getElementById('t').append(state, p);
+        });
+        assert.match((await look()).text, /State loaded/);
     } finally {
         await session.close();
         await page.close();

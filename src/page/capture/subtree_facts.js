@@ -10,7 +10,9 @@
 // `styles` are the computed `names` of a node with a layout object (null: none).
 // `data` is a text node's whole text when `DOM.describeNode` would cut it
 // (Chrome's DevTools DOM agent sends at most 10,000 characters of a node's
-// value, then an ellipsis; DOMSnapshot sends it whole), else null.
+// value, then an ellipsis; DOMSnapshot sends it whole), else null; never
+// for the text of a script or style that is not rendered, which no snapshot
+// reads (apps keep megabytes of state there).
 // `clicks` is Chrome's `isClickable` apart from listeners, which the capture
 // reads with `DOMDebugger.getEventListeners`: true when the element responds
 // to clicks by its nature (Blink's `WillRespondToMouseClickEvents`: links,
@@ -21,6 +23,9 @@
 (function (names) {
     const MAX = 200000;
     const DESCRIBED_TEXT = 10000;
+    const UNREAD_TEXT = /^(SCRIPT|STYLE)$/i;
+    // White space alone, as `trim()` sees it (the same set), without copying a long text to find out.
+    const NOT_SPACE = /\S/;
     const styleOf = cs => names.map(p => cs.getPropertyValue(p));
     const laid = new Map();
     const SVG = 'http://www.w3.org/2000/svg';
@@ -113,7 +118,7 @@
                 if (range.getClientRects().length > 0) said = !/[ \t\n\r\f]$/.test(s.data);
                 // A white space with no box: laid out or not, what comes after it is not kept
                 // apart by it unless something before it says so (see `whitespaceLaidOut`).
-                else if (s.data.length > 0 && s.data.trim() === '') blank = true;
+                else if (s.data.length > 0 && !NOT_SPACE.test(s.data)) blank = true;
             } else if (s.nodeType === 1 && s.getClientRects().length > 0) {
                 const inline = inFlowInline(s, getComputedStyle(s));
                 if (inline !== null) said = inline;
@@ -152,10 +157,10 @@
             const range = document.createRange();
             range.selectNodeContents(node);
             let on = range.getClientRects().length > 0;
-            if (!on && node.data.length > 0 && node.data.trim() === '') on = whitespaceLaidOut(node);
+            if (!on && node.data.length > 0 && !NOT_SPACE.test(node.data)) on = whitespaceLaidOut(node);
             laid.set(node, on);
             if (on) flowed(node, null);
-            out.push([3, on && node.parentElement ? styleOf(getComputedStyle(node.parentElement)) : null, node.data.length >= DESCRIBED_TEXT ? node.data : null]);
+            out.push([3, on && node.parentElement ? styleOf(getComputedStyle(node.parentElement)) : null, node.data.length >= DESCRIBED_TEXT && (on || !UNREAD_TEXT.test(node.parentNode ? node.parentNode.nodeName : '')) ? node.data : null]);
         } else {
             out.push([node.nodeType, node.nodeName]);
         }
