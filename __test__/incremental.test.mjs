@@ -542,7 +542,7 @@ test('a session whose record was dropped for a ninth session on the page capture
     }
 });
 
-test("after a change to text alone the DOM hash is the last one, not read again; after any other change it is read", async () => {
+test("after a change to text or to attributes the DOM hash drops, the DOM hash is the last one, not read again; after any other change it is read", async () => {
     const page = await openFile(await browser(), join(pagesDir, 'forms.html'));
     const cdp = await page.context().newCDPSession(page);
     // The page facts script is the only one that reads the page's outerHTML.
@@ -571,11 +571,21 @@ test("after a change to text alone the DOM hash is the last one, not read again;
         assert.equal(text.factsAsked, 0, 'a text change leaves the tags, and so the DOM hash, as they were');
         assert.equal(text.s.domHash, first.domHash);
         assert.match(text.s.text, /Your basket/);
+        const plain = await look(() => { document.querySelector('h1').setAttribute('title', 'Cart'); document.querySelector('h1').className = 'big'; });
+        assert.equal(plain.factsAsked, 0, "an element's attributes are dropped by the hash's normalising: not read again");
+        assert.equal(plain.s.domHash, first.domHash);
+        const custom = await look(() => { document.querySelector('h1').after(document.createElement('cart-badge')); });
+        assert.equal(custom.factsAsked, 1);
+        const customAttribute = await look(() => { document.querySelector('cart-badge').setAttribute('count', '3'); });
+        assert.equal(customAttribute.factsAsked, 1, "a custom element's start tag keeps its attributes in the hash: read again");
+        assert.notEqual(customAttribute.s.domHash, custom.s.domHash);
         const attribute = await look(() => { document.querySelector('h1').setAttribute('title', 'a<b>c'); });
         assert.equal(attribute.factsAsked, 1, 'an attribute can reach the hash (a value with angle brackets): it is read again');
+        const after = await look(() => { document.querySelector('h1').className = 'bigger'; });
+        assert.equal(after.factsAsked, 1, 'and so can any change to an element with such a value');
         const insert = await look(() => { document.querySelector('h1').after(document.createElement('hr')); });
         assert.equal(insert.factsAsked, 1);
-        assert.notEqual(insert.s.domHash, first.domHash, 'a new element is a new DOM hash');
+        assert.notEqual(insert.s.domHash, customAttribute.s.domHash, 'a new element is a new DOM hash');
         await look(() => { document.querySelector('h1').after(Object.assign(document.createElement('noscript'), { textContent: 'none' })); });
         const raw = await look(() => { document.querySelector('noscript').firstChild.data = '<p>x</p>'; });
         assert.equal(raw.factsAsked, 1, "a raw-text element's text is written as is, tags and all: read again");

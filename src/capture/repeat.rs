@@ -362,8 +362,9 @@ async fn repeat(
     }
 
     // 2. The roots as remote objects (one evaluation each: no round trip to list them), and the DOM hash of the changed page.
-    // The hash is of the tags alone: when only text nodes' data changed, it is the last one (the
-    // page's outerHTML, megabytes on large pages, is not read and normalised again).
+    // The hash is of the tags alone: when only text nodes' data and attributes its normalising
+    // drops changed (the watcher says which: `sameTags`), it is the last one (the page's
+    // outerHTML, megabytes on large pages, is not read and normalised again).
     let same_tags = summary.get("sameTags").and_then(Value::as_bool) == Some(true);
     // No marks: the watcher said whether a modal dialog is open, and focus is not mirrored. (Asked
     // between DOM.enable and the roots' describeNode, the page's `:modal` query left Chromium 156's

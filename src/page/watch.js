@@ -31,7 +31,7 @@
             return Boolean(el && typeof el.closest === 'function' && el.closest(CHURN));
         };
         // Old text is kept so a text's change can be read as that text alone (see `alone`).
-        const config = { subtree: true, childList: true, attributes: true, characterData: true, characterDataOldValue: true };
+        const config = { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true, characterDataOldValue: true };
         let observer = null;
         const observe = root => {
             if (!root || state.observed.has(root)) return;
@@ -137,9 +137,24 @@
             if (!was.trim() || !now.trim() || SPACE_AT_END.test(was) !== SPACE_AT_END.test(now)) return false;
             return !TEXT_OWNERS.has(String(parent.localName).toLowerCase());
         };
+        // The DOM hash normalises the page's outerHTML with `page_facts.js`'s regexes, which write
+        // every start tag `<name attrs…>` as `<name>` when the name is a word and the attributes
+        // hold no angle bracket (outerHTML writes `<` and `>` in a value as they are). An element's
+        // attribute changed within those bounds, before and after, leaves the hash as it was: not
+        // read again (a custom element's `<my-el …>` keeps its attributes there, and is read).
+        const WORD = /^\w+$/;
+        const ANGLE = /[<>]/;
+        const attributesOutOfHash = (el, was) => {
+            if (!el || el.nodeType !== 1 || !WORD.test(el.tagName) || (typeof was === 'string' && ANGLE.test(was))) return false;
+            for (const a of el.attributes) if (ANGLE.test(a.value)) return false;
+            return true;
+        };
         const record = r => {
             const t = r.target;
-            if (r.type !== 'characterData' || t.nodeType !== 3 || !t.parentNode || RAW_TEXT.has(String(t.parentNode.localName).toLowerCase())) {
+            const keepsHash = r.type === 'characterData'
+                ? t.nodeType === 3 && Boolean(t.parentNode) && !RAW_TEXT.has(String(t.parentNode.localName).toLowerCase())
+                : r.type === 'attributes' && attributesOutOfHash(t, r.oldValue);
+            if (!keepsHash) {
                 each(rec => { rec.structural = true; });
             }
             if (inShadow(t)) {

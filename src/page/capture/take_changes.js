@@ -11,8 +11,9 @@
 // watcher cannot enter (another origin: read again whole, or, in another
 // process, by their own capture), `sizes` the roots' elements and `total` the
 // document's (counted only when the roots reach over `maxReach`, else 0); `sameTags` that every change was a text node's data (not in
-// a style, script or other raw-text element), which leaves the DOM hash as
-// it was. The roots, the lists, the gone children, then the blind frames' elements, are held by the
+// a style, script or other raw-text element) or an attribute the DOM hash's
+// normalising drops (`watch.js`, `attributesOutOfHash`), which leaves the
+// DOM hash as it was. The roots, the lists, the gone children, then the blind frames' elements, are held by the
 // watcher as the session's `pending` for the capture to fetch. Taking resets
 // the session's record. `session` is the page session's key: each session
 // on a page has a record of its own.
