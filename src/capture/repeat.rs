@@ -1196,6 +1196,49 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_text_put_in_another_texts_place_is_a_change_of_value_and_keeps_the_build() {
+        let (mut m, facts, shape) = forms_mirror();
+        let build = async |m: &mut Mirror| build_offline(m, &facts, &shape).await;
+        let first = build(&mut m).await;
+        // `h1.textContent = …`: the heading's one text goes, a new one (a new backend id) comes.
+        let h1 = m.find(|n| n.node_type == 1 && n.name == "H1").expect("a heading");
+        let old_text = m.child_backends(h1).unwrap();
+        assert_eq!(old_text.len(), 1, "the fixture's heading holds one text");
+        let mut text = m.read_again(old_text[0]);
+        text[0].backend = 900_001;
+        text[0].value = Some("Your basket".into());
+        let mut fresh = rustc_hash::FxHashMap::default();
+        fresh.insert(900_001, text);
+        m.set_children(h1, &[900_001], &mut fresh).unwrap();
+        assert!(m.has_kept(), "what the last build made still serves");
+        assert!(m.patches_tree(&shape), "and the engine's tree is told of the new text");
+        let after = build(&mut m).await;
+        same(&after, &whole(&m, &facts));
+        assert!(after.text.contains("heading \"Your basket\"") && !first.text.contains("Your basket"), "{}", after.text);
+        assert!(m.node_of(900_001).is_some() && m.node_of(old_text[0]).is_none(), "the text is known by its new id");
+        // The same when the heading is read whole (a small element whose children changed is).
+        let mut whole_heading = m.read_again(h1);
+        whole_heading[1].backend = 900_003;
+        whole_heading[1].value = Some("Your order".into());
+        m.replace(whole_heading).unwrap();
+        assert!(m.has_kept() && m.patches_tree(&shape));
+        let again = build(&mut m).await;
+        same(&again, &whole(&m, &facts));
+        assert!(again.text.contains("heading \"Your order\""), "{}", again.text);
+        assert!(m.node_of(900_003).is_some() && m.node_of(900_001).is_none());
+        // An element in a text's place is a change of the tree: nothing is kept.
+        let mut element = m.read_again(h1);
+        element.truncate(1);
+        element[0].backend = 900_002;
+        element[0].parent = crate::incremental::mirror::NONE;
+        let mut fresh = rustc_hash::FxHashMap::default();
+        fresh.insert(900_002, element);
+        m.set_children(h1, &[900_002], &mut fresh).unwrap();
+        assert!(!m.has_kept());
+        same(&build(&mut m).await, &whole(&m, &facts));
+    }
+
+    #[tokio::test]
     async fn a_class_style_or_data_attribute_with_no_style_of_its_own_keeps_the_engine_tree() {
         let (mut m, facts, shape) = forms_mirror();
         let build = async |m: &mut Mirror| build_offline(m, &facts, &shape).await;

@@ -76,6 +76,8 @@ impl Kept {
             }
             match n.kind {
                 Some(Kind::Text) => {
+                    // A text put in another's place (`Mirror::swap_texts`) is known by its new id.
+                    n.backend = Some(m.backend);
                     let text = m.value.clone().unwrap_or_default();
                     if text != n.text {
                         texts.push(Retext { node: p, was: Some(std::mem::replace(&mut n.text, text)) });

@@ -268,7 +268,9 @@ impl Mirror {
             let style_at = self.kept.as_ref().map_or(0, |k| k.style_at);
             for (&k, f) in old.iter().zip(fresh) {
                 let n = &mut self.nodes[k as usize];
-                let same = n.value == f.value
+                let rekeyed = (n.backend != f.backend).then_some((n.backend, f.backend));
+                let same = rekeyed.is_none()
+                    && n.value == f.value
                     && n.attrs == f.attrs
                     && n.styles == f.styles
                     && n.clickable == f.clickable
@@ -284,6 +286,12 @@ impl Mirror {
                 }
                 let (parent, children) = (n.parent, std::mem::take(&mut n.children));
                 *n = MNode { parent, children, alive: true, ..f };
+                if let Some((was, now)) = rekeyed {
+                    if self.by_backend.get(&was) == Some(&k) {
+                        self.by_backend.remove(&was);
+                    }
+                    self.by_backend.insert(now, k);
+                }
                 if self.kept.is_some() {
                     self.changed.push(k);
                 }
@@ -358,6 +366,9 @@ impl Mirror {
         let Some(p) = self.alive(parent).filter(|&p| self.nodes[p as usize].node_type == 1) else {
             return Err(Unpatchable(format!("element {parent} is not in the last snapshot")));
         };
+        if self.swap_texts(p, children, fresh) {
+            return Ok(());
+        }
         // The tree changed: what the last build made no longer fits it.
         self.kept = None;
         self.changed.clear();
@@ -401,6 +412,55 @@ impl Mirror {
         }
         self.nodes[p as usize].children = list;
         Ok(())
+    }
+
+    /// A list whose only change is texts replaced by texts in their places
+    /// (`textContent` set on an element that held one text, the commonest
+    /// update of a page's own scripts): each new text takes its old one's
+    /// place in the mirror, as a change of value, and what the last build
+    /// made still serves. False (nothing done) for any other change.
+    ///
+    /// The new text's backend id is not the old one's. The kept build knows
+    /// texts by place, not id; what reads a text's id (its box, whether it is
+    /// concealed) is only asked for with options whose captures never use
+    /// the mirror (`CaptureSession::mirror_unusable`).
+    fn swap_texts(&mut self, p: u32, children: &[i64], fresh: &mut FxHashMap<i64, Vec<MNode>>) -> bool {
+        let olds: Vec<u32> =
+            self.nodes[p as usize].children.iter().copied().filter(|&k| self.nodes[k as usize].alive && self.nodes[k as usize].pseudo.is_none()).collect();
+        if self.kept.is_none() || olds.len() != children.len() {
+            return false;
+        }
+        let mut swaps = Vec::new();
+        for (&k, &b) in olds.iter().zip(children) {
+            let n = &self.nodes[k as usize];
+            if n.backend == b {
+                continue;
+            }
+            let lone_text = fresh.get(&b).is_some_and(|sub| sub.len() == 1 && sub[0].node_type == 3);
+            if n.node_type != 3 || !lone_text || self.alive(b).is_some() {
+                return false;
+            }
+            swaps.push((k, b));
+        }
+        if swaps.is_empty() {
+            return false;
+        }
+        let mut taken = Vec::with_capacity(swaps.len());
+        for (k, b) in swaps {
+            // (Each was seen above; one missing now makes the caller's structural patch fail, safely.)
+            let Some(f) = fresh.remove(&b).and_then(|sub| sub.into_iter().next()) else { return false };
+            taken.push((k, b, f));
+        }
+        for (k, b, f) in taken {
+            let was = self.nodes[k as usize].backend;
+            if self.by_backend.get(&was) == Some(&k) {
+                self.by_backend.remove(&was);
+            }
+            self.nodes[k as usize] = MNode { parent: p, children: Vec::new(), alive: true, ..f };
+            self.by_backend.insert(b, k);
+            self.changed.push(k);
+        }
+        true
     }
 
     /// Retire the subtrees [`Mirror::set_children`] took out that no list took back.
@@ -504,8 +564,11 @@ impl Mirror {
         let place: FxHashMap<u32, u32> = old.iter().enumerate().map(|(j, &k)| (k, j as u32)).collect();
         old.iter().zip(fresh).enumerate().all(|(j, (&k, f))| {
             let o = &self.nodes[k as usize];
+            // A text put in another's place is the old one with a new id (see `swap_texts`),
+            // when the id is new to the mirror (not a text moved here from elsewhere).
+            let text_swap = j > 0 && o.node_type == 3 && f.node_type == 3 && !self.by_backend.contains_key(&f.backend);
             o.alive
-                && o.backend == f.backend
+                && (o.backend == f.backend || text_swap)
                 && o.node_type == f.node_type
                 && o.name == f.name
                 && o.pseudo == f.pseudo
