@@ -16,8 +16,9 @@
 //! engine's tree is kept too and told of them ([`crate::engine::retext`]):
 //! the build then skips the engine (about 5 ms on that page).
 //!
-//! Any change to the tree, attributes or styles drops what is kept (see
-//! [`super::Mirror::replace`]); the next build reads the mirror whole.
+//! Any change to the tree (but a text put in another text's place), or to
+//! what the DOM pass reads, drops what is kept (see [`super::Mirror::replace`]);
+//! the next build reads the mirror whole.
 
 use crate::dom::DomTree;
 use crate::engine::page::{Atom, Kind, Page, Transform, NONE};
