@@ -77,6 +77,9 @@ function copyRef(r) {
     return c;
 }
 
+/** A held ref whose only change is its signatureHash (the core sends that hash alone: src/text/sent_refs.rs). */
+const resigned = (ref, signatureHash) => ({ ...ref, signatureHash });
+
 /** Two watch states of one unchanged page. */
 function sameState(a, b) {
     return Boolean(a && b && a.token === b.token && a.seq === b.seq && a.fp === b.fp);
@@ -498,7 +501,7 @@ class PageSession {
                 if (!was) throw this._refsLost(`the capture reused ref ${id}, which the session does not hold`, id);
                 // A string is the ref's new signatureHash, its only change (it moved among its siblings).
                 if (r === 0) r = was;
-                else fresh.push((r = { ...was, signatureHash: r }));
+                else fresh.push((r = resigned(was, r)));
             } else {
                 fresh.push(r);
             }
@@ -528,7 +531,7 @@ class PageSession {
         for (const id of Object.keys(snapshot.refs)) {
             let r = snapshot.refs[id];
             if (!(id in held)) throw this._refsLost(`the capture changed ref ${id}, which the session does not hold`, id);
-            if (typeof r === 'string') r = { ...held[id], signatureHash: r };
+            if (typeof r === 'string') r = resigned(held[id], r);
             held[id] = r;
             fresh.push(r);
         }

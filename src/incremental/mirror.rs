@@ -287,10 +287,7 @@ impl Mirror {
                 let (parent, children) = (n.parent, std::mem::take(&mut n.children));
                 *n = MNode { parent, children, alive: true, ..f };
                 if let Some((was, now)) = rekeyed {
-                    if self.by_backend.get(&was) == Some(&k) {
-                        self.by_backend.remove(&was);
-                    }
-                    self.by_backend.insert(now, k);
+                    self.rekey(k, was, now);
                 }
                 if self.kept.is_some() {
                     self.changed.push(k);
@@ -453,14 +450,19 @@ impl Mirror {
         }
         for (k, b, f) in taken {
             let was = self.nodes[k as usize].backend;
-            if self.by_backend.get(&was) == Some(&k) {
-                self.by_backend.remove(&was);
-            }
             self.nodes[k as usize] = MNode { parent: p, children: Vec::new(), alive: true, ..f };
-            self.by_backend.insert(b, k);
+            self.rekey(k, was, b);
             self.changed.push(k);
         }
         true
+    }
+
+    /// Node `k`, known as `was`, is now known as `now` (a text put in another's place).
+    fn rekey(&mut self, k: u32, was: i64, now: i64) {
+        if self.by_backend.get(&was) == Some(&k) {
+            self.by_backend.remove(&was);
+        }
+        self.by_backend.insert(now, k);
     }
 
     /// Retire the subtrees [`Mirror::set_children`] took out that no list took back.
