@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { buildWebAiSnapshot, buildWebAiSnapshotFromAxTree, domHashAround, WebAiError } from '../lib/index.mjs';
-import { browser, closeBrowser, openFixture, recording, recordingNames, replaySession, pagesDir, root } from './helpers.mjs';
+import { browser, closeBrowser, openFixture, recording, recordingNames, replaySession, pagesDir, root, sweep } from './helpers.mjs';
 
 after(closeBrowser);
 
@@ -33,18 +33,14 @@ test('a current Playwright page (no page.accessibility) is captured through its 
 });
 
 test('every fixture captured live equals its recording', async () => {
-    for (const name of recordingNames()) {
-        const rec = recording(name);
-        const page = await openFixture(rec.page);
-        try {
-            // As recorded: once Chrome's own tree has settled (media controls join it late).
-            await settle(page);
-            const s = await buildWebAiSnapshot(page, rec.options);
-            assert.equal(s.text, rec.expected.text, `${name} differs from its recording (re-record with npm run record-fixtures?)`);
-        } finally {
-            await page.close();
-        }
-    }
+    const recs = recordingNames().map(name => ({ name, ...recording(name) }));
+    await sweep(recs.map(rec => join(pagesDir, rec.page)), async (page, _file, k) => {
+        const rec = recs[k];
+        // As recorded: once Chrome's own tree has settled (media controls join it late).
+        await settle(page);
+        const s = await buildWebAiSnapshot(page, rec.options);
+        assert.equal(s.text, rec.expected.text, `${rec.name} differs from its recording (re-record with npm run record-fixtures?)`);
+    });
 });
 
 test('any { cdp: { send } } session gives the same snapshot as the Playwright path', async () => {

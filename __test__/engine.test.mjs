@@ -8,48 +8,34 @@ import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { buildWebAiSnapshot, createBrowserTools, createPageSession, WebAiError } from '../lib/index.mjs';
-import { compareEngines, defaultPages, settle } from '../bench/agreement.mjs';
-import { browser as sharedBrowser, launchWithEndpoint, closeBrowser, openFile, openFixture, root } from './helpers.mjs';
+import { compareEngines, defaultPages } from '../bench/agreement.mjs';
+import { launchWithEndpoint, closeBrowser, openFixture, root, sweep } from './helpers.mjs';
 
 after(closeBrowser);
 
 const show = r => r.disagreements.map(d => `${d.element} [${d.fields}] chrome=${JSON.stringify(d.chrome)} dom=${JSON.stringify(d.dom)}`).join('\n');
 
-test('on every fixture page the DOM engine refs the same elements as Chrome, with the same role, name and states', async () => {
+// One visit a fixture page: Chrome's tree is settled once (compareEngines),
+// then both engines are asked again with the agent tools' options.
+test('on every fixture page the DOM engine refs the same elements as Chrome, with the same role, name and states; with the agent tools\' options it gives the same elements, and the same text but where Chrome drops a space', async () => {
     const fixtures = defaultPages().filter(p => p.includes('/fixtures/pages/'));
     assert.ok(fixtures.length >= 14);
-    for (const file of fixtures) {
-        const page = await openFile(await sharedBrowser(), file);
-        try {
-            const r = await compareEngines(page);
-            assert.equal(r.agreed, r.total, `${basename(file)}:\n${show(r)}`);
-        } finally {
-            await page.close();
-        }
-    }
-});
-
-test('with the agent tools\' options, the DOM engine gives the same elements on every fixture page, and the same text but where Chrome drops a space', async () => {
     const opts = { includeElements: true, maxElements: 100, maxTokens: 2000, untrustedContent: 'mark', viewportOnly: true };
     const norm = text => text.replace(/nonce=[0-9a-f]{16}/g, 'nonce=N');
-    for (const file of defaultPages().filter(p => p.includes('/fixtures/pages/'))) {
-        const page = await openFile(await sharedBrowser(), file);
-        try {
-            await settle(page);
-            const ax = await buildWebAiSnapshot(page, { ...opts, engine: 'ax' });
-            const dom = await buildWebAiSnapshot(page, { ...opts, engine: 'dom' });
-            assert.deepEqual(dom.elements, ax.elements, basename(file));
-            if (basename(file) === 'clickable.html') {
-                // `<span>Open</span> <span>details</span>` in a clickable tile: Chrome's text reads "Opendetails".
-                assert.match(norm(ax.text), /: Opendetails/);
-                assert.equal(norm(dom.text), norm(ax.text).replace(': Opendetails', ': Open details'));
-            } else {
-                assert.equal(norm(dom.text), norm(ax.text), basename(file));
-            }
-        } finally {
-            await page.close();
+    await sweep(fixtures, async (page, file) => {
+        const r = await compareEngines(page);
+        assert.equal(r.agreed, r.total, `${basename(file)}:\n${show(r)}`);
+        const ax = await buildWebAiSnapshot(page, { ...opts, engine: 'ax' });
+        const dom = await buildWebAiSnapshot(page, { ...opts, engine: 'dom' });
+        assert.deepEqual(dom.elements, ax.elements, basename(file));
+        if (basename(file) === 'clickable.html') {
+            // `<span>Open</span> <span>details</span>` in a clickable tile: Chrome's text reads "Opendetails".
+            assert.match(norm(ax.text), /: Opendetails/);
+            assert.equal(norm(dom.text), norm(ax.text).replace(': Opendetails', ': Open details'));
+        } else {
+            assert.equal(norm(dom.text), norm(ax.text), basename(file));
         }
-    }
+    });
 });
 
 test('on the real pages the DOM engine agrees with Chrome on at least 99% of ref\'d elements', async () => {
@@ -57,19 +43,14 @@ test('on the real pages the DOM engine agrees with Chrome on at least 99% of ref
     let agreed = 0;
     let total = 0;
     const report = [];
-    for (const file of real) {
-        const page = await openFile(await sharedBrowser(), file);
-        try {
-            const r = await compareEngines(page);
-            agreed += r.agreed;
-            total += r.total;
-            report.push(`${basename(file)} ${r.agreed}/${r.total}`);
-            // Known: a <video>'s built-in controls live in a user-agent shadow root, which DOMSnapshot does not walk.
-            assert.ok(r.rate >= 0.9, `${basename(file)}: ${r.agreed}/${r.total}\n${show(r)}`);
-        } finally {
-            await page.close();
-        }
-    }
+    await sweep(real, async (page, file) => {
+        const r = await compareEngines(page);
+        agreed += r.agreed;
+        total += r.total;
+        report.push(`${basename(file)} ${r.agreed}/${r.total}`);
+        // Known: a <video>'s built-in controls live in a user-agent shadow root, which DOMSnapshot does not walk.
+        assert.ok(r.rate >= 0.9, `${basename(file)}: ${r.agreed}/${r.total}\n${show(r)}`);
+    });
     assert.ok(total > 2500, `real pages compared ${total} elements`);
     assert.ok(agreed / total >= 0.99, `${agreed}/${total}: ${report.join(', ')}`);
 });

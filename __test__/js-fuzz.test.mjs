@@ -9,11 +9,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { WebAiError } from '../lib/errors.mjs';
+import { sized } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const api = require('../lib/index.cjs');
 
-const ROUNDS = Number(process.env.JS_FUZZ_ROUNDS || 120);
+// 120 rounds in CI (WEB_AI_TEST_FULL=1), 60 in a developer's run.
+const ROUNDS = Number(process.env.JS_FUZZ_ROUNDS || sized(120, 60));
 
 // A seeded pick from a hand-chosen pool of hostile values is all this needs;
 // a property-testing package (fast-check) generates values of its own, and

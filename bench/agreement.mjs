@@ -42,22 +42,27 @@ function byElement(snapshot) {
  * Wait until Chrome's own tree holds still: two captures in a row alike
  * (at most `tries`). Chrome's first accessibility tree of a page may lack
  * the media controls it adds a moment later, so the oracle is asked only
- * once it has settled.
+ * once it has settled. Returns the last capture (Chrome's engine, `OPTIONS`).
  */
-export async function settle(page, tries = 10) {
+async function settledAx(page, tries = 10) {
     let last = null;
     for (let k = 0; k < tries; k += 1) {
-        const { text } = await buildWebAiSnapshot(page, { allRefs: true, maxDepth: 100, timeoutMs: 60_000 });
-        if (text === last) return;
-        last = text;
+        const snapshot = await buildWebAiSnapshot(page, { ...OPTIONS, engine: 'ax' });
+        if (snapshot.text === last?.text) return snapshot;
+        last = snapshot;
         await new Promise(resolve => setTimeout(resolve, 50));
     }
+    return last;
+}
+
+export async function settle(page, tries = 10) {
+    await settledAx(page, tries);
 }
 
 /** Compare the two engines on an open page: `{ total, agreed, rate, disagreements }`. */
 export async function compareEngines(page) {
-    await settle(page);
-    const ax = byElement(await buildWebAiSnapshot(page, { ...OPTIONS, engine: 'ax' }));
+    // The settled capture is Chrome's side: one capture fewer than settling, then asking again.
+    const ax = byElement(await settledAx(page));
     const dom = byElement(await buildWebAiSnapshot(page, { ...OPTIONS, engine: 'dom' }));
     const keys = new Set([...ax.keys(), ...dom.keys()]);
     const disagreements = [];

@@ -4,7 +4,8 @@
 //! Each target starts from a corpus seeded from the recorded fixtures
 //! (`fuzz/corpus/<target>/`, `node scripts/seed-fuzz-corpus.mjs`), replays
 //! every earlier finding (`fuzz/regressions/<target>/`), then mutates corpus
-//! inputs for `FUZZ_SECONDS` seconds (default 3; `.ci/run` gives each 20):
+//! inputs for `FUZZ_SECONDS` seconds (default 1, for a developer's `npm test`;
+//! `.ci/run` gives each 20):
 //! byte flips, cuts, insertions of JSON tokens, duplicated spans, and
 //! structural edits (a value replaced by a hostile one or by another part of
 //! the same document, which makes cycles and shared children). A target
@@ -26,7 +27,7 @@ use web_ai_snapshot::{
 const HANG: Duration = Duration::from_secs(5);
 
 fn seconds() -> u64 {
-    std::env::var("FUZZ_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3)
+    std::env::var("FUZZ_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
 }
 
 fn dir_texts(dir: &PathBuf) -> Vec<(String, String)> {
