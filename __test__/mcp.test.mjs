@@ -57,8 +57,9 @@ test('an agent completes the shop task through the MCP client over stdio', async
 
         let r = await call('browser_navigate', { url: page('shop.html') });
         assert.equal(r.isError, false, r.text);
-        assert.equal(status(r), 'Opened.', 'the page line names the URL; the status does not repeat it');
-        assert.match(r.text, /^Opened\.\n<page nonce=(\d{9})>\nPage: "Mug Shop" file:[^\n]*shop\.html[\s\S]*\n<\/page nonce=\1>$/);
+        assert.equal(status(r), 'Opened.', 'the URL the agent gave is not said back');
+        // The title is the document line's; the page line adds only the revision.
+        assert.match(r.text, /^Opened\.\n<page nonce=(\d{9})>\nPage \(revision 1\)\n- document "Mug Shop":[\s\S]*\n<\/page nonce=\1>$/);
         r = await call('browser_fill', { ref: refOf(r.text, 'searchbox', 'Search products'), value: 'travel', submit: true });
         assert.equal(r.isError, false, r.text);
         // The page answers a search 150 ms later, from a timer: the agent waits for it.
@@ -73,9 +74,11 @@ test('an agent completes the shop task through the MCP client over stdio', async
         assert.equal((await call('browser_fill', { ref: refOf(form, 'textbox', 'Full name'), value: 'Ada Lovelace' })).isError, false);
         assert.equal((await call('browser_type', { ref: refOf(form, 'textbox', 'Email'), text: 'ada@example.com' })).isError, false);
         r = await call('browser_select', { ref: refOf(form, 'combobox', 'Shipping'), value: 'Express' });
-        assert.match(status(r), /^Selected in @e\d+\.$/);
-        assert.match(r.text, /value="Express"/);
-        assert.match((await call('browser_click', { ref: refOf(form, 'checkbox', 'I accept the terms') })).text, /checked=true/);
+        // The field shows what was picked and nothing else changed: the status line is the whole result.
+        assert.match(r.text, /^Selected in @e\d+\.$/);
+        assert.match((await call('get_snapshot')).text, /combobox "Shipping" \[ref=@e\d+ expanded=false value="Express"\]/);
+        // A click that changed only the element's own states says them on the status line, outside the page's text.
+        assert.match((await call('browser_click', { ref: refOf(form, 'checkbox', 'I accept the terms') })).text, /^Clicked @e\d+; now checked=true\.$/);
         r = await call('browser_click', { ref: refOf(form, 'button', 'Place order') });
         assert.match(r.text, /Order placed/);
         assert.match(r.text, /Thank you, Ada Lovelace\. 1 item\(s\) ship by Express\./);
@@ -127,12 +130,12 @@ test('every other tool: dialogs, keys, hover, scroll, screenshot, tabs, history,
         assert.match(r.text, /^2 tabs:/);
         const index = Number(/\[(\d)\] "Employees"/.exec(r.text)?.[1] ?? /\[(\d)\][^\n]*table\.html/.exec(r.text)?.[1]);
         r = await call('browser_tabs', { action: 'select', index });
-        assert.match(r.text, /Page: "Employees"/);
+        assert.match(r.text, /\nPage[^\n]*\(revision \d+\)\n- document "Employees"/);
         assert.match(r.text, /caption: Page 1 of 5|Page 1 of 5/);
         r = await call('browser_click', { ref: refOf(r.text, 'button', 'Next') });
         assert.match(r.text, /Page 2 of 5/);
         r = await call('browser_tabs', { action: 'new', url: page('chat.html') });
-        assert.match(r.text, /Page: "Assistant chat"/);
+        assert.match(r.text, /\nPage[^\n]*\(revision \d+\)\n- document "Assistant chat"/);
         assert.equal((await call('browser_tabs', { action: 'close', index: 9 })).isError, true);
         // A streamed reply: the send returns early, the wait sees the answer once it holds still.
         // (The action's settle may see the whole reply already: the DOM is busy until it ends.)
@@ -146,8 +149,8 @@ test('every other tool: dialogs, keys, hover, scroll, screenshot, tabs, history,
         assert.match(r.text, /^No change held still within 300 ms/);
         // History.
         await call('browser_navigate', { url: page('table.html') });
-        assert.match((await call('browser_navigate', { url: 'back' })).text, /Page: "Assistant chat"/);
-        assert.match((await call('browser_navigate', { url: 'forward' })).text, /Page: "Employees"/);
+        assert.match((await call('browser_navigate', { url: 'back' })).text, /\nPage[^\n]*\(revision \d+\)\n- document "Assistant chat"/);
+        assert.match((await call('browser_navigate', { url: 'forward' })).text, /\nPage[^\n]*\(revision \d+\)\n- document "Employees"/);
         assert.match(status(await call('browser_navigate', { url: 'reload' })), /^Reloaded\./);
         // A hover in a tab out of sight: the tab comes to the front (a pointer move needs its frames), and the answer says so.
         r = await call('browser_tabs', { action: 'list' });
@@ -217,11 +220,11 @@ test('bad input gets a seed-001 error with the fresh page, and the server keeps 
         // A navigation mid-task: the old page's ref is not this page's.
         r = await call('browser_click', { ref: refOf(r.text, 'link', 'Go to the shop') });
         assert.equal(r.isError, false, r.text);
-        assert.match(r.text, /Page: "Mug Shop"/);
+        assert.match(r.text, /\nPage[^\n]*\(revision \d+\)\n- document "Mug Shop"/);
         r = await call('browser_click', { ref: one });
         assert.equal(r.isError, true);
         assert.match(status(r), /^Error ref_invalid/);
-        assert.match((await call('get_snapshot')).text, /Page: "Mug Shop"/);
+        assert.match((await call('get_snapshot')).text, /\nPage[^\n]*\(revision \d+\)\n- document "Mug Shop"/);
     } finally {
         await client.close();
         await http.close();
@@ -316,7 +319,7 @@ test('over streamable HTTP with --port: two clients share the server, and a bad 
         const r = await clients[0].callTool({ name: 'browser_navigate', arguments: { url: page('wizard.html') } });
         assert.equal(r.isError, false, r.content[0].text);
         const seen = await clients[1].callTool({ name: 'get_snapshot', arguments: {} });
-        assert.match(seen.content[0].text, /Page: "Account wizard"/, 'the second client sees the browser the first drove');
+        assert.match(seen.content[0].text, /\nPage[^\n]*\(revision \d+\)\n- document "Account wizard"/, 'the second client sees the browser the first drove');
         const stray = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'nope' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
         assert.equal(stray.status, 400);
         assert.equal((await fetch(url.replace('/mcp', '/elsewhere'))).status, 404);

@@ -44,12 +44,122 @@ const marked = text => native.markPageText(text);
  * added ones (a changed line names its ref).
  */
 function compactChanges(text) {
-    const lines = text.split('\n').map(l => l.replace(/^# (?:changes from|no changes since) revision (\d+)(?: to \d+)?:.*$/, 'Changes since revision $1:').replace(/^(~.*?)\s+\(was: .*\)$/, '$1'));
+    const lines = foldRemoved(text.split('\n').map(l => l.replace(/^# (?:changes from|no changes since) revision \d+(?: to \d+)?:.*$/, 'Changes:').replace(/^(~.*?)\s+\(was: .*\)$/, '$1')));
     const body = lines.filter(l => /^[+~-]/.test(l));
     if (body.length && body.every(l => l.startsWith('~'))) {
         return lines.filter(l => !/^ {2}/.test(l)).map(l => (l.startsWith('~') ? `~ ${l.slice(1).trimStart()}` : l)).join('\n');
     }
     return lines.join('\n');
+}
+
+/**
+ * A removed subtree as its root line and a count: what was inside a
+ * banner or dialog that went is not the agent's to act on any more.
+ */
+function foldRemoved(lines) {
+    const depth = l => /^ */.exec(l.slice(2))[0].length;
+    const out = [];
+    for (let i = 0; i < lines.length; i += 1) {
+        out.push(lines[i]);
+        if (!lines[i].startsWith('-')) continue;
+        let j = i + 1;
+        while (j < lines.length && lines[j].startsWith('-') && depth(lines[j]) > depth(lines[i])) j += 1;
+        if (j - i > 1) {
+            out[out.length - 1] += ` (and the ${j - i - 1} lines under it)`;
+            i = j - 1;
+        }
+    }
+    return out;
+}
+
+/**
+ * What an action's delta says beyond the action itself, when it says
+ * nothing else: `''` when the delta is only its echo (a field that now
+ * holds exactly the value written; a select whose field shows the value
+ * picked, with its options' selection moved), the acted element's new
+ * states (`checked=true`) when a click changed only those, or null when
+ * the page must be shown. A field that formats or refuses what it was
+ * given shows its line, as does any other change.
+ */
+function echoOf(delta, { action, ref, value }) {
+    if (delta.added.length || delta.removed.length || !delta.changed.length) return null;
+    const lines = delta.text.split('\n').filter(l => /^[+~-]/.test(l)).map(l => l.replace(/\s+\(was: .*\)$/, ''));
+    if (!lines.every(l => l.startsWith('~'))) return null;
+    const own = new RegExp(`\\[ref=${ref}[ \\]]`);
+    const mine = lines.filter(l => own.test(l));
+    const others = lines.filter(l => !own.test(l));
+    if (mine.length !== 1) return null;
+    if (action === 'fill' || action === 'select') {
+        if (!mine[0].includes(`value=${JSON.stringify(value)}`)) return null;
+        return others.every(l => action === 'select' && /^~\s*- option /.test(l)) ? '' : null;
+    }
+    if (action !== 'click' || others.length) return null;
+    // Only states whose values are ours to write (true, false, mixed, a number), never page text.
+    const attrs = /\[ref=@e\d+ ([^\]"]*)\]:?$/.exec(mine[0]);
+    if (!attrs || !attrs[1].split(' ').every(a => /^[a-z]+=(?:true|false|mixed|\d+)$/.test(a))) return null;
+    return `now ${attrs[1]}`;
+}
+
+// The library's advice on the line of what a modal blocks names an option this server does not offer.
+const BLOCKED_ADVICE = /\(blocked; activeLayerOnly: false shows them\)$/gm;
+
+const CELL = /^- (?:cell|gridcell)(?: ("(?:[^"\\]|\\.)*"))?(?:: (.*))?$/;
+
+/**
+ * A table row of plain cells on one line, `- row: Ada Kim | 21 | Lyon`,
+ * in a snapshot or in its changes (whose lines start with a change mark
+ * and a space). A row is joined only when every child is a cell with no
+ * ref, state or children of its own, and no cell's text holds ` | `: the
+ * line then says all the row said, in about half the tokens.
+ */
+function compactRows(text, delta) {
+    const lines = text.split('\n');
+    const out = [];
+    const split = line => {
+        const mark = delta ? line.slice(0, 2) : '';
+        const rest = line.slice(mark.length);
+        const indent = /^ */.exec(rest)[0].length;
+        return { mark, indent, item: rest.slice(indent) };
+    };
+    for (let i = 0; i < lines.length; i += 1) {
+        const row = split(lines[i]);
+        if (row.item !== '- row:' || (delta && !/^[+\- ] $/.test(row.mark))) {
+            out.push(lines[i]);
+            continue;
+        }
+        const cells = [];
+        let j = i + 1;
+        let plain = true;
+        for (; j < lines.length; j += 1) {
+            const c = split(lines[j]);
+            if (c.indent <= row.indent || c.mark !== row.mark) break;
+            const m = c.indent === row.indent + 2 ? CELL.exec(c.item) : null;
+            if (!m) {
+                plain = false;
+                break;
+            }
+            let name = '';
+            try {
+                name = m[1] ? JSON.parse(m[1]) : '';
+            } catch {
+                plain = false;
+                break;
+            }
+            const cell = [name, m[2] ?? ''].filter(Boolean).join(': ');
+            if (cell.includes(' | ')) {
+                plain = false;
+                break;
+            }
+            cells.push(cell);
+        }
+        if (!plain || cells.length < 2) {
+            out.push(lines[i]);
+            continue;
+        }
+        out.push(`${row.mark}${' '.repeat(row.indent)}- row: ${cells.join(' | ')}`);
+        i = j - 1;
+    }
+    return out.join('\n');
 }
 
 class ToolError extends Error {
@@ -267,28 +377,38 @@ export class AgentHost {
      * loading state and notes, then the text or the changes. All of it is
      * the page's to choose, so all of it goes inside the boundary.
      */
-    _render(snapshot, { page = false } = {}) {
+    _render(snapshot, { page = false, knownUrl = null, echo = null } = {}) {
         const head = [];
-        if (page) head.push(`Page: ${snapshot.title ? `${JSON.stringify(snapshot.title)} ` : ''}${snapshot.url ?? ''} (revision ${snapshot.revision})`);
+        if (page) {
+            // The title when the document line does not already say it; the URL when the caller did not just ask for it.
+            const full = snapshot.textIsDelta ? snapshot.fullText : snapshot.text;
+            const title = snapshot.title && !full.startsWith(`- document ${JSON.stringify(snapshot.title)}`) ? ` ${JSON.stringify(snapshot.title)}` : '';
+            const url = snapshot.url && snapshot.url !== knownUrl ? ` ${snapshot.url}` : '';
+            head.push(`Page${title}${url} (revision ${snapshot.revision})`);
+        }
         if (snapshot.loadingState) head.push(`Loading: ${snapshot.loadingState.signal} (${snapshot.loadingState.detail})`);
         // Notes for the model; how the library captured is not one, and the active layer's is in the text.
         for (const n of snapshot.notes || []) {
             if (!n.startsWith(native.FULL_CAPTURE_NOTE) && !n.startsWith(native.NOT_MIRRORED_NOTE) && !n.startsWith('activeLayerOnly:')) head.push(`Note: ${n}`);
         }
         const d = snapshot.delta;
-        const full = snapshot.textIsDelta ? snapshot.fullText : snapshot.text;
+        const full = compactRows(snapshot.textIsDelta ? snapshot.fullText : snapshot.text, false).replace(BLOCKED_ADVICE, '(blocked)');
         let body = full;
         if (!page && d) {
             if (!d.added.length && !d.removed.length && !d.changed.length && !/^[+~-]/m.test(d.text)) {
                 if (!head.length) return `No change on the page (revision ${snapshot.revision}).`;
                 body = `No change on the page (revision ${snapshot.revision}).`;
+            } else if (echo && (echo.said || echoOf(d, echo) === '')) {
+                // The field now holds what the caller wrote, and nothing else changed: the status says it all.
+                if (!head.length) return null;
+                body = null;
             } else {
                 // The changes when they are shorter than the page, under a header of their own.
-                const changes = compactChanges(d.text);
+                const changes = compactRows(compactChanges(d.text), true).replace(BLOCKED_ADVICE, '(blocked)');
                 if (changes.length < full.length * 0.8) body = changes;
             }
         }
-        return marked([...head, body].join('\n'));
+        return marked([...head, ...(body === null ? [] : [body])].join('\n'));
     }
 
     /** A fresh look at the current tab (for errors), or the dialog that blocks it. */
@@ -347,7 +467,7 @@ export class AgentHost {
         return { snapshot: r && !dialog ? r.snapshot : null, dialog };
     }
 
-    async _after(status, session, snapshot, { page = false } = {}) {
+    async _after(status, session, snapshot, { page = false, knownUrl = null, echo = null } = {}) {
         const dialog = await this._dialogLine(session);
         if (dialog) return { text: `${status}\n${dialog}`, isError: false };
         const url = snapshot.url;
@@ -358,7 +478,8 @@ export class AgentHost {
         }
         const moved = page || (this._lastUrl !== undefined && this._lastUrl !== url);
         this._lastUrl = url;
-        return { text: `${status}\n${this._render(snapshot, { page: moved })}`, isError: false };
+        const rendered = this._render(snapshot, { page: moved, knownUrl, echo });
+        return { text: rendered === null ? status : `${status}\n${rendered}`, isError: false };
     }
 
     _ref(input) {
@@ -434,9 +555,9 @@ export class AgentHost {
                 const dialogNow = await this._dialogLine(session);
                 if (dialogNow) return { text: `${status}\n${dialogNow}`, isError: false };
                 const snapshot = await session.snapshot(this._options(false));
-                // The page line below names the URL: the status repeats it only when the page went elsewhere.
+                // The URL is said once: in the status when the page went elsewhere, else nowhere (the caller gave it).
                 if (asked !== null && snapshot.url === asked) status = 'Opened.';
-                return this._after(status, session, snapshot, { page: true });
+                return this._after(status, session, snapshot, { page: true, knownUrl: asked });
             }
             case 'browser_click':
             case 'browser_fill':
@@ -497,7 +618,10 @@ export class AgentHost {
                     }
                     if (fresh.length) status += ` A new tab opened (browser_tabs {action: "select", index} to use it):\n${marked(fresh.map(t => `[${after.indexOf(t) + 1}] ${t.url}`).join('\n'))}`;
                 }
-                return this._after(status, session, r.snapshot);
+                const echo = ['browser_fill', 'browser_select', 'browser_click'].includes(name) ? { action, ref: args.ref, value: args.value } : null;
+                const states = echo && r.snapshot?.delta && status.endsWith('.') ? echoOf(r.snapshot.delta, echo) : null;
+                if (states) return this._after(`${status.slice(0, -1)}; ${states}.`, session, r.snapshot, { echo: { ...echo, said: true } });
+                return this._after(status, session, r.snapshot, { echo });
             }
             case 'browser_press_key': {
                 const key = this._string(input, 'key');
