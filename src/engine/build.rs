@@ -368,21 +368,7 @@ fn toggle_labelled(page: &Page, label: u32) -> Option<u32> {
     let n = page.node(label);
     let control = match n.attr("for") {
         Some(id) => page.by_id(label, id),
-        None => {
-            // Tree order: children pushed last-first; the walk is bounded by the page's size.
-            let mut stack: Vec<u32> = n.children.iter().rev().copied().collect();
-            let mut found = None;
-            for _ in 0..page.nodes.len() {
-                let Some(c) = stack.pop() else { break };
-                let Some(cn) = page.get(c) else { continue };
-                if cn.is_element() && crate::engine::name::is_labelable(&cn.tag) {
-                    found = Some(c);
-                    break;
-                }
-                stack.extend(cn.children.iter().rev().copied());
-            }
-            found
-        }
+        None => page.labelables_in(label, 1, page.nodes.len()).and_then(|found| found.first().copied()),
     }?;
     let c = page.node(control);
     let toggle = c.is("input") && c.attr("type").is_some_and(|t| t.eq_ignore_ascii_case("checkbox") || t.eq_ignore_ascii_case("radio"));

@@ -271,6 +271,32 @@ impl Page {
         self.labels.get(&(scope, id.to_string())).map_or(&[], Vec::as_slice)
     }
 
+    /// The labelable elements inside `label` (HTML #labeled-control's
+    /// candidates: a label with no `for` labels the first), in tree order,
+    /// at most `want` of them. None when more than `budget` nodes would be
+    /// visited first: the caller must then not assume there are no others.
+    pub fn labelables_in(&self, label: u32, want: usize, budget: usize) -> Option<Vec<u32>> {
+        let mut found = Vec::new();
+        // Children pushed last-first, so they pop in tree order.
+        let mut stack: Vec<u32> = self.get(label)?.children.iter().rev().copied().collect();
+        let mut visits = 0usize;
+        while let Some(c) = stack.pop() {
+            let Some(n) = self.get(c) else { continue };
+            visits += 1;
+            if visits > budget {
+                return None;
+            }
+            if n.is_element() && crate::engine::name::is_labelable(&n.tag) {
+                found.push(c);
+                if found.len() == want {
+                    break;
+                }
+            }
+            stack.extend(n.children.iter().rev().copied());
+        }
+        Some(found)
+    }
+
     pub fn parent_element(&self, i: u32) -> Option<u32> {
         let p = self.get(i)?.parent;
         self.get(p).filter(|n| n.is_element()).map(|_| p)

@@ -16,7 +16,7 @@
 use rustc_hash::FxHashSet;
 
 use super::build::{collapse_keep_edges, element_node, role_of_node, Exclusion};
-use super::name::{is_labelable, Namer};
+use super::name::Namer;
 use super::page::{Kind, Page, NONE};
 use crate::tree::AxTree;
 
@@ -78,22 +78,9 @@ fn labels_only(page: &Page, label: u32, changed: u32) -> bool {
     if page.get(label).is_none_or(|l| l.has_attr("for")) {
         return false;
     }
-    let mut controls = Vec::new();
-    let mut stack = vec![label];
-    let mut budget = 2_000usize;
-    while let Some(i) = stack.pop() {
-        let Some(n) = page.get(i) else { return false };
-        if i != label && n.is_element() && is_labelable(&n.tag) {
-            controls.push(i);
-        }
-        budget = match budget.checked_sub(1) {
-            Some(b) => b,
-            None => return false,
-        };
-        stack.extend(n.children.iter().copied().filter(|&c| c != NONE));
-    }
-    match controls.as_slice() {
-        [control] => *control == changed || page.ancestors(changed).any(|a| a == *control),
+    // Two are enough to know it is not one; a label over 2,000 nodes is not looked through.
+    match page.labelables_in(label, 2, 2_000).as_deref() {
+        Some([control]) => *control == changed || page.ancestors(changed).any(|a| a == *control),
         _ => false,
     }
 }
