@@ -360,6 +360,32 @@ test('downloads go to --output-dir, and --allowed-origins refuses every other or
     }
 });
 
+test('origin rules are read once, when the server starts: a bad one is a usage error, and hosts, ports and wildcards match as documented', async () => {
+    const { spawnSync } = await import('node:child_process');
+    for (const bad of ['https://', 'exa mple.com', 'example.com/path', 'http://a.com:99999']) {
+        const r = spawnSync(process.execPath, [bin, 'mcp', '--allowed-origins', `example.org;${bad}`], { encoding: 'utf8', timeout: 30000 });
+        assert.equal(r.status, 2, `${bad}: ${r.stderr}`);
+        assert.match(r.stderr, new RegExp(`--allowed-origins: ${escapeRe(JSON.stringify(bad))} is not an origin rule`));
+    }
+    const { parseOriginRules } = await import('../lib/agent/host.mjs');
+    const rules = parseOriginRules('https://Shop.Example:8443, *.cdn.example; plain.example');
+    assert.deepEqual(rules.map(r => [r.scheme, r.wildcard, r.host, r.port]), [['https:', false, 'shop.example', '8443'], [null, true, 'cdn.example', null], [null, false, 'plain.example', null]]);
+    assert.deepEqual(parseOriginRules('*'), [{ entry: '*', any: true }]);
+    assert.deepEqual(parseOriginRules(''), []);
+    // Through the server: a blocked *.host rule covers the host and every host under it, on any port.
+    const { client, call } = await connect(['--blocked-origins', '*.blocked.example', '--allowed-origins', 'http://ok.example:8080,*.blocked.example']);
+    try {
+        for (const url of ['https://blocked.example/', 'http://a.b.blocked.example:81/']) {
+            assert.match(status(await call('browser_navigate', { url })), /^Error invalid_params: \S+ is blocked \(--blocked-origins\)/, url);
+        }
+        for (const url of ['http://ok.example/', 'https://ok.example:8080/', 'http://notblocked.example/']) {
+            assert.match(status(await call('browser_navigate', { url })), /^Error invalid_params: \S+ is not among --allowed-origins/, url);
+        }
+    } finally {
+        await client.close();
+    }
+});
+
 test('--blocked-origins holds for what a frame of another site loads in its own renderer', async () => {
     const http = await serveAgentPages();
     // The refused origin: a server that counts what reaches it.

@@ -453,6 +453,14 @@ async function mcpCommand(argv) {
     if (args.cdp && !/^(https?|wss?):\/\//.test(args.cdp)) throw new UsageError(`--cdp must be http(s)://host:port or a ws(s):// URL, got ${JSON.stringify(args.cdp)}`);
     if (args.cdp && (args['executable-path'] || args['user-data-dir'] || args.headless || args.headed)) throw new UsageError('--cdp attaches to a running browser: --executable-path, --user-data-dir, --headless and --headed are for one the server launches');
     const port = positiveInt(args.port, 'port', { min: 0 });
+    const { parseOriginRules } = await import('../lib/agent/host.mjs');
+    for (const flag of ['allowed-origins', 'blocked-origins']) {
+        try {
+            parseOriginRules(args[flag]);
+        } catch (err) {
+            throw new UsageError(`--${flag}: ${err.message}`);
+        }
+    }
     const { runMcpServer } = await import('../lib/agent/mcp.mjs');
     const server = await runMcpServer({
         cdp: args.cdp,

@@ -170,31 +170,57 @@ class ToolError extends Error {
     }
 }
 
-/** `a;b,c` → ['a', 'b', 'c'] */
-function listOf(v) {
-    if (!v) return [];
-    return (Array.isArray(v) ? v : String(v).split(/[;,]/)).map(s => s.trim()).filter(Boolean);
+const DEFAULT_PORTS = { 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443' };
+
+/**
+ * `--allowed-origins` / `--blocked-origins` (`;` or `,` separated, as in
+ * `@playwright/mcp`): each entry an origin (`https://example.com:8443`), a
+ * host (`example.com`, any scheme and port) or `*.host` (the host and every
+ * host under it), or `*` for all. Parsed once, when the server starts; an
+ * entry that is none of these is refused then, never silently ignored.
+ */
+export function parseOriginRules(value) {
+    if (!value) return [];
+    return (Array.isArray(value) ? value : String(value).split(/[;,]/)).map(s => s.trim()).filter(Boolean).map(entry => {
+        if (entry === '*') return { entry, any: true };
+        const m = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(\*\.)?(\[[0-9a-f:.]+\]|[^/:[\]*\s]+)(?::(\d{1,5}))?\/?$/i.exec(entry);
+        let host = null;
+        try {
+            // Through the URL parser, as the page's URL is: lower case, IDNA, IPv6 brackets.
+            if (m) host = new URL(`http://${m[3]}`).hostname;
+        } catch {
+            host = null;
+        }
+        if (m?.[4] && Number(m[4]) > 65535) host = null;
+        if (!host) throw new Error(`${JSON.stringify(entry)} is not an origin rule: give an origin (https://example.com), a host (example.com, any port), *.example.com, or *`);
+        return { entry, any: false, scheme: m[1] ? `${m[1].toLowerCase()}:` : null, wildcard: Boolean(m[2]), host, port: m[4] ?? null };
+    });
 }
 
-/** Does `origin` match `pattern` (an origin, `host`, or `*.host`, with or without scheme and port)? */
+/** Does `url` match origin rule `rule` (from `parseOriginRules`)? */
+function originMatches(url, rule) {
+    let u;
+    try {
+        u = new URL(url);
+    } catch {
+        return false;
+    }
+    if (rule.any) return true;
+    if (rule.scheme && rule.scheme !== u.protocol) return false;
+    if (rule.port && rule.port !== (u.port || DEFAULT_PORTS[u.protocol])) return false;
+    return u.hostname === rule.host || (rule.wildcard && u.hostname.endsWith(`.${rule.host}`));
+}
+
 /**
  * An origin rule as URL patterns for `Network.setBlockedURLs` (the URLPattern
  * syntax): the same matches as `originMatches`, any port when none is given,
  * and a `*.host` rule also matching the host itself.
  */
-function urlPatterns(pattern) {
-    if (pattern === '*') return ['*://*:*/*'];
-    const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(pattern);
-    let p;
-    try {
-        p = new URL(withScheme ? pattern : `http://${pattern}`);
-    } catch {
-        return [];
-    }
-    const scheme = withScheme ? p.protocol.slice(0, -1) : '*';
-    const port = p.port || '*';
-    const hosts = p.hostname.startsWith('*.') ? [p.hostname, p.hostname.slice(2)] : [p.hostname];
-    return hosts.map(h => `${scheme}://${h}:${port}/*`);
+function urlPatterns(rule) {
+    if (rule.any) return ['*://*:*/*'];
+    const scheme = rule.scheme ? rule.scheme.slice(0, -1) : '*';
+    const hosts = rule.wildcard ? [`*.${rule.host}`, rule.host] : [rule.host];
+    return hosts.map(h => `${scheme}://${h}:${rule.port ?? '*'}/*`);
 }
 
 /**
@@ -211,28 +237,6 @@ function requestRules(allowed, blocked) {
     return rules;
 }
 
-function originMatches(url, pattern) {
-    let u;
-    try {
-        u = new URL(url);
-    } catch {
-        return false;
-    }
-    if (pattern === '*') return true;
-    const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(pattern);
-    let p;
-    try {
-        p = new URL(withScheme ? pattern : `${u.protocol}//${pattern}`);
-    } catch {
-        return false;
-    }
-    if (withScheme && p.protocol !== u.protocol) return false;
-    if (p.port && p.port !== u.port) return false;
-    const host = p.hostname;
-    if (host.startsWith('*.')) return u.hostname.endsWith(host.slice(1)) || u.hostname === host.slice(2);
-    return u.hostname === host;
-}
-
 export class AgentHost {
     /**
      * options: { cdp, executablePath, headless, userDataDir, allowEvaluate,
@@ -246,8 +250,8 @@ export class AgentHost {
         this.tabs = new Map();
         this.current = null;
         this.viewportOnly = true;
-        this.allowed = listOf(options.allowedOrigins);
-        this.blocked = listOf(options.blockedOrigins);
+        this.allowed = parseOriginRules(options.allowedOrigins);
+        this.blocked = parseOriginRules(options.blockedOrigins);
         this.started = null;
         this.completed = null;
     }

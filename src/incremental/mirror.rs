@@ -302,51 +302,10 @@ impl Mirror {
         self.kept = None;
         self.changed.clear();
         // Retire the old subtree below the root (the root's slot is reused).
-        for &k in &old[1..] {
-            let n = &mut self.nodes[k as usize];
-            n.alive = false;
-            n.children = Vec::new();
-            if self.by_backend.get(&n.backend) == Some(&k) {
-                self.by_backend.remove(&n.backend);
-            }
-            self.live -= 1;
+        for child in std::mem::take(&mut self.nodes[root as usize].children) {
+            self.retire(child);
         }
-        let parent_of_root = self.nodes[root as usize].parent;
-        let mut index = Vec::with_capacity(fresh.len());
-        for (j, mut node) in fresh.into_iter().enumerate() {
-            node.children = Vec::new();
-            node.alive = true;
-            let at = if j == 0 {
-                node.parent = parent_of_root;
-                // A document's layout object is its view, which no script can ask about: it stays.
-                if node.node_type == 9 {
-                    node.styles = self.nodes[root as usize].styles.take();
-                }
-                self.nodes[root as usize] = node;
-                root
-            } else {
-                let p = index.get(node.parent as usize).copied().unwrap_or(NONE);
-                if p == NONE {
-                    return Err(Unpatchable("a re-read node has no parent in its subtree".into()));
-                }
-                node.parent = p;
-                let at = self.nodes.len() as u32;
-                // A node moved here: its old copy goes (its old parent's re-read drops the link).
-                if let Some(&was) = self.by_backend.get(&node.backend) {
-                    if let Some(w) = self.nodes.get_mut(was as usize).filter(|w| w.alive) {
-                        w.alive = false;
-                        self.live -= 1;
-                    }
-                }
-                self.nodes.push(node);
-                self.nodes[p as usize].children.push(at);
-                self.live += 1;
-                at
-            };
-            let b = self.nodes[at as usize].backend;
-            self.by_backend.insert(b, at);
-            index.push(at);
-        }
+        self.place(fresh, Some(root))?;
         if self.nodes.len() > 4 * self.live.max(1024) {
             self.compact();
         }
@@ -532,10 +491,29 @@ impl Mirror {
         if fresh.iter().any(|n| n.content_doc.is_some() || n.node_type == 9) {
             return Err(Unpatchable("a new subtree holds a frame or a document".into()));
         }
+        self.place(fresh, None)
+    }
+
+    /// Put `fresh` (pre-order, parents as indices into it) into the arena:
+    /// its root in slot `root` (keeping that slot's parent) or, with none,
+    /// in a new slot of its own, unlinked; the rest below it. A node the
+    /// mirror has alive elsewhere moved here: its old copy is retired.
+    fn place(&mut self, fresh: Vec<MNode>, root: Option<u32>) -> Result<u32, Unpatchable> {
         let mut index: Vec<u32> = Vec::with_capacity(fresh.len());
         for (j, mut node) in fresh.into_iter().enumerate() {
             node.children = Vec::new();
             node.alive = true;
+            if let (0, Some(r)) = (j, root) {
+                node.parent = self.nodes[r as usize].parent;
+                // A document's layout object is its view, which no script can ask about: it stays.
+                if node.node_type == 9 {
+                    node.styles = self.nodes[r as usize].styles.take();
+                }
+                self.by_backend.insert(node.backend, r);
+                self.nodes[r as usize] = node;
+                index.push(r);
+                continue;
+            }
             if let Some(was) = self.alive(node.backend) {
                 self.retire(was);
             }
