@@ -39,7 +39,7 @@ fn main() {
             }
         };
         let parsed = t.elapsed();
-        let snap = build_snapshot(&tree, None, PageFacts::default(), &opts, 0.0, &[]);
+        let snap = build_snapshot(&tree, None, PageFacts::default(), &opts, None, 0.0, &[]);
         let built = t.elapsed() - parsed;
         let out = snap.to_json();
         let total = t.elapsed();

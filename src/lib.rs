@@ -9,7 +9,8 @@
 //!   what hides text from a person);
 //! - `capture`: the plan of CDP calls that yields a snapshot (a state
 //!   machine), its driver over the transport trait, frames, a session's
-//!   repeat capture, the pump a JS thread drives;
+//!   repeat capture, the pump a JS thread drives, and the context a page
+//!   session brings to a capture beside its options (numbering, world, mirror slot);
 //! - `incremental`: a session's mirror of its page and the subtrees read again;
 //! - `page_session`: what a page session keeps between its captures;
 //! - `page`: the scripts that run in the page, and our world's globals;
@@ -21,7 +22,8 @@
 //! - `compat`: what must match the old JavaScript byte for byte;
 //! - `native`: the DevTools connection the core opens by itself, and a
 //!   session's kept one;
-//! - `options`, `error`: snapshot options, and the one error type with its code table;
+//! - `options`, `error`: snapshot options (what the caller's JSON says a
+//!   snapshot shows, nothing of a session's), and the one error type with its code table;
 //! - `allocator` (addon only): the allocator and why.
 //!
 //! The napi binding (`binding`, behind the `napi` feature) only converts

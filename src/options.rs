@@ -19,50 +19,6 @@ pub const MIN_MAX_TOKENS: u32 = 50;
 /// Above this many ref'd elements only tier 1 gets refs unless `allRefs`.
 pub const REF_BUDGET: usize = 100;
 
-/// Where a session keeps its mirror, and which document it must be of.
-#[derive(Debug, Clone)]
-pub struct Incremental {
-    /// The page session's state: its mirror and the refs it was last sent.
-    pub state: std::sync::Arc<crate::page_session::PageSessionState>,
-    /// The session watcher's token for the page's current document.
-    pub token: String,
-    /// The page session's key in the watcher: its record of what changed (sessions on one page each have one).
-    pub session: String,
-    /// Read only what changed whatever the page's size (else a page under
-    /// `REPEAT_MIN_NODES` is captured in full after a change: that costs less).
-    pub always: bool,
-    /// The session holds the last snapshot built with these options: an
-    /// unchanged page may be answered with it.
-    pub reuse: bool,
-    /// The session's look just before saw the page change since its last
-    /// capture: the changed subtrees are asked for with the first question
-    /// instead of after it (one round trip fewer; an optimization only).
-    pub changed: bool,
-    /// An expression for our world, evaluated with the subtrees' reading (the
-    /// page as the snapshot shows it): its value comes back with the snapshot
-    /// (`Captured::after`), which spares the caller a round trip of its own after the capture.
-    pub after: Option<String>,
-}
-
-/// Two are equal when they name the same session's state (not equal states of two sessions).
-impl PartialEq for Incremental {
-    fn eq(&self, o: &Incremental) -> bool {
-        std::sync::Arc::ptr_eq(&self.state, &o.state)
-            && (&self.token, &self.session, self.always, self.reuse, self.changed, &self.after)
-                == (&o.token, &o.session, o.always, o.reuse, o.changed, &o.after)
-    }
-}
-
-/// Our isolated world in a document: its frame, the document's loader, the context.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct World {
-    pub frame_id: String,
-    pub loader_id: String,
-    pub context_id: i64,
-    /// The page facts' name for the world's document (see `page_facts.js`), once they ran there.
-    pub token: Option<String>,
-}
-
 /// Where the tree comes from (`engine`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
@@ -100,17 +56,6 @@ pub struct SnapshotOptions {
     pub dom_pass: bool,
     /// Show only what is in the viewport (and refs only for that).
     pub viewport_only: bool,
-    /// A page session's ref numbers so far (never read from JSON options:
-    /// the session hands it over beside them).
-    pub numbering: Option<std::sync::Arc<crate::text::numbering::RefMemory>>,
-    /// The isolated world a previous capture of the same page made (set by the
-    /// binding, never read from options JSON): reused when the frame tree
-    /// shows the same document, saving two round trips.
-    pub world: Option<World>,
-    /// A page session's mirror slot and its document's watcher token (set by
-    /// the binding, never read from options JSON): repeat captures patch the
-    /// mirror kept there instead of reading the whole page (`crate::incremental`).
-    pub incremental: Option<Incremental>,
     /// Seed 001's structured `elements`, `focused` and `timestamp` beside the text.
     pub include_elements: bool,
     /// At most this many `elements`, by seed 001's ranking (None: all).
@@ -153,9 +98,6 @@ impl Default for SnapshotOptions {
             refs_only: false,
             dom_pass: true,
             viewport_only: false,
-            numbering: None,
-            world: None,
-            incremental: None,
             include_elements: false,
             max_elements: None,
             mark_untrusted: false,
@@ -249,9 +191,6 @@ impl SnapshotOptions {
             refs_only: get_bool(m, "refsOnly", d.refs_only)?,
             dom_pass: get_bool(m, "domPass", d.dom_pass)?,
             viewport_only: get_bool(m, "viewportOnly", d.viewport_only)?,
-            numbering: None,
-            world: None,
-            incremental: None,
             include_elements: get_bool(m, "includeElements", d.include_elements)?,
             max_elements: match m.get("maxElements") {
                 None | Some(Value::Null) => None,

@@ -6,7 +6,7 @@
 //! in full for the rest of its life).
 //!
 //! The JS session holds this behind the binding's `NativeSession`; a capture
-//! is handed an `Arc` of it (`options::Incremental::state`) and takes the
+//! is handed an `Arc` of it (`capture::context::Incremental::state`) and takes the
 //! mirror out for its duration, so two captures of one session never patch
 //! one mirror at once: the second finds none and reads the whole page.
 

@@ -330,7 +330,7 @@ fn fuzz_ax_tree_reader_and_serializer() {
     fuzz("ax_tree", |input| {
         if let Ok(tree) = readers::parse_full_ax_tree(input) {
             for opts in &sets {
-                let s = build_snapshot(&tree, None, PageFacts::default(), opts, 0.0, &[]);
+                let s = build_snapshot(&tree, None, PageFacts::default(), opts, None, 0.0, &[]);
                 let _ = s.to_json();
             }
         }
@@ -347,11 +347,12 @@ fn fuzz_session_numbering_revisions_and_deltas() {
     for (k, n) in [("#1", 4u32), ("#2", 9), ("#5", 2)] {
         known.insert(k.to_string(), n);
     }
-    let opts = SnapshotOptions { numbering: Some(std::sync::Arc::new(RefMemory::new(known, 3))), ..option_sets().remove(1) };
+    let opts = option_sets().remove(1);
+    let numbering = RefMemory::new(known, 3);
     fuzz_as("delta", "ax_tree", |input| {
         let text = match readers::parse_full_ax_tree(input) {
             Ok(tree) => {
-                let s = build_snapshot(&tree, None, PageFacts::default(), &opts, 0.0, &[]);
+                let s = build_snapshot(&tree, None, PageFacts::default(), &opts, Some(&numbering), 0.0, &[]);
                 assert!(s.ref_keys.len() == s.refs.len() && s.next_ref >= 10);
                 s.text
             }
@@ -369,7 +370,7 @@ fn fuzz_legacy_tree_reader() {
     let sets = option_sets();
     fuzz("legacy", |input| {
         if let Ok(tree) = readers::parse_legacy_tree(input) {
-            let _ = build_snapshot(&tree, None, PageFacts::default(), &sets[1], 0.0, &[]).to_json();
+            let _ = build_snapshot(&tree, None, PageFacts::default(), &sets[1], None, 0.0, &[]).to_json();
         }
     });
 }
@@ -382,7 +383,7 @@ fn fuzz_dom_snapshot_reader() {
         // The DOM engine reads the same replies: its tree must serialize, whatever the page sent.
         for style_at in [0, 1] {
             if let Ok(tree) = readers::dom_engine_tree(input, style_at) {
-                let _ = build_snapshot(&tree, None, PageFacts::default(), &SnapshotOptions::default(), 0.0, &[]).to_json();
+                let _ = build_snapshot(&tree, None, PageFacts::default(), &SnapshotOptions::default(), None, 0.0, &[]).to_json();
             }
         }
         // A session keeps the reply as its mirror and writes it back out, whatever the page sent.
@@ -413,7 +414,7 @@ fn fuzz_options_with_the_serializer() {
     fuzz("options", |input| {
         let Ok(v) = serde_json::from_str::<Value>(input) else { return };
         if let Ok(opts) = SnapshotOptions::from_value(&v) {
-            let _ = build_snapshot(&tree, None, PageFacts::default(), &opts, 0.0, &[]).to_json();
+            let _ = build_snapshot(&tree, None, PageFacts::default(), &opts, None, 0.0, &[]).to_json();
         }
     });
 }

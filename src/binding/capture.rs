@@ -32,7 +32,7 @@ pub fn snapshot_from_tree(env: Env, kind: String, input_json: String, options: V
         };
         let facts = facts.map(|f| PageFacts { url: f.url, title: f.title, dom_hash: f.dom_hash, ..PageFacts::default() }).unwrap_or_default();
         let ms = started.elapsed().as_secs_f64() * 1000.0;
-        Ok(build_snapshot(&tree, None, facts, &opts, ms, &[]).to_json())
+        Ok(build_snapshot(&tree, None, facts, &opts, None, ms, &[]).to_json())
     };
     run().map_err(|e| thrown(&env, e))
 }
@@ -113,17 +113,17 @@ pub struct WorldInput {
     pub token: Option<String>,
 }
 
-impl From<crate::options::World> for WorldInput {
-    fn from(w: crate::options::World) -> WorldInput {
+impl From<crate::capture::World> for WorldInput {
+    fn from(w: crate::capture::World) -> WorldInput {
         WorldInput { frame_id: w.frame_id, loader_id: w.loader_id, context_id: w.context_id as f64, token: w.token }
     }
 }
 
 /// A world handed back by JS; anything odd is no world (the capture makes a new one).
-pub(super) fn world_of(w: Option<WorldInput>) -> Option<crate::options::World> {
+pub(super) fn world_of(w: Option<WorldInput>) -> Option<crate::capture::World> {
     let w = w?;
     let id = w.context_id;
-    (id.is_finite() && id.fract() == 0.0 && id.abs() < 9.0e15 && !w.frame_id.is_empty() && !w.loader_id.is_empty()).then_some(crate::options::World {
+    (id.is_finite() && id.fract() == 0.0 && id.abs() < 9.0e15 && !w.frame_id.is_empty() && !w.loader_id.is_empty()).then_some(crate::capture::World {
         frame_id: w.frame_id,
         loader_id: w.loader_id,
         context_id: id as i64,
@@ -207,17 +207,18 @@ pub struct RefNumbering {
     pub next: u32,
 }
 
-/// Options, with a session's numbering when one is given.
-pub(super) fn capture_options(options: &Value, numbering: Option<RefNumbering>) -> std::result::Result<SnapshotOptions, WebAiError> {
-    let mut opts = SnapshotOptions::from_value(options)?;
+/// Options, and a context holding the session's numbering when one is given.
+pub(super) fn capture_options(options: &Value, numbering: Option<RefNumbering>) -> std::result::Result<(SnapshotOptions, CaptureContext), WebAiError> {
+    let opts = SnapshotOptions::from_value(options)?;
+    let mut ctx = CaptureContext::default();
     if let Some(n) = numbering {
         if n.keys.len() != n.numbers.len() {
             return Err(WebAiError::invalid_input("numbering", "numbering.keys and numbering.numbers must have the same length"));
         }
         let known = n.keys.into_iter().zip(n.numbers).collect();
-        opts.numbering = Some(std::sync::Arc::new(crate::text::numbering::RefMemory::new(known, n.next)));
+        ctx.numbering = Some(std::sync::Arc::new(crate::text::numbering::RefMemory::new(known, n.next)));
     }
-    Ok(opts)
+    Ok((opts, ctx))
 }
 
 /// A page session's mirror slot and the watcher token of the page's document.
@@ -286,27 +287,27 @@ impl CapturePump {
         let numbered = numbering.is_some();
         let base = incremental.as_ref().and_then(|i| i.base.clone());
         let state = session.map(|s| s.state.clone());
-        let opts = capture_options(&options, numbering).and_then(|mut opts| {
+        let given = capture_options(&options, numbering).and_then(|(opts, mut ctx)| {
             if let Some(s) = &state {
-                opts.numbering = Some(s.numbering());
+                ctx.numbering = Some(s.numbering());
             }
-            opts.world = world_of(world);
-            opts.incremental = match (incremental, &state) {
+            ctx.world = world_of(world);
+            ctx.incremental = match (incremental, &state) {
                 (Some(i), Some(s)) => Some(incremental_of(i, s)),
                 (Some(_), None) => return Err(WebAiError::invalid_input("incremental", "an incremental capture needs the session's NativeSession")),
                 (None, _) => None,
             };
-            Ok(opts)
+            Ok((opts, ctx))
         });
-        let sent = opts.as_ref().ok().and_then(|o| o.incremental.as_ref()).map(|i| (i.state.clone(), base.clone()));
-        let prefix = opts.as_ref().map(|o| o.ref_prefix.clone()).unwrap_or_default();
+        let sent = given.as_ref().ok().and_then(|(_, c)| c.incremental.as_ref()).map(|i| (i.state.clone(), base.clone()));
+        let prefix = given.as_ref().map(|(o, _)| o.ref_prefix.clone()).unwrap_or_default();
         let pump = Pump::new(move |transport| async move {
-            let opts = match opts {
-                Ok(o) => o,
+            let (opts, ctx) = match given {
+                Ok(g) => g,
                 Err(e) => return capture_outcome(Err(e), numbered, None),
             };
             let learn = state.as_deref().map(|s| (s, prefix.as_str()));
-            session_outcome(crate::capture::capture_incremental(&transport, opts).await, numbered, sent, learn)
+            session_outcome(crate::capture::capture_incremental(&transport, opts, ctx).await, numbered, sent, learn)
         });
         CapturePump { pump }
     }
@@ -382,7 +383,7 @@ impl TryFrom<EndpointInput> for Endpoint {
 #[napi]
 pub async fn capture_native(endpoint: EndpointInput, options: Value, numbering: Option<RefNumbering>) -> CaptureOutcome {
     let numbered = numbering.is_some();
-    let opts = match capture_options(&options, numbering) {
+    let (opts, ctx) = match capture_options(&options, numbering) {
         Ok(o) => o,
         Err(e) => return capture_outcome(Err(e), numbered, None),
     };
@@ -390,7 +391,7 @@ pub async fn capture_native(endpoint: EndpointInput, options: Value, numbering: 
         Ok(e) => e,
         Err(e) => return capture_outcome(Err(e), numbered, None),
     };
-    capture_outcome(native::capture_endpoint(&endpoint, opts).await, numbered, None)
+    capture_outcome(native::capture_endpoint(&endpoint, opts, ctx).await, numbered, None)
 }
 
 /// How the note on a page session's repeat snapshot that had to read the whole page begins.

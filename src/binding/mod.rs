@@ -24,7 +24,7 @@ use crate::action::{self as act, ActionRequest, RefTarget};
 use crate::agent::targets::{self, Pattern, PatternSpec, RefView, Target};
 use crate::agent::{contracts, registry, staleness};
 use crate::capture::pump::{Pump, PumpStep};
-use crate::capture::{Captured, CdpCall, CdpReply, CdpTransport, ReplyFuture};
+use crate::capture::{CaptureContext, Captured, CdpCall, CdpReply, CdpTransport, ReplyFuture};
 use crate::compat::{dom_hash, hash};
 use crate::error::{ErrorCode, WebAiError};
 use crate::native::{self, Endpoint};

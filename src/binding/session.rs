@@ -63,7 +63,7 @@ impl NativeSession {
     #[napi]
     pub async fn capture_endpoint(&self, endpoint: EndpointInput, options: Value, incremental: Option<IncrementalInput>) -> CaptureOutcome {
         let base = incremental.as_ref().and_then(|i| i.base.clone());
-        let mut opts = match capture_options(&options, None) {
+        let (mut opts, mut ctx) = match capture_options(&options, None) {
             Ok(o) => o,
             Err(e) => return capture_outcome(Err(e), false, None),
         };
@@ -71,19 +71,19 @@ impl NativeSession {
             Ok(e) => e,
             Err(e) => return capture_outcome(Err(e), false, None),
         };
-        opts.numbering = Some(self.state.numbering());
+        ctx.numbering = Some(self.state.numbering());
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(opts.timeout_ms.max(1) as u64);
         let (conn, world) = match self.link.get(&endpoint, deadline).await {
             Ok(c) => c,
             Err(e) => return capture_outcome(Err(e), false, None),
         };
-        opts.world = world;
-        opts.incremental = incremental.map(|i| incremental_of(i, &self.state));
+        ctx.world = world;
+        ctx.incremental = incremental.map(|i| incremental_of(i, &self.state));
         let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u32;
         opts.timeout_ms = left.max(1);
-        let sent = opts.incremental.as_ref().map(|_| (self.state.clone(), base));
+        let sent = ctx.incremental.as_ref().map(|_| (self.state.clone(), base));
         let prefix = opts.ref_prefix.clone();
-        let outcome = session_outcome(crate::capture::capture_incremental(&*conn, opts).await, false, sent, Some((&self.state, prefix.as_str())));
+        let outcome = session_outcome(crate::capture::capture_incremental(&*conn, opts, ctx).await, false, sent, Some((&self.state, prefix.as_str())));
         self.link.keep_world(&conn, outcome.world.clone().and_then(|w| world_of(Some(w)))).await;
         if conn.broken().is_some() {
             self.link.drop_broken(&conn).await;
@@ -226,8 +226,8 @@ pub struct RequestInFlight {
 }
 
 /// A session's incremental input as the capture takes it.
-pub(super) fn incremental_of(i: IncrementalInput, state: &std::sync::Arc<crate::page_session::PageSessionState>) -> crate::options::Incremental {
-    crate::options::Incremental {
+pub(super) fn incremental_of(i: IncrementalInput, state: &std::sync::Arc<crate::page_session::PageSessionState>) -> crate::capture::context::Incremental {
+    crate::capture::context::Incremental {
         state: state.clone(),
         token: i.token,
         session: i.session,

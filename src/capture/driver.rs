@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
+use super::context::{CaptureContext, World};
 use super::session::{CaptureSession, CdpCommand, Step};
 use super::transport::{call_before, CdpCall, CdpTransport};
 use crate::error::Result;
@@ -27,8 +28,8 @@ pub struct Captured {
     pub snapshot: WebAiSnapshot,
     pub processing_ms: f64,
     /// The isolated world the page scripts ran in: the next capture of the page may reuse it.
-    pub world: Option<crate::options::World>,
-    /// With `opts.incremental`: the page's DOM snapshot as a mirror, when it can serve repeat captures.
+    pub world: Option<World>,
+    /// With `ctx.incremental`: the page's DOM snapshot as a mirror, when it can serve repeat captures.
     pub mirror: Option<crate::incremental::Mirror>,
     /// The value of `Incremental::after` as JSON, when a repeat capture read subtrees and it answered.
     pub after: Option<String>,
@@ -62,7 +63,12 @@ async fn send_all(
 
 /// Capture a snapshot over any transport.
 pub async fn capture_with(transport: &dyn CdpTransport, opts: SnapshotOptions) -> Result<Captured> {
-    drive(transport, CaptureSession::new(opts)).await
+    capture_in(transport, opts, CaptureContext::default()).await
+}
+
+/// Capture a snapshot for a page session: numbered, in its world, kept as its mirror.
+pub async fn capture_in(transport: &dyn CdpTransport, opts: SnapshotOptions, ctx: CaptureContext) -> Result<Captured> {
+    drive(transport, CaptureSession::new(opts, ctx)).await
 }
 
 /// Run a capture plan to its snapshot.

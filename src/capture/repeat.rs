@@ -16,12 +16,13 @@ use futures_util::future::join_all;
 use serde_json::{json, Value};
 
 use super::calls::{Call, RepeatCall};
-use super::driver::{capture_with, drive, drive_from, Captured};
+use super::context::{CaptureContext, Incremental, World};
+use super::driver::{capture_in, drive, drive_from, Captured};
 use super::session::{CaptureSession, CdpCommand, Step};
 use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::incremental::{fresh, Mirror};
-use crate::options::{Incremental, SnapshotOptions, World};
+use crate::options::SnapshotOptions;
 use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 
 const TAKE_JS: &str = crate::page::TAKE_CHANGES;
@@ -86,15 +87,15 @@ pub enum SessionCapture {
     },
 }
 
-/// A capture for a page session with a mirror slot (`opts.incremental`):
+/// A capture for a page session with a mirror slot (`ctx.incremental`):
 /// incremental when the slot holds this document's mirror, else full (and
 /// the mirror is kept for the next one).
-pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOptions) -> Result<SessionCapture> {
-    let Some(inc) = opts.incremental.clone() else { return capture_with(transport, opts).await.map(|c| SessionCapture::Snapshot(Box::new(c))) };
+pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOptions, ctx: CaptureContext) -> Result<SessionCapture> {
+    let Some(inc) = ctx.incremental.clone() else { return capture_in(transport, opts, ctx).await.map(|c| SessionCapture::Snapshot(Box::new(c))) };
     let started = Instant::now();
     let mirror = inc.state.take_mirror(&inc.token);
-    let why = match (mirror, opts.world.clone()) {
-        (Some(mut mirror), Some(world)) => match repeat(transport, &opts, &inc, &world, &mut mirror, started).await {
+    let why = match (mirror, ctx.world.clone()) {
+        (Some(mut mirror), Some(world)) => match repeat(transport, &opts, &ctx, &inc, &world, &mut mirror, started).await {
             // The full capture below keeps a new mirror.
             Ok(Ok(Repeated::Small)) => None,
             Ok(Ok(Repeated::Unchanged)) => {
@@ -120,7 +121,7 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
         // The session's first capture of this document: nothing to patch yet, nothing to say.
         _ => None,
     };
-    let mut captured = capture_with(transport, opts).await?;
+    let mut captured = capture_in(transport, opts, ctx).await?;
     if let Some(why) = why {
         captured.snapshot.notes.push(format!("{FULL_CAPTURE_NOTE}{why}"));
     }
@@ -202,13 +203,14 @@ fn evaluated(reply: &CdpReply) -> Option<Value> {
 async fn repeat(
     transport: &dyn CdpTransport,
     opts: &SnapshotOptions,
+    ctx: &CaptureContext,
     inc: &Incremental,
     world: &World,
     mirror: &mut Mirror,
     started: Instant,
 ) -> Result<std::result::Result<Repeated, Fallback>> {
     let deadline = started + Duration::from_millis(opts.timeout_ms as u64);
-    let helper = CaptureSession::new(opts.clone());
+    let helper = CaptureSession::new(opts.clone(), ctx.clone());
     let shape = crate::incremental::mirror::shape_of(opts);
     // The session's key as a JS string literal (JSON's escaping is JS's).
     let key = Value::String(inc.session.clone()).to_string();
@@ -357,7 +359,8 @@ async fn repeat(
         }
         let t = Instant::now();
         let snapshot =
-            rebuild(transport, opts, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())).await?;
+            rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone()))
+                .await?;
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
     }
 
@@ -412,7 +415,8 @@ async fn repeat(
         return Ok(Err(f));
     }
     let snapshot =
-        rebuild(transport, opts, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())).await?;
+        rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone()))
+            .await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
 }
 
@@ -882,6 +886,7 @@ impl Lists {
 async fn rebuild(
     transport: &dyn CdpTransport,
     opts: &SnapshotOptions,
+    ctx: &CaptureContext,
     started: Instant,
     mirror: &mut Mirror,
     mut facts: PageFacts,
@@ -896,7 +901,7 @@ async fn rebuild(
     facts.documents = documents;
     let mut snapshot = if mirror.frames_elsewhere {
         let snap = mirror.to_snapshot();
-        let mut session = CaptureSession::with_page_snapshot(opts.clone(), &snap, false);
+        let mut session = CaptureSession::with_page_snapshot(opts.clone(), ctx.clone(), &snap, false);
         session.give_facts(facts.clone());
         // Frames in other processes that have not changed answer as they did (see `FrameReplies`).
         session.frame_replay.frames = unchanged_elsewhere.iter().filter_map(|f| mirror.oopif_replies.frames.get(f).map(|r| (f.clone(), r.clone()))).collect();
@@ -912,10 +917,10 @@ async fn rebuild(
     } else {
         // Only values changed since the last build: its page, patched, and its DOM trees.
         let (finished, page_of) = match mirror.take_kept(shape) {
-            Some(kept) => (CaptureSession::finish_built(opts.clone(), started, kept.page, kept.dom, kept.tree, facts)?, kept.page_of),
+            Some(kept) => (CaptureSession::finish_built(opts.clone(), ctx.clone(), started, kept.page, kept.dom, kept.tree, facts)?, kept.page_of),
             None => {
                 let (snap, page_of) = mirror.to_snapshot_mapped();
-                (CaptureSession::finish_from(opts.clone(), started, &snap, facts)?, page_of)
+                (CaptureSession::finish_from(opts.clone(), ctx.clone(), started, &snap, facts)?, page_of)
             }
         };
         match finished {
@@ -1000,7 +1005,7 @@ mod tests {
         });
         let mut m = mirror();
         m.documents = [("F".to_string(), "L".to_string())].into_iter().collect();
-        repeat(&t, &opts(), &inc, &world, &mut m, Instant::now()).await
+        repeat(&t, &opts(), &CaptureContext::default(), &inc, &world, &mut m, Instant::now()).await
     }
 
     fn fallback(r: Result<std::result::Result<Repeated, Fallback>>) -> String {
@@ -1084,7 +1089,7 @@ mod tests {
 
     /// The snapshot of the mirror built from it whole, as a first repeat capture builds it.
     fn whole(m: &Mirror, facts: &PageFacts) -> WebAiSnapshot {
-        match CaptureSession::finish_from(opts(), Instant::now(), &m.to_snapshot(), facts.clone()) {
+        match CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &m.to_snapshot(), facts.clone()) {
             Ok((_, Step::Done(s))) => *s,
             _ => panic!("the mirror's snapshot did not build"),
         }
@@ -1138,7 +1143,7 @@ mod tests {
     /// A build from the mirror that asks the browser nothing.
     async fn build_offline(m: &mut Mirror, facts: &PageFacts, shape: &str) -> WebAiSnapshot {
         let t = Answer(|_: &str, _: &Value| CdpReply::Err("no call expected".into()));
-        rebuild(&t, &opts(), Instant::now(), m, facts.clone(), Default::default(), shape, 1, &[], None).await.unwrap()
+        rebuild(&t, &opts(), &CaptureContext::default(), Instant::now(), m, facts.clone(), Default::default(), shape, 1, &[], None).await.unwrap()
     }
 
     fn named(n: &MNode, name: &str, value: &str) -> bool {

@@ -13,6 +13,7 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use super::calls::{Call, FrameCall};
+use super::context::{CaptureContext, World};
 use super::transport::CdpReply;
 use crate::capture::calls::{Mark, MarkCall};
 use crate::capture::frames::{child_frames, stitch, FrameCapture, FrameInfo};
@@ -20,7 +21,7 @@ use crate::dom::snapshot_reader::{self, read_snapshot, SnapshotRead};
 use crate::dom::viewport::{Boxes, Placement};
 use crate::dom::DomTree;
 use crate::error::{ErrorCode, Result, WebAiError};
-use crate::options::{Engine, SnapshotOptions, World};
+use crate::options::{Engine, SnapshotOptions};
 use crate::text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
 use crate::tree::cdp_reader::parse_full_ax_tree;
 use crate::tree::rows_reader::{parse_rows, projection_spec};
@@ -95,6 +96,7 @@ struct DomParts {
 
 pub struct CaptureSession {
     opts: SnapshotOptions,
+    ctx: CaptureContext,
     started: Instant,
     replies: HashMap<Call, CdpReply>,
     waiting: Vec<Call>,
@@ -126,14 +128,14 @@ pub struct CaptureSession {
     frame_tree: Option<Value>,
     /// Frame id → loaderId of every frame tree read (keys a session's stable refs).
     documents: rustc_hash::FxHashMap<String, String>,
-    /// A previous capture's world (`opts.world`): whether the frame tree showed its document.
+    /// A previous capture's world (`ctx.world`): whether the frame tree showed its document.
     hint: Hint,
     /// The hinted page facts and root element replies, until the hint is judged.
     hinted_facts: Option<CdpReply>,
     hinted_root: Option<CdpReply>,
     /// The world the page scripts ran in, for the next capture of this page.
     pub world: Option<World>,
-    /// With `opts.incremental`: the page's DOM snapshot kept for repeat captures.
+    /// With `ctx.incremental`: the page's DOM snapshot kept for repeat captures.
     pub mirror: Option<crate::incremental::Mirror>,
     /// The page's DOM snapshot was given (a repeat capture's patched mirror): it is not asked for.
     prebuilt: bool,
@@ -228,9 +230,10 @@ enum Stage {
 }
 
 impl CaptureSession {
-    pub fn new(opts: SnapshotOptions) -> CaptureSession {
+    pub fn new(opts: SnapshotOptions, ctx: CaptureContext) -> CaptureSession {
         CaptureSession {
             opts,
+            ctx,
             started: Instant::now(),
             replies: HashMap::new(),
             waiting: Vec::new(),
@@ -279,7 +282,7 @@ impl CaptureSession {
 
     /// A page session's capture records its frames' replies (see `record_frames`).
     fn recording(mut self) -> CaptureSession {
-        self.record_frames = self.opts.incremental.is_some() && self.dom_engine();
+        self.record_frames = self.ctx.incremental.is_some() && self.dom_engine();
         self
     }
 
@@ -303,10 +306,8 @@ impl CaptureSession {
         // by the document the page facts name (`judge_hint`), not by the
         // frame tree, and asks for targets only when its DOM snapshot shows a
         // frame in another process (`frames_or_finish`).
-        let lean = self.dom_engine()
-            && self.opts.world.as_ref().is_some_and(|w| w.token.is_some())
-            && self.opts.numbering.is_none()
-            && self.opts.incremental.is_none();
+        let lean =
+            self.dom_engine() && self.ctx.world.as_ref().is_some_and(|w| w.token.is_some()) && self.ctx.numbering.is_none() && self.ctx.incremental.is_none();
         let mut cmds = Vec::new();
         if !lean && !self.frame_tree_asked {
             // The frame tree first: it names the main frame, whose isolated
@@ -327,7 +328,7 @@ impl CaptureSession {
             cmds.push(CdpCommand::new(Call::Targets, json!({})));
             self.targets_asked = true;
         }
-        if let Some(world) = self.opts.world.clone().filter(|_| !self.given_facts) {
+        if let Some(world) = self.ctx.world.clone().filter(|_| !self.given_facts) {
             // A world this page had: the page scripts go in the first batch,
             // and the frame tree, read alongside, says whether they count.
             self.hint = Hint::Unjudged;
@@ -376,7 +377,7 @@ impl CaptureSession {
             (Call::FrameTree, CdpReply::Ok(text)) if self.stage == Stage::First => {
                 self.frame_tree = crate::compat::json_text::from_str_lossy::<Value>(text).ok();
                 let main = self.main_frame();
-                let same = match (&self.opts.world, &main) {
+                let same = match (&self.ctx.world, &main) {
                     (Some(w), Some((id, loader))) => &w.frame_id == id && Some(&w.loader_id) == loader.as_ref(),
                     _ => false,
                 };
@@ -385,7 +386,7 @@ impl CaptureSession {
                 }
                 match main {
                     _ if same && self.hint != Hint::Rejected => {
-                        self.world = self.opts.world.clone();
+                        self.world = self.ctx.world.clone();
                         Vec::new()
                     }
                     Some((frame_id, _)) => vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))],
@@ -578,7 +579,7 @@ impl CaptureSession {
     fn judge_hint(&mut self) -> Option<Step> {
         if self.hint == Hint::Unjudged && !self.frame_tree_asked {
             // No frame tree: the world stands if its page facts name its document.
-            let world = self.opts.world.clone()?;
+            let world = self.ctx.world.clone()?;
             let shown = self.hinted_facts.as_ref().and_then(facts_value).and_then(|o| o.get("token").and_then(Value::as_str).map(str::to_string));
             if shown.is_some() && shown == world.token {
                 self.hint = Hint::Confirmed;
@@ -618,7 +619,7 @@ impl CaptureSession {
         // The document is the same but the world did not answer: make a new one.
         self.hint = Hint::Rejected;
         self.world = None;
-        let frame_id = self.opts.world.as_ref().map(|w| w.frame_id.clone()).unwrap_or_default();
+        let frame_id = self.ctx.world.as_ref().map(|w| w.frame_id.clone()).unwrap_or_default();
         Some(self.send(vec![CdpCommand::new(Call::CreateWorld, json!({ "frameId": frame_id, "worldName": WORLD_NAME }))]))
     }
 
@@ -997,7 +998,10 @@ impl CaptureSession {
                 t.remember_hints();
             });
         }
-        let snapshot = build_snapshot(&tree, subtree, facts, &self.opts, capture_ms, &dom);
+        let mut snapshot = build_snapshot(&tree, subtree, facts, &self.opts, self.ctx.numbering.as_deref(), capture_ms, &dom);
+        if self.ctx.incremental.is_some() {
+            snapshot.capture_mode = Some(crate::text::snapshot::CaptureMode::Full);
+        }
         if self.keep_built {
             let style_at = self.engine_style_at();
             let index = self.built_index.take().filter(|_| as_built);
@@ -1035,7 +1039,7 @@ impl CaptureSession {
         let want_concealed = self.opts.mark_untrusted;
         let want_boxes = self.opts.wants_boxes() || want_concealed;
         // The DOM engine's tree and the DOM pass's facts come from one parse of the reply.
-        let keep = self.opts.incremental.is_some() && call == Call::DomSnapshot;
+        let keep = self.ctx.incremental.is_some() && call == Call::DomSnapshot;
         // The mirror's first build is kept with it, as a repeat capture's is (`crate::incremental::kept`).
         self.keep_built |= keep;
         let read = match &text {
@@ -1169,13 +1173,13 @@ impl CaptureSession {
 
     /// A page session's capture with the DOM engine: it would keep a mirror.
     pub fn wants_mirror(&self) -> bool {
-        self.opts.incremental.is_some() && self.dom_engine()
+        self.ctx.incremental.is_some() && self.dom_engine()
     }
 
     /// A capture whose page DOM snapshot is `snap` (a repeat capture's patched
     /// mirror): the rest (page facts, frames in other processes) is read as usual.
-    pub(crate) fn with_page_snapshot(opts: SnapshotOptions, snap: &snapshot_reader::Snapshot<'_>, keep_built: bool) -> CaptureSession {
-        let mut s = CaptureSession::new(opts);
+    pub(crate) fn with_page_snapshot(opts: SnapshotOptions, ctx: CaptureContext, snap: &snapshot_reader::Snapshot<'_>, keep_built: bool) -> CaptureSession {
+        let mut s = CaptureSession::new(opts, ctx);
         s.keep_built = keep_built;
         let (read, tree) = s.engine_read(snap, keep_built);
         s.ax_tree = Some(Ok(tree));
@@ -1229,11 +1233,12 @@ impl CaptureSession {
     /// engine's user-agent subtrees) before it: run it with `drive_from`.
     pub(crate) fn finish_from(
         opts: SnapshotOptions,
+        ctx: CaptureContext,
         started: Instant,
         snap: &snapshot_reader::Snapshot<'_>,
         mut facts: PageFacts,
     ) -> Result<(CaptureSession, Step)> {
-        let mut s = CaptureSession::with_page_snapshot(opts, snap, true);
+        let mut s = CaptureSession::with_page_snapshot(opts, ctx, snap, true);
         s.started = started;
         s.documents = std::mem::take(&mut facts.documents);
         s.stage = Stage::First;
@@ -1249,15 +1254,17 @@ impl CaptureSession {
     /// pass's trees already built (a kept build patched with new values:
     /// `crate::incremental::kept`), and the engine's tree when only text
     /// changed. The session keeps them again (`built`).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn finish_built(
         opts: SnapshotOptions,
+        ctx: CaptureContext,
         started: Instant,
         page: crate::engine::page::Page,
         dom: Vec<DomTree>,
         tree: Option<(AxTree, crate::engine::retext::Index)>,
         mut facts: PageFacts,
     ) -> Result<(CaptureSession, Step)> {
-        let mut s = CaptureSession::new(opts);
+        let mut s = CaptureSession::new(opts, ctx);
         s.started = started;
         s.keep_built = true;
         let (tree, index) = tree.unwrap_or_else(|| crate::engine::build::build_indexed(&page));

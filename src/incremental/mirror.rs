@@ -100,9 +100,9 @@ pub struct Mirror {
     detached: Vec<u32>,
 }
 
-/// Options as far as they shape a snapshot (not the session's numbering, world or deadline).
+/// Options as far as they shape a snapshot (not the deadline).
 pub fn shape_of(opts: &crate::options::SnapshotOptions) -> String {
-    let bare = crate::options::SnapshotOptions { numbering: None, world: None, incremental: None, timeout_ms: 0, ..opts.clone() };
+    let bare = crate::options::SnapshotOptions { timeout_ms: 0, ..opts.clone() };
     format!("{bare:?}")
 }
 

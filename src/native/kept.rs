@@ -19,8 +19,8 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::{Endpoint, NativeConnection};
+use crate::capture::World;
 use crate::error::{ErrorCode, Result, WebAiError};
-use crate::options::World;
 
 struct Kept {
     endpoint: Endpoint,

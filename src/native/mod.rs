@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub use connection::{Dialog, NativeConnection, MAX_MESSAGE_BYTES};
 pub use kept::{is_fatal, KeptConnection};
 
-use crate::capture::{capture_with, Captured};
+use crate::capture::{capture_in, CaptureContext, Captured};
 use crate::error::Result;
 use crate::options::SnapshotOptions;
 
@@ -27,11 +27,11 @@ pub struct Endpoint {
 }
 
 /// Connect, snapshot the chosen tab, detach.
-pub async fn capture_endpoint(endpoint: &Endpoint, opts: SnapshotOptions) -> Result<Captured> {
+pub async fn capture_endpoint(endpoint: &Endpoint, opts: SnapshotOptions, ctx: CaptureContext) -> Result<Captured> {
     let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms as u64);
     let conn = NativeConnection::open(endpoint, deadline).await?;
     let left = deadline.saturating_duration_since(Instant::now()).as_millis() as u32;
-    let result = capture_with(&conn, SnapshotOptions { timeout_ms: left.max(1), ..opts }).await;
+    let result = capture_in(&conn, SnapshotOptions { timeout_ms: left.max(1), ..opts }, ctx).await;
     conn.close().await;
     result
 }

@@ -106,7 +106,7 @@ mod tests {
         let mut nodes = vec![json!({ "role": "WebArea", "name": "T", "children": children })];
         nodes.extend(names.iter().map(|n| json!({ "role": "button", "name": n, "children": [] })));
         let tree = crate::tree::legacy_reader::from_value(json!({ "legacyNodes": nodes })).unwrap();
-        crate::text::snapshot::build_snapshot(&tree, None, PageFacts::default(), &SnapshotOptions::default(), 0.0, &[])
+        crate::text::snapshot::build_snapshot(&tree, None, PageFacts::default(), &SnapshotOptions::default(), None, 0.0, &[])
     }
 
     fn refs(json: &str) -> serde_json::Map<String, Value> {

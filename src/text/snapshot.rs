@@ -4,6 +4,7 @@ use crate::compat::hash::{estimate_tokens, hash_accessibility_snapshot};
 use crate::dom::selector::Locator;
 use crate::dom::DomTree;
 use crate::options::SnapshotOptions;
+use crate::text::numbering::RefMemory;
 use crate::text::serialize::{serialize, ElementRef, HintFn, Keying, SelectorFn, Serialized};
 use crate::tree::AxTree;
 use serde::Serialize;
@@ -44,7 +45,7 @@ pub struct WebAiSnapshot {
     /// The text's o200k count (counted when `maxTokens` is set).
     pub tokens: Option<usize>,
     pub capture_ms: f64,
-    /// With `opts.numbering`: each ref's element key (order of `refs`) and the next free number.
+    /// With a session's numbering: each ref's element key (order of `refs`) and the next free number.
     pub ref_keys: Vec<Option<String>>,
     pub next_ref: u32,
     /// With `includeElements`: seed 001's elements, focused ref and timestamp.
@@ -94,11 +95,20 @@ fn media_elements(dom: &[DomTree], tree: &AxTree) -> (usize, usize) {
 
 /// Build the snapshot; `dom` (the DOM pass, one tree per process) marks
 /// clickable elements and gives every ref its selector, frames and hosts.
-pub fn build_snapshot(tree: &AxTree, subtree_root: Option<u32>, facts: PageFacts, opts: &SnapshotOptions, capture_ms: f64, dom: &[DomTree]) -> WebAiSnapshot {
+/// With `numbering` (a page session's): refs keep the numbers their elements had.
+pub fn build_snapshot(
+    tree: &AxTree,
+    subtree_root: Option<u32>,
+    facts: PageFacts,
+    opts: &SnapshotOptions,
+    numbering: Option<&RefMemory>,
+    capture_ms: f64,
+    dom: &[DomTree],
+) -> WebAiSnapshot {
     let title = facts.title.clone().filter(|t| !t.is_empty()).or_else(|| tree.title().map(str::to_string));
     let hints = |frame: Option<&str>, backend: i64| crate::dom::hints_in(dom, frame, backend);
     let hint_fn: Option<HintFn<'_>> = if dom.is_empty() { None } else { Some(&hints) };
-    let keying = opts.numbering.as_deref().map(|memory| Keying { memory, documents: &facts.documents });
+    let keying = numbering.map(|memory| Keying { memory, documents: &facts.documents });
     // One locator (it indexes the DOM on first use) for `more` lines' expand
     // hints (maxElements) and then for every ref.
     let shared_locator = std::cell::RefCell::new(Locator::new(dom));
@@ -207,7 +217,7 @@ pub fn build_snapshot(tree: &AxTree, subtree_root: Option<u32>, facts: PageFacts
         next_ref,
         elements,
         untrusted,
-        capture_mode: opts.incremental.as_ref().map(|_| CaptureMode::Full),
+        capture_mode: None,
         subtrees_reread: 0,
     }
 }
