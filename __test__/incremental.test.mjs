@@ -366,6 +366,10 @@ test('a change that restyles another element through :has(), a sibling combinato
             () => { document.getElementById('x').checked = true; }, /button "Panel"/, false],
         ['<style>.a.sel + .b { display: none }</style><main><button class="a sel" id="x">A</button><button class="b">B</button></main>',
             () => { document.getElementById('x').classList.remove('sel'); }, /button "B"/, true],
+        // A rule a script inserts after the first look (as CSS-in-JS libraries do): the
+        // watcher reads the sheets' rules again when a sheet's top level changed.
+        ['<style id="s"></style><main><button class="a" id="x">A</button><button class="b">B</button></main>',
+            () => { document.getElementById('s').sheet.insertRule('.a.sel + .b { display: none }'); document.getElementById('x').classList.add('sel'); }, /button "B"/, false],
         // In a same-origin frame, with the rule in a constructed sheet the frame adopted.
         ['<main><iframe title="Inner" srcdoc="<main><button class=a id=x>A</button><button class=b>B</button></main><script>const s = new CSSStyleSheet(); s.replaceSync(\'.a.sel ~ .b { display: none }\'); document.adoptedStyleSheets = [s];</script>"></iframe></main>',
             () => { document.querySelector('iframe').contentDocument.getElementById('x').classList.add('sel'); }, /button "B"/, false],
