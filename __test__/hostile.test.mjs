@@ -20,8 +20,8 @@ import native from '../lib/native.cjs';
 import { pagesDir, root, sized } from './helpers.mjs';
 
 // Full size in CI (WEB_AI_TEST_FULL=1); a developer's run uses smaller pages that cross the same limits.
-const FRAMES = sized(2000, 600);
-const TEXT_MB = sized(50, 10);
+const FRAMES = sized(2000, 300);
+const TEXT_MB = sized(50, 5);
 
 let browser; // Playwright's, with a DevTools port, for the monkeypatching page
 let endpoint;
