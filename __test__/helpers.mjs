@@ -89,8 +89,9 @@ export { openFile };
 /**
  * Visit each file in one tab, in turn: `fn(page, file, index)` for each. A sweep over
  * many pages navigates one page rather than opening a tab a page: a new tab
- * costs Chromium about 0.3 s of CPU more than a navigation (measured here,
- * 30 of each), and the suite is CPU-bound.
+ * costs Chromium about 0.4 s of CPU more than a navigation (`node bench/tab-cost.mjs`:
+ * 30 new tabs 16.5 CPU-s, one tab navigated 30 times 3.7, launch included),
+ * and the suite is CPU-bound.
  */
 export async function sweep(files, fn) {
     let page = null;

@@ -381,7 +381,7 @@ export class AgentHost {
      * loading state and notes, then the text or the changes. All of it is
      * the page's to choose, so all of it goes inside the boundary.
      */
-    _render(snapshot, { page = false, knownUrl = null, echo = null } = {}) {
+    _render(snapshot, { page = false, knownUrl = null, quiet = false } = {}) {
         const head = [];
         if (page) {
             // The title when the document line does not already say it; the URL when the caller did not just ask for it.
@@ -402,8 +402,8 @@ export class AgentHost {
             if (!d.added.length && !d.removed.length && !d.changed.length && !/^[+~-]/m.test(d.text)) {
                 if (!head.length) return `No change on the page (revision ${snapshot.revision}).`;
                 body = `No change on the page (revision ${snapshot.revision}).`;
-            } else if (echo && (echo.said || echoOf(d, echo) === '')) {
-                // The field now holds what the caller wrote, and nothing else changed: the status says it all.
+            } else if (quiet) {
+                // The changes were only the action's own (`echoOf`): the status says it all.
                 if (!head.length) return null;
                 body = null;
             } else {
@@ -471,7 +471,7 @@ export class AgentHost {
         return { snapshot: r && !dialog ? r.snapshot : null, dialog };
     }
 
-    async _after(status, session, snapshot, { page = false, knownUrl = null, echo = null } = {}) {
+    async _after(status, session, snapshot, { page = false, knownUrl = null, quiet = false } = {}) {
         const dialog = await this._dialogLine(session);
         if (dialog) return { text: `${status}\n${dialog}`, isError: false };
         const url = snapshot.url;
@@ -482,7 +482,7 @@ export class AgentHost {
         }
         const moved = page || (this._lastUrl !== undefined && this._lastUrl !== url);
         this._lastUrl = url;
-        const rendered = this._render(snapshot, { page: moved, knownUrl, echo });
+        const rendered = this._render(snapshot, { page: moved, knownUrl, quiet });
         return { text: rendered === null ? status : `${status}\n${rendered}`, isError: false };
     }
 
@@ -622,10 +622,12 @@ export class AgentHost {
                     }
                     if (fresh.length) status += ` A new tab opened (browser_tabs {action: "select", index} to use it):\n${marked(fresh.map(t => `[${after.indexOf(t) + 1}] ${t.url}`).join('\n'))}`;
                 }
-                const echo = ['browser_fill', 'browser_select', 'browser_click'].includes(name) ? { action, ref: args.ref, value: args.value } : null;
-                const states = echo && r.snapshot?.delta && status.endsWith('.') ? echoOf(r.snapshot.delta, echo) : null;
-                if (states) return this._after(`${status.slice(0, -1)}; ${states}.`, session, r.snapshot, { echo: { ...echo, said: true } });
-                return this._after(status, session, r.snapshot, { echo });
+                // Asked once: what the changes say beyond the action itself ('' nothing, or its own new states).
+                const echoed = ['browser_fill', 'browser_select', 'browser_click'].includes(name) && r.snapshot?.delta && status.endsWith('.')
+                    ? echoOf(r.snapshot.delta, { action, ref: args.ref, value: args.value })
+                    : null;
+                if (echoed === null) return this._after(status, session, r.snapshot);
+                return this._after(echoed ? `${status.slice(0, -1)}; ${echoed}.` : status, session, r.snapshot, { quiet: true });
             }
             case 'browser_press_key': {
                 const key = this._string(input, 'key');
