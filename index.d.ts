@@ -48,6 +48,25 @@ export declare class NativeSession {
   sizes(): Array<number>
   /** Forget everything and close the session's own connection, if it has one. */
   close(): Promise<void>
+  /** The session's revision (0 before its first snapshot). */
+  get revision(): number
+  /** The next look captures: an action ran, or the caller invalidated the session. */
+  markDirty(): void
+  /** A full-capture session may answer from its last snapshot of `shape` (younger than `ttlMs`, nothing made it stale). */
+  mayAnswerFromCache(shape: string, ttlMs: number): boolean
+  /** The page's watch state is the one of the last snapshot of `shape`. */
+  unchangedSince(shape: string, state: any): boolean
+  /** What the look before a capture tells it: `[reuse, sawChange]`. */
+  beforeCapture(shape: string, state: any, token?: string | undefined | null): Array<boolean>
+  /** The capture found the page as the last snapshot of `shape` showed it. */
+  recordUnchanged(shape: string, state: any): void
+  /**
+   * Number a new snapshot of `shape` (`keep`: it becomes the latest of its shape):
+   * `{ revision, changed, delta?, observedChange }`.
+   */
+  record(shape: string, snapshot: RecordInput, state: any, keep: boolean): any
+  /** One of the session's recent snapshots (an action accepts any of them: refs are stable). */
+  knowsSnapshot(snapshotId: string): boolean
   /**
    * A capture over the session's own connection to `endpoint` (opened on
    * first use, kept): with `incremental`, a repeat capture of what changed.
@@ -181,6 +200,9 @@ export declare const DEFAULT_VERIFY_TIMEOUT_MS: number
 
 export declare function defaultInteractiveRoles(): Array<string>
 
+/** A `delta: true` look answers with the delta: it is under 70% of the whole text's tokens. */
+export declare function deltaIsShorter(fullText: string, deltaText: string): boolean
+
 /** The `domHashAround` hash of an element's outerHTML. */
 export declare function domHashOfHtml(html: string, maxChars: number): string
 
@@ -280,6 +302,12 @@ export interface IncrementalInput {
 export declare function keyEvents(key: string): Array<any>
 
 /**
+ * Seed 004 §4.4: the page's first loading signal (`page`, from its watcher), a
+ * progressbar in `text`, or requests the last action started (`inFlight`); else null.
+ */
+export declare function loadingState(text: string, page: any | undefined | null, inFlight: Array<string>): any | null
+
+/**
  * Page text inside untrusted-content boundaries, imitations defused (a session's delta).
  * Page text between the agent surface's short boundaries, with a fresh nonce.
  */
@@ -356,6 +384,16 @@ export interface RecordedFacts {
   domHash?: string
 }
 
+/** A snapshot as the session's book numbers it. */
+export interface RecordInput {
+  snapshotId: string
+  /** The whole text (inside untrusted-content boundaries when `nonce` is given). */
+  text: string
+  url?: string
+  nonce?: string
+  origin?: string
+}
+
 export interface RefIdentity {
   role: string
   name: string
@@ -388,6 +426,9 @@ export interface RequestInFlight {
   url: string
   ageMs: number
 }
+
+/** Two watch states of one unchanged page (both answered, nothing recorded between them). */
+export declare function sameWatchState(a: any, b: any): boolean
 
 /**
  * Serialize a recorded tree: `kind` is `cdp` (a `getFullAXTree` result as

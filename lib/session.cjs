@@ -7,8 +7,12 @@
 // and hold still, actions wait for the page to settle, and a repeat look at
 // an unchanged page is answered from cache.
 //
-// The rules (stable numbering, what a change is, the delta) are the Rust
-// core's; this layer keeps the session's state and talks to the page.
+// The session's state and rules (stable numbering, the mirror, when the
+// revision moves, the latest text of each shape, the cache, the loading
+// state, the delta) are the Rust core's, in the session's NativeSession
+// (src/page_session/). This layer keeps what must be JS: the snapshot and
+// ref objects it hands back, the timers of its waits and settling, and
+// Playwright's request events.
 const crypto = require('node:crypto');
 const native = require('./native.cjs');
 const { adapt } = require('./transport.cjs');
@@ -47,8 +51,6 @@ const SETTLE_POLL_MS = 25;
  * event returns, and a page that changed nothing looks quiet at once.
  */
 const SETTLE_MIN_MS = 50;
-/** `delta: true` answers with the delta when it is under this share of the full text. */
-const DELTA_SHARE = 0.7;
 /** Request types that never finish and say nothing about the page settling. */
 const ENDLESS = new Set(['websocket', 'eventsource', 'WebSocket', 'EventSource']);
 
@@ -80,10 +82,8 @@ function copyRef(r) {
 /** A held ref whose only change is its signatureHash (the core sends that hash alone: src/text/sent_refs.rs). */
 const resigned = (ref, signatureHash) => ({ ...ref, signatureHash });
 
-/** Two watch states of one unchanged page. */
-function sameState(a, b) {
-    return Boolean(a && b && a.token === b.token && a.seq === b.seq && a.fp === b.fp);
-}
+/** Two watch states of one unchanged page (the core's rule). */
+const sameState = (a, b) => native.sameWatchState(a ?? null, b ?? null);
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 const messageOf = err => (err && err.message ? String(err.message) : String(err));
@@ -287,14 +287,11 @@ class PageSession {
         this._quietMs = positive(o.quietMs, 'quietMs', DEFAULT_QUIET_MS);
         this._actionTimeoutMs = positive(o.timeoutMs, 'timeoutMs', native.DEFAULT_ACTION_TIMEOUT_MS);
         this._requests = o.trackRequests === false ? requestTracker(null, null) : requestTracker(source, this._access.kind, this._native);
-        this._revision = 0;
-        /** Per text shape: the latest snapshot and its page watch state. */
+        /** Per text shape: the latest snapshot object and the page's watch state (the core's book decides; these are what it hands back). */
         this._latest = new Map();
         this._last = null;
         /** Every ref seen in the session, so an action can use a ref the latest snapshot left out. */
         this._known = new Map();
-        this._snapshotIds = new Set();
-        this._dirty = false;
         this._closed = false;
         // Repeat snapshots with the DOM engine read only what changed (the
         // mirror of the page stays in Rust, in the session's NativeSession).
@@ -313,7 +310,7 @@ class PageSession {
 
     /** The latest revision (0 before the first snapshot). */
     get revision() {
-        return this._revision;
+        return this._native.revision;
     }
 
     /** The latest snapshot of the session, or null. */
@@ -339,7 +336,7 @@ class PageSession {
 
     /** Drop the cache and the page's mirror: the next snapshot captures the whole page. */
     invalidate() {
-        this._dirty = true;
+        this._native.markDirty();
         this._native.forget();
         this._sent = null;
     }
@@ -358,9 +355,9 @@ class PageSession {
         // allRefs looks past the session's snapshots: a full capture that leaves the mirror as it was.
         const incremental = this._incremental && o.engine !== 'ax' && !bypass;
         // An incremental session's capture is itself the check: a short round trip when nothing changed.
-        if (!incremental && !bypass && prev && !this._dirty && Date.now() - prev.snapshot.capturedAtMs < this._cacheTtlMs) {
+        if (!incremental && !bypass && prev && this._native.mayAnswerFromCache(key, this._cacheTtlMs)) {
             const state = await this._watch(false);
-            if (sameState(state, prev.state)) {
+            if (this._native.unchangedSince(key, state ?? null)) {
                 return { ...prev.snapshot, fromCache: true };
             }
         }
@@ -375,10 +372,11 @@ class PageSession {
         const watchMs = incremental ? Math.min(5000, Math.max(2000, Math.round((Number(o.timeoutMs) || native.DEFAULT_TIMEOUT_MS) / 2))) : 2000;
         const state = await this._watch(!incremental, watchMs, incremental, incremental);
         const token = incremental && state && typeof state.token === 'string' ? state.token : null;
-        // The last snapshot of this shape, of this document, can answer for an unchanged page.
-        const reuse = Boolean(prev && !bypass && prev.state && prev.state.token === token);
-        // The look saw mutations or input since the last capture's look: the capture asks for the changed subtrees at once.
-        const sawChange = Boolean(state && this._lastState && (state.seq !== this._lastState.seq || state.token !== this._lastState.token));
+        // reuse: the last snapshot of this shape, of this document, can answer for an unchanged page.
+        // sawChange: the look saw mutations or input since the last capture's look: the capture asks
+        // for the changed subtrees at once.
+        const [reuseOk, sawChange] = this._native.beforeCapture(key, state ?? null, token ?? undefined);
+        const reuse = Boolean(prev && !bypass && reuseOk);
         const { snapshot, after } = await this._capture(o, token, reuse, sawChange, incremental && state);
         if (incremental && state === null && Array.isArray(snapshot.notes)) {
             snapshot.notes.push(`${native.FULL_CAPTURE_NOTE}the page's watcher did not answer within ${watchMs} ms`);
@@ -388,49 +386,42 @@ class PageSession {
         if (snapshot.unchanged) {
             prev.state = state;
             prev.snapshot.capturedAtMs = Date.now();
-            this._dirty = false;
+            this._native.recordUnchanged(key, state ?? null);
             const stats = { ...prev.snapshot.stats, captureMode: 'incremental', subtreesReread: 0, captureMs: snapshot.captureMs };
             // The notes that explained how the last one was read do not explain this one.
             const notes = prev.snapshot.notes.filter(n => !n.startsWith(native.FULL_CAPTURE_NOTE));
             const same = { ...prev.snapshot, stats, notes, fromCache: true };
             // The page's own loading signals are in its DOM, which did not change; requests in flight may have.
             const kept = prev.snapshot.loadingState && prev.snapshot.loadingState.source !== 'network' ? prev.snapshot.loadingState : null;
-            const loading = kept || this._loadingState(prev.snapshot, null);
+            const loading = kept || this._loadingState(prev.snapshot.text, null);
             if (loading) same.loadingState = loading;
             else delete same.loadingState;
             return same;
         }
-        const from = prev ? prev.snapshot.revision : this._revision;
-        let comparison = null;
-        if (prev) {
-            comparison = compareTexts(prev.snapshot, snapshot, from, this._revision + 1);
-        }
-        const changed = this._revision === 0 ? true
-            : comparison ? comparison.change
-                : !this._last || !sameState(state, this._lastState);
-        if (changed) this._revision += 1;
-        snapshot.revision = this._revision;
+        // The core numbers it against the last snapshot of this shape, which it holds (allRefs looks past them).
+        const u = snapshot.untrusted;
+        const recorded = this._native.record(key, {
+            snapshotId: snapshot.snapshotId,
+            text: snapshot.text,
+            url: snapshot.url ?? undefined,
+            nonce: u ? u.nonce : undefined,
+            origin: u ? u.origin : undefined,
+        }, state ?? null, !bypass);
+        snapshot.revision = recorded.revision;
         snapshot.capturedAtMs = Date.now();
         snapshot.fromCache = false;
-        if (comparison) {
-            const d = comparison.delta;
-            snapshot.delta = { fromRevision: from, toRevision: this._revision, unchanged: d.unchanged, added: d.added, removed: d.removed, changed: d.changed, text: d.text };
-            snapshot.observedChange = changed ? comparison.observedChange : null;
+        if (recorded.delta) {
+            snapshot.delta = recorded.delta;
+            snapshot.observedChange = recorded.observedChange;
         }
         if (after) {
             const watched = await after;
             state.loading = watched ? watched.loading : null;
         }
-        const loading = this._loadingState(snapshot, state);
+        const loading = this._loadingState(snapshot.text, state ? state.loading : null);
         if (loading) snapshot.loadingState = loading;
-        if (!bypass) {
-            this._latest.set(key, { snapshot, state });
-            this._dirty = false;
-        }
+        if (!bypass) this._latest.set(key, { snapshot, state });
         this._last = snapshot;
-        this._lastState = state;
-        this._snapshotIds.add(snapshot.snapshotId);
-        if (this._snapshotIds.size > 1000) this._snapshotIds.delete(this._snapshotIds.values().next().value);
         if (wantDelta && snapshot.delta) return deltaView(snapshot);
         return snapshot;
     }
@@ -541,18 +532,9 @@ class PageSession {
         return { refs: out, fresh };
     }
 
-    /** Seed 004 §4.4: the first loading signal, or null (never partial). */
-    _loadingState(snapshot, state) {
-        // The page's own signals come first, in the watcher's order.
-        if (state && state.loading) return state.loading;
-        if (/^\s*- progressbar\b/m.test(snapshot.text)) {
-            return { active: true, signal: 'progress_indicator', source: 'snapshot', detail: 'a progressbar is on the page' };
-        }
-        const inFlight = this._pendingSince(this._actedAt ?? Infinity);
-        if (inFlight.length) {
-            return { active: true, signal: 'network', source: 'network', detail: `${inFlight.length} request(s) started by the last action in flight: ${inFlight.slice(0, 3).join(', ')}` };
-        }
-        return null;
+    /** Seed 004 §4.4: the first loading signal, or null (never partial): the core's rule, with the requests in flight. */
+    _loadingState(text, pageLoading) {
+        return native.loadingState(text, pageLoading ?? null, this._pendingSince(this._actedAt ?? Infinity));
     }
 
     _pendingSince(since) {
@@ -613,7 +595,7 @@ class PageSession {
         if (!this._last) await this.snapshot();
         const input = args && typeof args === 'object' ? { ...args } : {};
         // Refs are stable within the session: any of its snapshots is current enough.
-        if (typeof input.snapshot_id === 'string' && this._snapshotIds.has(input.snapshot_id)) delete input.snapshot_id;
+        if (typeof input.snapshot_id === 'string' && this._native.knowsSnapshot(input.snapshot_id)) delete input.snapshot_id;
         const refs = Object.fromEntries(this._known);
         Object.assign(refs, this._last.refs);
         const view = { snapshotId: this._last.snapshotId, refs };
@@ -622,12 +604,12 @@ class PageSession {
         this._actedAt = performance.now();
         const timeoutMs = typeof o.timeoutMs === 'number' && o.timeoutMs > 0 ? o.timeoutMs : this._actionTimeoutMs;
         const result = await runActionWith(this._source, view, action, input, { timeoutMs, via: this._access.act, throwFatal: true }, async () => {
-            this._dirty = true;
+            this._native.markDirty();
             const settle = await this._settle(this._actedAt, settleMs);
             const snapshot = await this.snapshot({ ...(o.snapshotOptions || {}) });
             return { snapshot, settle };
         });
-        result.revision = this._revision;
+        result.revision = this._native.revision;
         return result;
     }
 
@@ -646,10 +628,10 @@ class PageSession {
         if (this._requests.ready) await this._requests.ready;
         this._actedAt = performance.now();
         const value = await fn();
-        this._dirty = true;
+        this._native.markDirty();
         const settle = await this._settle(this._actedAt, settleMs);
         const snapshot = await this.snapshot({ ...(o.snapshotOptions || {}) });
-        return { value, snapshot, settle, revision: this._revision };
+        return { value, snapshot, settle, revision: this._native.revision };
     }
 
     /**
@@ -693,7 +675,7 @@ class PageSession {
         for (;;) {
             const t = performance.now();
             if (t - started >= timeoutMs) {
-                return { success: false, observedChange: null, snapshotRevision: this._revision, timeout: true, snapshot: null, delta: null, waitedMs: Math.round(t - started) };
+                return { success: false, observedChange: null, snapshotRevision: this._native.revision, timeout: true, snapshot: null, delta: null, waitedMs: Math.round(t - started) };
             }
             const state = await this._watch(false);
             if (!sameState(state, seen)) {
@@ -777,9 +759,7 @@ class PageSession {
 
 /** A session snapshot whose `text` is its delta, when that is under 70% of the full text. */
 function deltaView(snapshot) {
-    const full = native.estimateSnapshotTokens(snapshot.text);
-    const delta = native.estimateSnapshotTokens(snapshot.delta.text);
-    if (delta >= DELTA_SHARE * full) return { ...snapshot, textIsDelta: false };
+    if (!native.deltaIsShorter(snapshot.text, snapshot.delta.text)) return { ...snapshot, textIsDelta: false };
     return { ...snapshot, fullText: snapshot.text, text: snapshot.delta.text, textIsDelta: true };
 }
 

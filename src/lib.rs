@@ -12,7 +12,8 @@
 //!   repeat capture, the pump a JS thread drives, and the context a page
 //!   session brings to a capture beside its options (numbering, world, mirror slot);
 //! - `incremental`: a session's mirror of its page and the subtrees read again;
-//! - `page_session`: what a page session keeps between its captures;
+//! - `page_session`: what a page session keeps between its captures, and its
+//!   book (the revision, the latest text of each shape, the cache and loading rules);
 //! - `page`: the scripts that run in the page, and our world's globals;
 //! - `text`: the serializer, the `WebAiSnapshot`, numbering, deltas,
 //!   revisions, budgets, tokens, untrusted-content boundaries, what a

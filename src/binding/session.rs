@@ -55,7 +55,70 @@ impl NativeSession {
     #[napi]
     pub async fn close(&self) {
         self.state.forget();
+        self.state.book(|b| b.clear());
         self.link.close().await;
+    }
+
+    /// The session's revision (0 before its first snapshot).
+    #[napi(getter)]
+    pub fn revision(&self) -> u32 {
+        self.state.book(|b| b.revision())
+    }
+
+    /// The next look captures: an action ran, or the caller invalidated the session.
+    #[napi]
+    pub fn mark_dirty(&self) {
+        self.state.book(|b| b.mark_dirty());
+    }
+
+    /// A full-capture session may answer from its last snapshot of `shape` (younger than `ttlMs`, nothing made it stale).
+    #[napi]
+    pub fn may_answer_from_cache(&self, shape: String, ttl_ms: f64) -> bool {
+        let ttl = std::time::Duration::from_secs_f64((ttl_ms.max(0.0) / 1000.0).min(1e9));
+        self.state.book(|b| b.may_answer_from_cache(&shape, ttl, std::time::Instant::now()))
+    }
+
+    /// The page's watch state is the one of the last snapshot of `shape`.
+    #[napi]
+    pub fn unchanged_since(&self, shape: String, state: Value) -> bool {
+        let state = crate::page_session::book::WatchState::of(&state);
+        self.state.book(|b| b.unchanged_since(&shape, state.as_ref()))
+    }
+
+    /// What the look before a capture tells it: `[reuse, sawChange]`.
+    #[napi]
+    pub fn before_capture(&self, shape: String, state: Value, token: Option<String>) -> Vec<bool> {
+        let state = crate::page_session::book::WatchState::of(&state);
+        let b = self.state.book(|b| b.before(&shape, state.as_ref(), token.as_deref()));
+        vec![b.reuse, b.saw_change]
+    }
+
+    /// The capture found the page as the last snapshot of `shape` showed it.
+    #[napi]
+    pub fn record_unchanged(&self, shape: String, state: Value) {
+        let state = crate::page_session::book::WatchState::of(&state);
+        self.state.book(|b| b.unchanged(&shape, state, std::time::Instant::now()));
+    }
+
+    /// Number a new snapshot of `shape` (`keep`: it becomes the latest of its shape):
+    /// `{ revision, changed, delta?, observedChange }`.
+    #[napi]
+    pub fn record(&self, shape: String, snapshot: RecordInput, state: Value, keep: bool) -> Value {
+        let state = crate::page_session::book::WatchState::of(&state);
+        let boundaries = match (&snapshot.nonce, &snapshot.origin) {
+            (Some(nonce), Some(origin)) => Some(crate::page_session::book::Boundaries { nonce, origin }),
+            _ => None,
+        };
+        let r = self
+            .state
+            .book(|b| b.record(&shape, &snapshot.text, boundaries, snapshot.url.as_deref(), state, &snapshot.snapshot_id, keep, std::time::Instant::now()));
+        serde_json::to_value(r).unwrap_or(Value::Null)
+    }
+
+    /// One of the session's recent snapshots (an action accepts any of them: refs are stable).
+    #[napi]
+    pub fn knows_snapshot(&self, snapshot_id: String) -> bool {
+        self.state.book(|b| b.knows_snapshot(&snapshot_id))
     }
 
     /// A capture over the session's own connection to `endpoint` (opened on
@@ -198,6 +261,37 @@ impl NativeSession {
             Err(e) => action_failed_to_connect(e, started),
         }
     }
+}
+
+/// A snapshot as the session's book numbers it.
+#[napi(object)]
+pub struct RecordInput {
+    pub snapshot_id: String,
+    /// The whole text (inside untrusted-content boundaries when `nonce` is given).
+    pub text: String,
+    pub url: Option<String>,
+    pub nonce: Option<String>,
+    pub origin: Option<String>,
+}
+
+/// Seed 004 §4.4: the page's first loading signal (`page`, from its watcher), a
+/// progressbar in `text`, or requests the last action started (`inFlight`); else null.
+#[napi]
+pub fn loading_state(text: String, page: Option<Value>, in_flight: Vec<String>) -> Option<Value> {
+    crate::page_session::book::loading_state(&text, page.as_ref(), &in_flight)
+}
+
+/// Two watch states of one unchanged page (both answered, nothing recorded between them).
+#[napi]
+pub fn same_watch_state(a: Value, b: Value) -> bool {
+    use crate::page_session::book::WatchState;
+    crate::page_session::book::same(WatchState::of(&a).as_ref(), WatchState::of(&b).as_ref())
+}
+
+/// A `delta: true` look answers with the delta: it is under 70% of the whole text's tokens.
+#[napi]
+pub fn delta_is_shorter(full_text: String, delta_text: String) -> bool {
+    crate::page_session::book::delta_is_shorter(&full_text, &delta_text)
 }
 
 #[napi(object)]

@@ -1,6 +1,7 @@
 //! What a page session keeps in Rust between its captures: the ref
-//! numbering, the mirror of the page's document, and the refs the JS side
-//! was last sent. One object per session, owned by it and freed with it:
+//! numbering, the mirror of the page's document, the refs the JS side
+//! was last sent, and its book (`book`: the revision, the latest text of
+//! each shape, the watch states, the cache and loading rules). One object per session, owned by it and freed with it:
 //! there is no process-wide store, so no session is ever evicted for
 //! another (the store this replaces kept 16 and silently let a 17th capture
 //! in full for the rest of its life).
@@ -12,9 +13,12 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+pub mod book;
+
 use crate::incremental::Mirror;
 use crate::text::numbering::RefMemory;
 use crate::text::sent_refs::SentRefs;
+use book::Book;
 
 /// Above this many remembered elements a session forgets those unseen for longest.
 pub const MAX_REMEMBERED_REFS: usize = 50_000;
@@ -27,6 +31,8 @@ struct Held {
     mirror: Option<(String, Mirror)>,
     /// The refs of the last snapshot the session was sent (`text::sent_refs`).
     sent: Option<SentRefs>,
+    /// The revision and the latest snapshot of each shape (`book`).
+    book: Book,
 }
 
 #[derive(Default)]
@@ -93,6 +99,11 @@ impl PageSessionState {
         let mut held = self.lock();
         held.mirror = None;
         held.sent = None;
+    }
+
+    /// Read or write the session's book (its revision, latest texts and watch states).
+    pub fn book<R>(&self, f: impl FnOnce(&mut Book) -> R) -> R {
+        f(&mut self.lock().book)
     }
 
     /// How many nodes the mirror holds, and how many refs the session was last sent.
