@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { buildWebAiSnapshot, buildWebAiSnapshotFromAxTree, domHashAround, WebAiError } from '../lib/index.mjs';
-import { browser, closeBrowser, openFixture, recording, recordingNames, replaySession, pagesDir, root, sweep } from './helpers.mjs';
+import { browser, closeBrowser, openFixture, recording, recordingNames, replaySession, pagesDir, root, sweep, newTab } from './helpers.mjs';
 
 after(closeBrowser);
 
@@ -318,7 +318,7 @@ test('inline scripts\' and styles\' text does not travel to the addon; every oth
     assert.equal(blankText({ strings: 3 }, { under: [], minChars: 1 }), 3);
 
     // Live: a page whose inline script and style dwarf it, and a long text that is content.
-    const page = await (await browser()).newPage();
+    const page = await newTab(await browser());
     try {
         const content = 'Readable paragraph. '.repeat(40).trim();
         await page.setContent(`<style>${'.c{color:red}'.repeat(20000)}</style><script>${'var x=1;'.repeat(40000)}</script>

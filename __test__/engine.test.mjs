@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { buildWebAiSnapshot, createBrowserTools, createPageSession, WebAiError } from '../lib/index.mjs';
 import { compareEngines, defaultPages } from '../bench/agreement.mjs';
-import { launchWithEndpoint, closeBrowser, openFixture, root, sweep } from './helpers.mjs';
+import { launchWithEndpoint, closeBrowser, openFixture, root, sweep, newTab } from './helpers.mjs';
 
 after(closeBrowser);
 
@@ -81,7 +81,7 @@ test('engine: dom reads a cross-site frame in its own process, and works through
     const top = await serve(() => `<title>Shop</title><button>Top</button><iframe title="Payment" src="http://localhost:${child.address().port}/"></iframe><iframe title="Same site" srcdoc="<button>Same-site button</button>"></iframe><button>End</button>`);
     const { browser, endpoint } = await launchWithEndpoint();
     try {
-        const page = await browser.newPage();
+        const page = await newTab(browser);
         await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
         const opts = { maxDepth: 20 };
         const ax = await buildWebAiSnapshot(page, opts);

@@ -3,7 +3,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildWebAiSnapshot, locatorForRef, runAction, WebAiError } from '../lib/index.mjs';
-import { closeBrowser, openFixture } from './helpers.mjs';
+import { closeBrowser, openFixture, newTab } from './helpers.mjs';
 
 after(closeBrowser);
 
@@ -96,7 +96,7 @@ test('a cross-site (out-of-process) iframe is read through its own session; same
         + `<iframe title="Payment" src="http://localhost:${child.address().port}/"></iframe>`
         + '<iframe title="Same site" srcdoc="<button>Same-site button</button>"></iframe><button>End</button>');
     const b = await sharedBrowser();
-    const page = await b.newPage();
+    const page = await newTab(b);
     try {
         await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
         const session = await page.context().newCDPSession(page);
@@ -163,7 +163,7 @@ test('viewportOnly places a cross-site frame at its iframe: below the fold it sh
     const top = await serve('127.0.0.1', () => `<!doctype html><body style="margin:0"><button>Top</button><div style="height:1500px"></div>`
         + `<iframe title="Below" style="height:300px;width:400px" src="http://localhost:${child.address().port}/"></iframe><div style="height:1500px"></div></body>`);
     const b = await sharedBrowser();
-    const page = await b.newPage({ viewport: { width: 800, height: 600 } });
+    const page = await newTab(b, { viewport: { width: 800, height: 600 } });
     try {
         await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
         const names = async () => Object.values((await buildWebAiSnapshot(page, { viewportOnly: true, maxDepth: 20 })).refs).map(r => r.name);

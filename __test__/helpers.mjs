@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import net from 'node:net';
-import { CHROMIUM_FLAGS, findChromium, launchChromium, openFile } from '../lib/chromium.mjs';
+import { CHROMIUM_FLAGS, findChromium, launchChromium, newTab, openFile } from '../lib/chromium.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const pagesDir = join(root, 'fixtures', 'pages');
@@ -84,7 +84,7 @@ export async function openFixture(name) {
     return openFile(await browser(), join(pagesDir, name));
 }
 
-export { openFile };
+export { newTab, openFile };
 
 /**
  * Visit each file in one tab, in turn: `fn(page, file, index)` for each. A sweep over

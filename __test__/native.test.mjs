@@ -7,7 +7,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildWebAiSnapshot, runAction, WebAiError } from '../lib/index.mjs';
-import { freePort, launchWithEndpoint, pagesDir } from './helpers.mjs';
+import { freePort, launchWithEndpoint, pagesDir, newTab } from './helpers.mjs';
 
 let browser;
 let endpoint;
@@ -40,7 +40,7 @@ test('the native path gives the same text as the Playwright path: frames three d
     const pages = [];
     try {
         for (const url of [pathToFileURL(join(pagesDir, 'frames.html')).href, pathToFileURL(join(pagesDir, 'shadow.html')).href, `http://127.0.0.1:${top.address().port}/`]) {
-            const page = await browser.newPage();
+            const page = await newTab(browser);
             pages.push(page);
             await page.goto(url, { waitUntil: 'load' });
             const viaPlaywright = await buildWebAiSnapshot(page, { maxDepth: 20 });
@@ -61,8 +61,8 @@ test('the native path gives the same text as the Playwright path: frames three d
 });
 
 test('tabs are chosen by target id, by URL substring, or as the single page; otherwise cdp.target-mismatch', async () => {
-    const a = await browser.newPage();
-    const b = await browser.newPage();
+    const a = await newTab(browser);
+    const b = await newTab(browser);
     try {
         await a.goto(pathToFileURL(join(pagesDir, 'forms.html')).href);
         await b.goto(pathToFileURL(join(pagesDir, 'widgets.html')).href);
@@ -83,7 +83,7 @@ test('tabs are chosen by target id, by URL substring, or as the single page; oth
 });
 
 test('the browser and its tabs are left as they were', async () => {
-    const page = await browser.newPage();
+    const page = await newTab(browser);
     try {
         await page.goto(pathToFileURL(join(pagesDir, 'grok.html')).href);
         const s = await page.context().newCDPSession(page);
@@ -149,7 +149,7 @@ test('16 concurrent native captures of 16 tabs all succeed, each of its own tab'
     const pages = [];
     try {
         for (let i = 0; i < 16; i += 1) {
-            const page = await browser.newPage();
+            const page = await newTab(browser);
             pages.push(page);
             const n = String(i).padStart(2, '0');
             await page.goto(`data:text/html,<title>Tab ${n}</title><button>Button ${n}</button>`);
@@ -172,7 +172,7 @@ test('16 concurrent native captures of 16 tabs all succeed, each of its own tab'
 });
 
 test('actions run on a { cdpEndpoint } tab like on a Playwright page', async () => {
-    const page = await browser.newPage();
+    const page = await newTab(browser);
     try {
         await page.goto(pathToFileURL(join(pagesDir, 'actions.html')).href);
         const source = { cdpEndpoint: endpoint, urlIncludes: 'actions.html' };
@@ -192,7 +192,7 @@ test('actions run on a { cdpEndpoint } tab like on a Playwright page', async () 
 });
 
 test('a tab closed mid-capture fails cleanly, without a hang', async () => {
-    const page = await browser.newPage();
+    const page = await newTab(browser);
     await page.goto(pathToFileURL(join(pagesDir, 'forms.html')).href);
     await page.evaluate(() => setTimeout(() => { const t = Date.now(); while (Date.now() - t < 800); }, 0));
     const started = Date.now();
@@ -205,7 +205,7 @@ test('a tab closed mid-capture fails cleanly, without a hang', async () => {
 test('the CLI snapshots and doctors a running browser\'s tab with --cdp', async () => {
     const { root } = await import('./helpers.mjs');
     const { spawn } = await import('node:child_process');
-    const page = await browser.newPage();
+    const page = await newTab(browser);
     try {
         await page.goto(pathToFileURL(join(pagesDir, 'gemini.html')).href);
         const cli = (...argv) => new Promise(resolve => {
@@ -240,7 +240,7 @@ test('the CLI acts on a --cdp tab by the refs it printed, checks they still name
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const stateDir = mkdtempSync(join(tmpdir(), 'was-cli-'));
-    const page = await browser.newPage();
+    const page = await newTab(browser);
     const cli = (...argv) => new Promise(resolve => {
         const child = spawn(process.execPath, [join(root, 'bin', 'web-ai-snapshot.mjs'), ...argv], { env: { ...process.env, WEB_AI_SNAPSHOT_STATE_DIR: stateDir } });
         let stdout = '';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createPageSession } from '../lib/index.mjs';
-import { launchWithEndpoint, pagesDir, root } from './helpers.mjs';
+import { launchWithEndpoint, pagesDir, root, newTab } from './helpers.mjs';
 
 let browser;
 let endpoint;
@@ -25,7 +25,7 @@ const OPTIONS = { engine: 'dom', timeoutMs: 30000 };
 
 /** A tab on `file` (a fixture path under pages/) and its target id. */
 async function tab(file) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newTab(browser, { viewport: { width: 1280, height: 900 } });
     await page.goto(pathToFileURL(join(pagesDir, file)).href, { waitUntil: 'load' });
     const cdp = await page.context().newCDPSession(page);
     const { targetInfo } = await cdp.send('Target.getTargetInfo');
@@ -160,7 +160,7 @@ test('endpoint: an action waits for the requests it started (the Network domain 
         });
         s.listen(0, '127.0.0.1', () => resolve(s));
     });
-    const page = await browser.newPage();
+    const page = await newTab(browser);
     await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
     const cdp = await page.context().newCDPSession(page);
     const { targetInfo } = await cdp.send('Target.getTargetInfo');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createPageSession, buildWebAiSnapshot, WebAiError } from '../lib/index.mjs';
-import { launchWithEndpoint, pagesDir } from './helpers.mjs';
+import { launchWithEndpoint, pagesDir, newTab } from './helpers.mjs';
 
 let browser;
 let endpoint;
@@ -23,7 +23,7 @@ const sleep = ms => new Promise(r => setTimeout(r, ms));
 
 /** A fixture page of `loop/` and a session on it from `kind`. */
 async function open(name, kind, options = {}) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newTab(browser, { viewport: { width: 1280, height: 900 } });
     await page.goto(pathToFileURL(join(pagesDir, 'loop', name)).href, { waitUntil: 'load' });
     const cdp = await page.context().newCDPSession(page);
     const { targetInfo } = await cdp.send('Target.getTargetInfo');
@@ -356,7 +356,7 @@ test('a repeat capture that reads what changed brings the loading signals with i
 });
 
 test('a session makes our world once: its watcher and its captures share the one world cache, and a navigation makes it again', async () => {
-    const page = await browser.newPage();
+    const page = await newTab(browser);
     await page.goto(pathToFileURL(join(pagesDir, 'loop', 'loading.html')).href, { waitUntil: 'load' });
     const real = await page.context().newCDPSession(page);
     const calls = [];
