@@ -173,6 +173,46 @@ test('every other tool: dialogs, keys, hover, scroll, screenshot, tabs, history,
     }
 });
 
+test('after an action the result says what the agent does not know yet: rows as they read now, no document line, a landmark shown before folded, its refs still acting', async () => {
+    const { client, call } = await connect();
+    try {
+        let r = await call('browser_navigate', { url: page('table.html') });
+        assert.match(r.text, /- row: Ada Kim \| 21 \| Lyon/);
+        r = await call('browser_click', { ref: refOf(r.text, 'button', 'Age') });
+        assert.equal(r.isError, false, r.text);
+        const body = r.text.split('\n').slice(2, -1);
+        assert.equal(body[0], 'Changes:', r.text);
+        // Every change is under the document, which did not change: its line is left out.
+        assert.ok(!/- document/.test(r.text), r.text);
+        // A row whose cells the sort replaced reads as it is now, on one line; the cells that went are not repeated.
+        assert.ok(body.includes('~     - row: Jon Lopez | 64 | Oslo'), r.text);
+        assert.ok(!/- cell "/.test(r.text), r.text);
+        assert.ok(!r.text.includes('Ada Kim | 21'), 'the row that moved down the table is not said again');
+
+        r = await call('browser_navigate', { url: page('news.html') });
+        assert.match(r.text, /banner:[\s\S]*link "World"/);
+        const first = Number(/\(revision (\d+)\)/.exec(r.text)[1]);
+        const readMore = refOf(r.text, 'button', 'Read more');
+        r = await call('browser_click', { ref: refOf(r.text, 'button', 'Accept all') });
+        if (!/dialog "Newsletter"/.test(r.text)) r = await call('wait_for_ui_change', { timeout_ms: 3000 });
+        assert.match(r.text, /dialog "Newsletter"/);
+        assert.match(r.text, /inert: behind the modal dialog "Newsletter"/);
+        r = await call('browser_click', { ref: refOf(r.text, 'button', 'No thanks') });
+        // The page behind the modal reads exactly as the agent was shown it when it opened the page.
+        assert.ok(r.text.includes(`\n  - banner: (as at revision ${first})\n`), r.text);
+        assert.ok(r.text.includes(`\n  - main: (as at revision ${first})\n`), r.text);
+        assert.ok(!/link "World"/.test(r.text), r.text);
+        // Its refs hold: the agent acts on one it read then.
+        r = await call('browser_click', { ref: readMore });
+        assert.equal(r.isError, false, r.text);
+        assert.match(r.text, /Analysts expect the pause to last until spring/);
+        // A page asked for is shown whole.
+        assert.match((await call('get_snapshot', { viewport_only: false })).text, /- banner:\n\s+- heading "Daily News"/);
+    } finally {
+        await client.close();
+    }
+});
+
 /** The agent pages over HTTP on 127.0.0.1 (a server without --allow-file-urls). */
 async function serveAgentPages() {
     const { createServer } = await import('node:http');

@@ -43,13 +43,85 @@ const marked = text => native.markPageText(text);
  * when every change is such a line, without the ancestor lines that place
  * added ones (a changed line names its ref).
  */
-function compactChanges(text) {
-    const lines = foldRemoved(text.split('\n').map(l => l.replace(/^# (?:changes from|no changes since) revision \d+(?: to \d+)?:.*$/, 'Changes:').replace(/^(~.*?)\s+\(was: .*\)$/, '$1')));
+function compactChanges(text, fullText) {
+    const read = text.split('\n').map(l => l.replace(/^# (?:changes from|no changes since) revision \d+(?: to \d+)?:.*$/, 'Changes:').replace(/^(~.*?)\s+\(was: .*\)$/, '$1'));
+    const lines = withoutRoot(foldRemoved(asTheyAre(read, fullText.split('\n'))));
     const body = lines.filter(l => /^[+~-]/.test(l));
     if (body.length && body.every(l => l.startsWith('~'))) {
         return lines.filter(l => !/^ {2}/.test(l)).map(l => (l.startsWith('~') ? `~ ${l.slice(1).trimStart()}` : l)).join('\n');
     }
     return lines.join('\n');
+}
+
+/** A line of the changes: its mark (` `, `+`, `-`, `~`), the snapshot line it stands for, and that line's indent. */
+function changeLine(line) {
+    if (!/^[ +~-] /.test(line)) return null;
+    const text = line.slice(2);
+    return { mark: line[0], text, indent: /^ */.exec(text)[0].length };
+}
+
+/** The most lines a container's new block may have to be shown whole in the changes. */
+const AS_THEY_ARE_MAX = 40;
+
+/**
+ * Table rows with no name, ref or state of their own whose every line in
+ * the changes changed, some replaced, shown as they read now: the row's
+ * whole block from the snapshot, marked `~`, without the lines it lost. An agent that sorted a table reads each row as it is
+ * (`~ - row: Ada Kim | 21 | Lyon`), not the cells that went and the cells
+ * that came, which the diff pairs up by place. A block that cannot be found
+ * in the snapshot is left as the diff wrote it.
+ */
+function asTheyAre(lines, full) {
+    // Where each line that is still on the page stands in the snapshot (the changes keep its order).
+    const at = new Array(lines.length).fill(-1);
+    let k = 0;
+    for (const [i, line] of lines.entries()) {
+        const c = changeLine(line);
+        if (!c || c.mark === '-') continue;
+        while (k < full.length && full[k] !== c.text) k += 1;
+        if (k === full.length) return lines;
+        at[i] = k;
+        k += 1;
+    }
+    const out = [];
+    // The snapshot's lines already shown whole: a line of the changes inside them is said.
+    let shownTo = -1;
+    for (let i = 0; i < lines.length; i += 1) {
+        const c = changeLine(lines[i]);
+        if (c && c.mark !== '-' && at[i] !== -1 && at[i] < shownTo) continue;
+        if (!c || c.mark !== ' ' || !/^ *- row:$/.test(c.text)) {
+            out.push(lines[i]);
+            continue;
+        }
+        let j = i + 1;
+        let changed = true;
+        let replaced = false;
+        for (; j < lines.length; j += 1) {
+            const d = changeLine(lines[j]);
+            if (!d || d.indent <= c.indent) break;
+            if (d.mark === ' ') changed = false;
+            if (d.mark === '-') replaced = true;
+        }
+        let end = at[i] + 1;
+        while (end < full.length && /^ */.exec(full[end])[0].length > c.indent) end += 1;
+        if (!changed || !replaced || end - at[i] > AS_THEY_ARE_MAX) {
+            out.push(lines[i]);
+            continue;
+        }
+        for (let n = at[i]; n < end; n += 1) out.push(`~ ${full[n]}`);
+        shownTo = end;
+        i = j - 1;
+    }
+    return out;
+}
+
+/** The changes without the document's line when it did not change: every change is under it. */
+function withoutRoot(lines) {
+    const first = lines.findIndex(l => changeLine(l));
+    const root = first === -1 ? null : changeLine(lines[first]);
+    if (!root || root.mark !== ' ' || root.indent !== 0 || !root.text.startsWith('- document')) return lines;
+    if (lines.slice(first + 1).some(l => { const c = changeLine(l); return c && c.indent === 0; })) return lines;
+    return [...lines.slice(0, first), ...lines.slice(first + 1).map(l => (changeLine(l) ? `${l.slice(0, 2)}${l.slice(4)}` : l))];
 }
 
 /**
@@ -61,7 +133,8 @@ function foldRemoved(lines) {
     const out = [];
     for (let i = 0; i < lines.length; i += 1) {
         out.push(lines[i]);
-        if (!lines[i].startsWith('-')) continue;
+        // A removed row is left whole: compactRows says it on one line.
+        if (!lines[i].startsWith('-') || /^- +- row:$/.test(lines[i])) continue;
         let j = i + 1;
         while (j < lines.length && lines[j].startsWith('-') && depth(lines[j]) > depth(lines[i])) j += 1;
         if (j - i > 1) {
@@ -123,7 +196,7 @@ function compactRows(text, delta) {
     };
     for (let i = 0; i < lines.length; i += 1) {
         const row = split(lines[i]);
-        if (row.item !== '- row:' || (delta && !/^[+\- ] $/.test(row.mark))) {
+        if (row.item !== '- row:' || (delta && !/^[+~\- ] $/.test(row.mark))) {
             out.push(lines[i]);
             continue;
         }
@@ -160,6 +233,61 @@ function compactRows(text, delta) {
         i = j - 1;
     }
     return out.join('\n');
+}
+
+const LANDMARK = /^( *)- (?:banner|navigation|main|contentinfo|complementary|search|region|form)\b.*:$/;
+/** A landmark's block shorter than this is shown again rather than folded. */
+const FOLD_MIN_LINES = 3;
+
+/** Each landmark's block in a snapshot text: `[start, end)` line indices, its root's indent, and its text without that indent. */
+function landmarkBlocks(lines) {
+    const out = [];
+    for (let i = 0; i < lines.length; i += 1) {
+        const m = LANDMARK.exec(lines[i]);
+        if (!m) continue;
+        const indent = m[1].length;
+        let end = i + 1;
+        while (end < lines.length && /^ */.exec(lines[end])[0].length > indent) end += 1;
+        if (end - i >= FOLD_MIN_LINES) out.push({ start: i, end, indent, key: lines.slice(i, end).map(l => l.slice(indent)).join('\n') });
+    }
+    return out;
+}
+
+/**
+ * A page shown again after an action, with each landmark (banner,
+ * navigation, main, …) whose block reads exactly as in an earlier result
+ * folded to its first line: `- banner: (as at revision 3)`. The model has
+ * that result in its context and every ref in it still holds (refs are
+ * stable in a session); what changed is shown in full. `shown` maps each
+ * block shown so far to the revision it was last shown at; `showing` is
+ * what this text shows in full (to learn once it is sent).
+ */
+function foldShown(text, shown) {
+    const lines = text.split('\n');
+    const blocks = landmarkBlocks(lines);
+    const out = [];
+    const showing = [];
+    let skipTo = -1;
+    for (let i = 0; i < lines.length; i += 1) {
+        if (i < skipTo) continue;
+        const block = blocks.find(b => b.start === i);
+        const at = block ? shown.get(block.key) : undefined;
+        if (at !== undefined) {
+            out.push(`${lines[i]} (as at revision ${at})`);
+            skipTo = block.end;
+            continue;
+        }
+        if (block) showing.push(block);
+        out.push(lines[i]);
+    }
+    return { text: out.join('\n'), showing };
+}
+
+/** Remember the landmark blocks a result showed in full. */
+function learnShown(blocks, shown, revision) {
+    // A long session on a changing page keeps the most recent blocks only.
+    if (shown.size > 500) shown.clear();
+    for (const b of blocks) shown.set(b.key, revision);
 }
 
 class ToolError extends Error {
@@ -248,6 +376,8 @@ export class AgentHost {
         this.options = options;
         this.browser = new AgentBrowser(options);
         this.tabs = new Map();
+        /** Per page session: the landmark blocks shown so far, and the revision each was last shown at. */
+        this.shownBlocks = new WeakMap();
         this.current = null;
         this.viewportOnly = true;
         this.allowed = parseOriginRules(options.allowedOrigins);
@@ -361,6 +491,16 @@ export class AgentHost {
         return list.length ? `Open tabs:\n${marked(list.map((t, i) => `[${i + 1}] ${t.url}`).join('\n'))}\nChoose one with browser_tabs {action: "select", index}` : 'No tab is open: browser_tabs {action: "new"} opens one';
     }
 
+    /** The landmark blocks a tab's session has shown the agent in full (see `foldShown`). */
+    _shown(session) {
+        let m = this.shownBlocks.get(session);
+        if (!m) {
+            m = new Map();
+            this.shownBlocks.set(session, m);
+        }
+        return m;
+    }
+
     _forget(id) {
         const tab = this.tabs.get(id);
         if (tab) tab.session.close().catch(() => undefined);
@@ -381,7 +521,7 @@ export class AgentHost {
      * loading state and notes, then the text or the changes. All of it is
      * the page's to choose, so all of it goes inside the boundary.
      */
-    _render(snapshot, { page = false, knownUrl = null, quiet = false } = {}) {
+    _render(snapshot, { page = false, knownUrl = null, quiet = false, shown = null } = {}) {
         const head = [];
         if (page) {
             // The title when the document line does not already say it; the URL when the caller did not just ask for it.
@@ -397,7 +537,9 @@ export class AgentHost {
         }
         const d = snapshot.delta;
         const full = compactRows(snapshot.textIsDelta ? snapshot.fullText : snapshot.text, false).replace(BLOCKED_ADVICE, '(blocked)');
-        let body = full;
+        // A page asked for is shown whole; after an action, what the agent was shown before is folded.
+        const whole = shown && !page ? foldShown(full, shown) : { text: full, showing: shown ? landmarkBlocks(full.split('\n')) : [] };
+        let body = whole.text;
         if (!page && d) {
             if (!d.added.length && !d.removed.length && !d.changed.length && !/^[+~-]/m.test(d.text)) {
                 if (!head.length) return `No change on the page (revision ${snapshot.revision}).`;
@@ -408,10 +550,11 @@ export class AgentHost {
                 body = null;
             } else {
                 // The changes when they are shorter than the page, under a header of their own.
-                const changes = compactRows(compactChanges(d.text), true).replace(BLOCKED_ADVICE, '(blocked)');
-                if (changes.length < full.length * 0.8) body = changes;
+                const changes = compactRows(compactChanges(d.text, snapshot.textIsDelta ? snapshot.fullText : snapshot.text), true).replace(BLOCKED_ADVICE, '(blocked)');
+                if (changes.length < whole.text.length * 0.8) body = changes;
             }
         }
+        if (shown && body === whole.text) learnShown(whole.showing, shown, snapshot.revision);
         return marked([...head, ...(body === null ? [] : [body])].join('\n'));
     }
 
@@ -482,7 +625,7 @@ export class AgentHost {
         }
         const moved = page || (this._lastUrl !== undefined && this._lastUrl !== url);
         this._lastUrl = url;
-        const rendered = this._render(snapshot, { page: moved, knownUrl, quiet });
+        const rendered = this._render(snapshot, { page: moved, knownUrl, quiet, shown: this._shown(session) });
         return { text: rendered === null ? status : `${status}\n${rendered}`, isError: false };
     }
 
@@ -527,7 +670,7 @@ export class AgentHost {
                 if (typeof input.viewport_only === 'boolean') this.viewportOnly = input.viewport_only;
                 const snapshot = await session.snapshot(this._options(false));
                 this._lastUrl = snapshot.url;
-                return { text: this._render(snapshot, { page: true }), isError: false };
+                return { text: this._render(snapshot, { page: true, shown: this._shown(session) }), isError: false };
             }
             case 'browser_navigate': {
                 const target = this._string(input, 'url');
