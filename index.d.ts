@@ -430,6 +430,26 @@ export interface RequestInFlight {
 /** Two watch states of one unchanged page (both answered, nothing recorded between them). */
 export declare function sameWatchState(a: any, b: any): boolean
 
+/** One look at a page settling after an action (`page_session::settle`). */
+export interface SettleLook {
+  answered: boolean
+  quietMs: number
+  loading: boolean
+  requests: number
+  waitedMs: number
+  actedMs: number
+}
+
+/** Whether the page has settled (quiet for `quietMs`, nothing in flight), or when to look again. */
+export declare function settleVerdict(look: SettleLook, quietMs: number, settleMs: number): SettleVerdict
+
+/** What a settling look means: `{ settled: true }`, `{ gaveUp: true }`, or `{ lookAgainInMs }`. */
+export interface SettleVerdict {
+  settled: boolean
+  gaveUp: boolean
+  lookAgainInMs: number
+}
+
 /**
  * Serialize a recorded tree: `kind` is `cdp` (a `getFullAXTree` result as
  * JSON text) or `legacy` (`{ legacyNodes }` flattened by the JS layer).

@@ -879,6 +879,7 @@ module.exports.registryInvalidation = nativeBinding.registryInvalidation
 module.exports.registryIsStale = nativeBinding.registryIsStale
 module.exports.REPEAT_MIN_NODES = nativeBinding.REPEAT_MIN_NODES
 module.exports.sameWatchState = nativeBinding.sameWatchState
+module.exports.settleVerdict = nativeBinding.settleVerdict
 module.exports.snapshotFromTree = nativeBinding.snapshotFromTree
 module.exports.summarizeForDoctor = nativeBinding.summarizeForDoctor
 module.exports.unwrapUntrusted = nativeBinding.unwrapUntrusted

@@ -43,14 +43,6 @@ const CHANGE_KINDS = Object.freeze(['hierarchy_diff', 'text_change', 'state_chan
 /** Above this many remembered elements the oldest are forgotten (their numbers are never given again). */
 const MAX_REMEMBERED_REFS = 50000;
 const POLL_MS = 50;
-const SETTLE_POLL_MS = 25;
-/**
- * An action is never settled sooner than this after it began (or quietMs,
- * when that is shorter), nor sooner after it ended than it took: the
- * requests it started are reported by the browser a little after the input
- * event returns, and a page that changed nothing looks quiet at once.
- */
-const SETTLE_MIN_MS = 50;
 /** Request types that never finish and say nothing about the page settling. */
 const ENDLESS = new Set(['websocket', 'eventsource', 'WebSocket', 'EventSource']);
 
@@ -558,15 +550,18 @@ class PageSession {
             }
             if (this._requests.refresh) await this._requests.refresh();
             const requests = this._pendingSince(since);
-            const quiet = state !== null && state.quietMs >= this._quietMs && state.readyState !== 'loading';
             const waited = performance.now() - started;
-            // And, on a loaded machine (the action itself was slow), as long again after it as it took.
-            const floor = Math.min(this._quietMs, Math.max(SETTLE_MIN_MS - (started - since), started - since));
-            const early = performance.now() - started < floor;
-            if (quiet && requests.length === 0 && !early) {
-                return { waitedMs: Math.round(waited), settled: true, pending: null, requestsTracked: this._requests.tracked };
-            }
-            if (waited >= settleMs) {
+            // The rule is the core's (src/page_session/settle.rs); the waiting is here.
+            const verdict = native.settleVerdict({
+                answered: state !== null,
+                quietMs: state !== null && Number.isFinite(state.quietMs) ? state.quietMs : -1,
+                loading: state !== null && state.readyState === 'loading',
+                requests: requests.length,
+                waitedMs: waited,
+                actedMs: started - since,
+            }, this._quietMs, settleMs);
+            if (verdict.settled) return { waitedMs: Math.round(waited), settled: true, pending: null, requestsTracked: this._requests.tracked };
+            if (verdict.gaveUp) {
                 return {
                     waitedMs: Math.round(waited),
                     settled: false,
@@ -574,11 +569,7 @@ class PageSession {
                     requestsTracked: this._requests.tracked,
                 };
             }
-            // Quiet but not for long enough yet, and nothing in flight: look again when it will have been.
-            const short = state !== null && requests.length === 0 && state.readyState !== 'loading'
-                ? Math.max(this._quietMs - state.quietMs, Math.min(this._quietMs, Math.max(SETTLE_MIN_MS - (started - since), started - since)) - (performance.now() - started))
-                : SETTLE_POLL_MS;
-            await sleep(Math.min(SETTLE_POLL_MS, Math.max(1, short + 1), Math.max(1, settleMs - waited)));
+            await sleep(verdict.lookAgainInMs);
         }
     }
 

@@ -281,6 +281,44 @@ pub fn loading_state(text: String, page: Option<Value>, in_flight: Vec<String>) 
     crate::page_session::book::loading_state(&text, page.as_ref(), &in_flight)
 }
 
+/// One look at a page settling after an action (`page_session::settle`).
+#[napi(object)]
+pub struct SettleLook {
+    pub answered: bool,
+    pub quiet_ms: f64,
+    pub loading: bool,
+    pub requests: u32,
+    pub waited_ms: f64,
+    pub acted_ms: f64,
+}
+
+/// What a settling look means: `{ settled: true }`, `{ gaveUp: true }`, or `{ lookAgainInMs }`.
+#[napi(object)]
+pub struct SettleVerdict {
+    pub settled: bool,
+    pub gave_up: bool,
+    pub look_again_in_ms: f64,
+}
+
+/// Whether the page has settled (quiet for `quietMs`, nothing in flight), or when to look again.
+#[napi]
+pub fn settle_verdict(look: SettleLook, quiet_ms: f64, settle_ms: f64) -> SettleVerdict {
+    use crate::page_session::settle::{judge, Look, Rule, Verdict};
+    let look = Look {
+        answered: look.answered,
+        quiet_ms: look.quiet_ms,
+        loading: look.loading,
+        requests: look.requests as usize,
+        waited_ms: look.waited_ms,
+        acted_ms: look.acted_ms,
+    };
+    match judge(Rule { quiet_ms, settle_ms }, look) {
+        Verdict::Settled => SettleVerdict { settled: true, gave_up: false, look_again_in_ms: 0.0 },
+        Verdict::GaveUp => SettleVerdict { settled: false, gave_up: true, look_again_in_ms: 0.0 },
+        Verdict::LookAgainIn(ms) => SettleVerdict { settled: false, gave_up: false, look_again_in_ms: ms },
+    }
+}
+
 /// Two watch states of one unchanged page (both answered, nothing recorded between them).
 #[napi]
 pub fn same_watch_state(a: Value, b: Value) -> bool {

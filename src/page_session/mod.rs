@@ -1,7 +1,8 @@
 //! What a page session keeps in Rust between its captures: the ref
 //! numbering, the mirror of the page's document, the refs the JS side
 //! was last sent, and its book (`book`: the revision, the latest text of
-//! each shape, the watch states, the cache and loading rules). One object per session, owned by it and freed with it:
+//! each shape, the watch states, the cache and loading rules) and the rule
+//! that says when the page has settled after an action (`settle`). One object per session, owned by it and freed with it:
 //! there is no process-wide store, so no session is ever evicted for
 //! another (the store this replaces kept 16 and silently let a 17th capture
 //! in full for the rest of its life).
@@ -14,6 +15,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 pub mod book;
+pub mod settle;
 
 use crate::incremental::Mirror;
 use crate::text::numbering::RefMemory;
