@@ -31,7 +31,7 @@ test('open, then click, fill, press, tabs, screenshot and close from new process
         const search = /searchbox "Search products" \[ref=(@e\d+)\]/.exec(r.out)[1];
         r = await cli('click', add);
         assert.equal(r.code, 0, r.out);
-        assert.match(r.out, /^Clicked @e\d+\./);
+        assert.match(r.out, /^Clicked\./);
         assert.match(r.out, /Cart \(1\)/);
         r = await cli('fill', search, 'tea');
         assert.match(r.out, /^Filled/);
@@ -99,11 +99,11 @@ test('the native client serves the kept browser without Node, prints what the JS
 
         r = await native(['click', next]);
         assert.equal(r.code, 0, r.err);
-        assert.match(r.out, /^Clicked @e\d+\./);
+        assert.match(r.out, /^Clicked\./);
         assert.match(r.out, /alert: Enter your first and last name\./);
         r = await native(['fill', first, 'Ada']);
         // The field holds what was written and nothing else changed: the status line alone.
-        assert.match(r.out, /^Filled @e\d+\.\n?$/);
+        assert.match(r.out, /^Filled\.\n?$/);
         assert.match((await native(['snapshot'])).out, /textbox "First name" \[ref=@e\d+ value="Ada"\]/);
         // The same page, the same words, whichever client asks.
         assert.equal(sameText((await native(['snapshot'])).out), sameText((await js(['snapshot'])).out));

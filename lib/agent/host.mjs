@@ -27,7 +27,13 @@ const NAVIGATION_TIMEOUT_MS = 15000;
 const QUIET_MS = 50;
 const EVALUATE_MAX_CHARS = 5000;
 
-const VERBS = { browser_click: 'Clicked', browser_fill: 'Filled', browser_type: 'Typed into', browser_select: 'Selected in', browser_hover: 'Hovered', browser_scroll: 'Scrolled' };
+const VERBS = { browser_click: 'Clicked', browser_fill: 'Filled', browser_type: 'Typed', browser_select: 'Selected', browser_hover: 'Hovered', browser_scroll: 'Scrolled' };
+/**
+ * An action's status line: its verb, without the ref the agent just gave
+ * (it pairs the result with its call; three tokens a result, a tenth of a
+ * task's). A scroll says where it went.
+ */
+const statusOf = (name, args) => `${VERBS[name]}${name === 'browser_scroll' ? ` ${args.ref ?? args.direction ?? ''}`.trimEnd() : ''}`;
 
 /**
  * The untrusted-content boundaries stay on every page text; the warning
@@ -45,12 +51,35 @@ const marked = text => native.markPageText(text);
  */
 function compactChanges(text, fullText) {
     const read = text.split('\n').map(l => l.replace(/^# (?:changes from|no changes since) revision \d+(?: to \d+)?:.*$/, 'Changes:').replace(/^(~.*?)\s+\(was: .*\)$/, '$1'));
-    const lines = withoutRoot(foldRemoved(asTheyAre(read, fullText.split('\n'))));
+    const lines = withoutRoot(renamed(foldRemoved(asTheyAre(read, fullText.split('\n')))));
     const body = lines.filter(l => /^[+~-]/.test(l));
     if (body.length && body.every(l => l.startsWith('~'))) {
         return lines.filter(l => !/^ {2}/.test(l)).map(l => (l.startsWith('~') ? `~ ${l.slice(1).trimStart()}` : l)).join('\n');
     }
     return lines.join('\n');
+}
+
+/**
+ * A container with no ref that the diff says went and came back under
+ * another name (a table "Page 1 of 5" now "Page 2 of 5") as one changed
+ * line: `~ - table "Page 2 of 5":`, what is under it shown as changed below.
+ * A line with a ref is left as the diff wrote it: another ref is another element.
+ */
+function renamed(lines) {
+    const out = [];
+    for (let i = 0; i < lines.length; i += 1) {
+        const gone = changeLine(lines[i]);
+        const came = i + 1 < lines.length ? changeLine(lines[i + 1]) : null;
+        const role = c => /^ *- ([a-z]+)[ :]/.exec(c.text)?.[1];
+        if (gone && came && gone.mark === '-' && came.mark === '+' && gone.indent === came.indent && role(gone) && role(gone) === role(came)
+            && !/\[ref=/.test(gone.text) && !/\[ref=/.test(came.text)) {
+            out.push(`~ ${came.text}`);
+            i += 1;
+            continue;
+        }
+        out.push(lines[i]);
+    }
+    return out;
 }
 
 /** A line of the changes: its mark (` `, `+`, `-`, `~`), the snapshot line it stands for, and that line's indent. */
@@ -133,8 +162,7 @@ function foldRemoved(lines) {
     const out = [];
     for (let i = 0; i < lines.length; i += 1) {
         out.push(lines[i]);
-        // A removed row is left whole: compactRows says it on one line.
-        if (!lines[i].startsWith('-') || /^- +- row:$/.test(lines[i])) continue;
+        if (!lines[i].startsWith('-')) continue;
         let j = i + 1;
         while (j < lines.length && lines[j].startsWith('-') && depth(lines[j]) > depth(lines[i])) j += 1;
         if (j - i > 1) {
@@ -186,7 +214,7 @@ const CELL = /^- (?:cell|gridcell)(?: ("(?:[^"\\]|\\.)*"))?(?:: (.*))?$/;
  * line then says all the row said, in about half the tokens.
  */
 function compactRows(text, delta) {
-    const lines = text.split('\n');
+    const lines = withoutEchoedCaptions(text.split('\n'), delta);
     const out = [];
     const split = line => {
         const mark = delta ? line.slice(0, 2) : '';
@@ -288,6 +316,31 @@ function learnShown(blocks, shown, revision) {
     // A long session on a changing page keeps the most recent blocks only.
     if (shown.size > 500) shown.clear();
     for (const b of blocks) shown.set(b.key, revision);
+}
+
+/**
+ * A table's caption says what the table's name says (a table is named by its
+ * caption): the line `- caption: Page 2 of 5` right under `- table "Page 2 of 5":`
+ * is left out.
+ */
+function withoutEchoedCaptions(lines, delta) {
+    const out = [];
+    for (const [i, line] of lines.entries()) {
+        const m = (delta ? /^[ +~-] ( *)- caption: (.*)$/ : /^( *)- caption: (.*)$/).exec(line);
+        const parent = i > 0 ? (delta ? lines[i - 1].slice(2) : lines[i - 1]) : '';
+        const table = m && /^( *)- table ("(?:[^"\\]|\\.)*")(?: \[[^\]]*\])?:$/.exec(parent);
+        if (m && table && table[1].length + 2 === m[1].length) {
+            let name = null;
+            try {
+                name = JSON.parse(table[2]);
+            } catch {
+                name = null;
+            }
+            if (name === m[2]) continue;
+        }
+        out.push(line);
+    }
+    return out;
 }
 
 class ToolError extends Error {
@@ -736,11 +789,11 @@ export class AgentHost {
                     r = await session.act(action, args, { snapshotOptions: this._options(true) });
                 } catch (err) {
                     const d = await this._dialogLine(session);
-                    if (d) return { text: `${VERBS[name]} ${args.ref}.\n${d}`, isError: false };
+                    if (d) return { text: `${statusOf(name, args)}.\n${d}`, isError: false };
                     throw err;
                 }
                 const d = await this._dialogLine(session);
-                if (d && (r.success || r.error === 'action_failed' || r.error === 'timeout')) return { text: `${VERBS[name]} ${args.ref ?? ''}.\n${d}`.replace(' .', '.'), isError: false };
+                if (d && (r.success || r.error === 'action_failed' || r.error === 'timeout')) return { text: `${statusOf(name, args)}.\n${d}`, isError: false };
                 if (!r.success) {
                     // An error carries the whole page, not only what changed: the agent chooses again from it.
                     const whole = r.snapshot && r.snapshot.textIsDelta ? { ...r.snapshot, text: r.snapshot.fullText, textIsDelta: false } : r.snapshot;
@@ -749,11 +802,10 @@ export class AgentHost {
                 }
                 if (input.submit === true && (name === 'browser_fill' || name === 'browser_type')) {
                     const p = await this._perform(session, () => this._press(session, 'Enter'));
-                    if (p.dialog) return { text: `${VERBS[name]} ${args.ref} and pressed Enter.\n${p.dialog}`, isError: false };
-                    return this._after(`${VERBS[name]} ${args.ref} and pressed Enter.`, session, p.snapshot);
+                    if (p.dialog) return { text: `${statusOf(name, args)} and pressed Enter.\n${p.dialog}`, isError: false };
+                    return this._after(`${statusOf(name, args)} and pressed Enter.`, session, p.snapshot);
                 }
-                let status = `${VERBS[name]} ${args.ref ?? (args.direction ? args.direction : '')}.`;
-                if (name === 'browser_select') status = `Selected in ${args.ref}.`;
+                let status = `${statusOf(name, args)}.`;
                 if (before) {
                     let after = await this.browser.list().catch(() => null);
                     let fresh = after ? after.filter(t => !before.some(b => b.id === t.id)) : [];
@@ -793,7 +845,7 @@ export class AgentHost {
                 if (hidden) await this.browser.activate(this.current);
                 const point = await this._point(session, ref);
                 const p = await this._perform(session, () => session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: point.x, y: point.y }));
-                const done = `Hovered ${ref}${hidden ? ' (its tab was out of sight and is now in front: a pointer move reaches only a tab that draws)' : ''}.`;
+                const done = `Hovered${hidden ? ' (its tab was out of sight and is now in front: a pointer move reaches only a tab that draws)' : ''}.`;
                 if (p.dialog) return { text: `${done}\n${p.dialog}`, isError: false };
                 return this._after(done, session, p.snapshot);
             }
