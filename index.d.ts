@@ -91,6 +91,23 @@ export declare class NativeSession {
   actEndpoint(endpoint: EndpointInput, input: ActionInput): Promise<ActionResult>
 }
 
+/**
+ * One `waitForUiChange`'s judgement (`page_session::ui_wait`): the JS session
+ * watches, looks and sleeps; this says what each watch and look means.
+ */
+export declare class UiChangeWait {
+  /** `base`: the watch state of the snapshot the change is judged against. */
+  constructor(timeoutMs: number, windowMs: number, base: any)
+  /** `t` ms since the wait began: the timeout has passed. */
+  timedOut(t: number): boolean
+  /** The watch state at `t`: `'look'`, `'candidate'` (the candidate held still), or the ms to poll after. */
+  watched(state: any, t: number): string | number
+  /** A look's outcome: `'done'`, `'candidate'` (keep this snapshot as the candidate), or `'again'`. */
+  looked(state: any, after: any, now: number, snapshot: boolean, wanted: boolean, asCandidate: boolean): string
+  /** A candidate is held (a wanted change that has not held still yet). */
+  get hasCandidate(): boolean
+}
+
 /** Seed 001's action error codes, in its order. */
 export declare function actionErrorCodes(): Array<string>
 
@@ -427,9 +444,6 @@ export interface RequestInFlight {
   ageMs: number
 }
 
-/** Two watch states of one unchanged page (both answered, nothing recorded between them). */
-export declare function sameWatchState(a: any, b: any): boolean
-
 /** One look at a page settling after an action (`page_session::settle`). */
 export interface SettleLook {
   answered: boolean
@@ -473,6 +487,9 @@ export interface TargetInput {
   excludeNames: Array<PatternInput>
   required: boolean
 }
+
+/** How often a `waitForUiChange` asks the page's watcher while nothing moves. */
+export declare const UI_WAIT_POLL_MS: number
 
 /** `text` without the untrusted-content boundaries (as a session compares it). */
 export declare function unwrapUntrusted(text: string): string

@@ -42,7 +42,6 @@ const DEFAULT_STABILITY_WINDOW_MS = 300;
 const CHANGE_KINDS = Object.freeze(['hierarchy_diff', 'text_change', 'state_change']);
 /** Above this many remembered elements the oldest are forgotten (their numbers are never given again). */
 const MAX_REMEMBERED_REFS = 50000;
-const POLL_MS = 50;
 /** Request types that never finish and say nothing about the page settling. */
 const ENDLESS = new Set(['websocket', 'eventsource', 'WebSocket', 'EventSource']);
 
@@ -74,8 +73,6 @@ function copyRef(r) {
 /** A held ref whose only change is its signatureHash (the core sends that hash alone: src/text/sent_refs.rs). */
 const resigned = (ref, signatureHash) => ({ ...ref, signatureHash });
 
-/** Two watch states of one unchanged page (the core's rule). */
-const sameState = (a, b) => native.sameWatchState(a ?? null, b ?? null);
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 const messageOf = err => (err && err.message ? String(err.message) : String(err));
@@ -648,8 +645,9 @@ class PageSession {
         if (!this._latest.get(key)) await this.snapshot(shape);
         const base = this._latest.get(key);
         const baseSnapshot = base.snapshot;
-        let seen = base.state || null;
-        let dirtySince = null;
+        // What each watch and look means is the core's (src/page_session/ui_wait.rs); the
+        // watching, the snapshots, the candidate snapshot and the sleeping are here.
+        const wait = new native.UiChangeWait(timeoutMs, windowMs, base.state ?? null);
         let candidate = null;
         const compare = s => compareTexts(baseSnapshot, s, baseSnapshot.revision, s.revision);
         const wanted = c => c.change && (expected === null || c.kinds.includes(expected));
@@ -664,42 +662,34 @@ class PageSession {
             detectedMs,
         });
         for (;;) {
-            const t = performance.now();
-            if (t - started >= timeoutMs) {
-                return { success: false, observedChange: null, snapshotRevision: this._native.revision, timeout: true, snapshot: null, delta: null, waitedMs: Math.round(t - started) };
+            const t = performance.now() - started;
+            if (wait.timedOut(t)) {
+                return { success: false, observedChange: null, snapshotRevision: this._native.revision, timeout: true, snapshot: null, delta: null, waitedMs: Math.round(t) };
             }
-            const state = await this._watch(false);
-            if (!sameState(state, seen)) {
-                dirtySince ??= t;
-                seen = state;
-            }
-            const quiet = state ? state.quietMs : 0;
-            if (dirtySince !== null && (quiet >= windowMs || t - dirtySince >= windowMs)) {
+            const state = (await this._watch(false)) ?? null;
+            const next = wait.watched(state, t);
+            if (next === 'candidate') return success(candidate.snapshot, candidate.comparison, Math.round(t));
+            if (next === 'look') {
                 const detectedMs = Math.round(performance.now() - started);
-                const snapshot = await this.snapshot({ ...shape, timeoutMs: Math.max(1, Math.round(timeoutMs - (t - started))) }).catch(err => {
+                const snapshot = await this.snapshot({ ...shape, timeoutMs: Math.max(1, Math.round(timeoutMs - t)) }).catch(err => {
                     if (isFatal(err)) throw err;
                     return null;
                 });
-                const after = await this._watch(false);
-                const stillSince = sameState(after, state);
-                seen = after;
-                dirtySince = stillSince ? null : performance.now();
-                if (!snapshot) continue;
-                const c = compare(snapshot);
-                if (!wanted(c)) {
-                    candidate = null;
+                const after = (await this._watch(false)) ?? null;
+                const c = snapshot ? compare(snapshot) : null;
+                const isWanted = Boolean(c && wanted(c));
+                const asCandidate = Boolean(isWanted && candidate && !compareTexts(candidate.snapshot, snapshot, 0, 0).change);
+                const verdict = wait.looked(state, after, performance.now() - started, snapshot !== null, isWanted, asCandidate);
+                if (verdict === 'done') return success(snapshot, c, detectedMs);
+                if (verdict === 'again') {
+                    if (!wait.hasCandidate) candidate = null;
                     continue;
                 }
-                if (quiet >= windowMs && stillSince) return success(snapshot, c, detectedMs);
-                if (candidate && !compareTexts(candidate.snapshot, snapshot, 0, 0).change
-                    && performance.now() - candidate.at >= windowMs) {
-                    return success(snapshot, c, detectedMs);
-                }
-                candidate = { snapshot, comparison: c, at: performance.now() };
-            } else if (candidate && dirtySince === null && t - candidate.at >= windowMs) {
-                return success(candidate.snapshot, candidate.comparison, Math.round(t - started));
+                candidate = { snapshot, comparison: c };
+                await sleep(Math.min(native.UI_WAIT_POLL_MS, Math.max(1, timeoutMs - (performance.now() - started))));
+                continue;
             }
-            await sleep(Math.min(POLL_MS, Math.max(1, timeoutMs - (performance.now() - started))));
+            await sleep(next);
         }
     }
 

@@ -319,12 +319,68 @@ pub fn settle_verdict(look: SettleLook, quiet_ms: f64, settle_ms: f64) -> Settle
     }
 }
 
-/// Two watch states of one unchanged page (both answered, nothing recorded between them).
+/// One `waitForUiChange`'s judgement (`page_session::ui_wait`): the JS session
+/// watches, looks and sleeps; this says what each watch and look means.
 #[napi]
-pub fn same_watch_state(a: Value, b: Value) -> bool {
-    use crate::page_session::book::WatchState;
-    crate::page_session::book::same(WatchState::of(&a).as_ref(), WatchState::of(&b).as_ref())
+pub struct UiChangeWait {
+    inner: std::sync::Mutex<crate::page_session::ui_wait::UiWait>,
 }
+
+#[napi]
+impl UiChangeWait {
+    /// `base`: the watch state of the snapshot the change is judged against.
+    #[napi(constructor)]
+    pub fn new(timeout_ms: f64, window_ms: f64, base: Value) -> UiChangeWait {
+        let base = crate::page_session::book::WatchState::of(&base);
+        UiChangeWait { inner: std::sync::Mutex::new(crate::page_session::ui_wait::UiWait::new(timeout_ms, window_ms, base)) }
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut crate::page_session::ui_wait::UiWait) -> R) -> R {
+        f(&mut self.inner.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// `t` ms since the wait began: the timeout has passed.
+    #[napi]
+    pub fn timed_out(&self, t: f64) -> bool {
+        self.with(|w| w.timed_out(t))
+    }
+
+    /// The watch state at `t`: `'look'`, `'candidate'` (the candidate held still), or the ms to poll after.
+    #[napi]
+    pub fn watched(&self, state: Value, t: f64) -> Either<String, f64> {
+        use crate::page_session::ui_wait::Next;
+        let quiet = state.get("quietMs").and_then(Value::as_f64).unwrap_or(0.0);
+        let state = crate::page_session::book::WatchState::of(&state);
+        match self.with(|w| w.watched(state, quiet, t)) {
+            Next::Look => Either::A("look".to_string()),
+            Next::Candidate => Either::A("candidate".to_string()),
+            Next::Poll(ms) => Either::B(ms),
+        }
+    }
+
+    /// A look's outcome: `'done'`, `'candidate'` (keep this snapshot as the candidate), or `'again'`.
+    #[napi]
+    pub fn looked(&self, state: Value, after: Value, now: f64, snapshot: bool, wanted: bool, as_candidate: bool) -> &'static str {
+        use crate::page_session::book::WatchState;
+        use crate::page_session::ui_wait::Looked;
+        let (state, after) = (WatchState::of(&state), WatchState::of(&after));
+        match self.with(|w| w.looked(state.as_ref(), after, now, snapshot, wanted, as_candidate)) {
+            Looked::Done => "done",
+            Looked::Candidate => "candidate",
+            Looked::Again => "again",
+        }
+    }
+
+    /// A candidate is held (a wanted change that has not held still yet).
+    #[napi(getter)]
+    pub fn has_candidate(&self) -> bool {
+        self.with(|w| w.has_candidate())
+    }
+}
+
+/// How often a `waitForUiChange` asks the page's watcher while nothing moves.
+#[napi]
+pub const UI_WAIT_POLL_MS: f64 = crate::page_session::ui_wait::POLL_MS;
 
 /// A `delta: true` look answers with the delta: it is under 70% of the whole text's tokens.
 #[napi]

@@ -2,7 +2,8 @@
 //! numbering, the mirror of the page's document, the refs the JS side
 //! was last sent, and its book (`book`: the revision, the latest text of
 //! each shape, the watch states, the cache and loading rules) and the rule
-//! that says when the page has settled after an action (`settle`). One object per session, owned by it and freed with it:
+//! that says when the page has settled after an action (`settle`), and
+//! what each look of a `waitForUiChange` means (`ui_wait`). One object per session, owned by it and freed with it:
 //! there is no process-wide store, so no session is ever evicted for
 //! another (the store this replaces kept 16 and silently let a 17th capture
 //! in full for the rest of its life).
@@ -16,6 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 pub mod book;
 pub mod settle;
+pub mod ui_wait;
 
 use crate::incremental::Mirror;
 use crate::text::numbering::RefMemory;
