@@ -776,7 +776,7 @@ test('two sessions on a page each see a change inside a frame of another origin,
     }
 });
 
-const FRAME_MUTATIONS = sized(48, 12);
+const FRAME_MUTATIONS = sized(48, 8);
 test(`after each of ${FRAME_MUTATIONS} random mutations inside frames the page cannot enter (one in its process, one in another), the incremental snapshot is the full capture`, { timeout: 5 * 60 * 1000 }, async () => {
     // The page's watcher cannot see into either frame: each is watched from our world in it.
     // Mutations go to the page, the same-site frame of another origin, or the cross-site one, in turn.
@@ -849,7 +849,7 @@ test('rows added, removed, moved and replaced in a long list are read where they
         }
         // Random structural mutations (insert, copy, remove, move) on the same page.
         const kinds = ['insert', 'copy', 'remove', 'move'];
-        const seeds = Array.from({ length: sized(32, 6) }, (_, k) => 4409 + k);
+        const seeds = Array.from({ length: sized(32, 4) }, (_, k) => 4409 + k);
         const kindOf = seed => kinds[seed % kinds.length];
         const failure = await run(big, seeds, () => {}, kindOf);
         if (failure) await failMinimal(big, seeds, failure, kindOf, ' with the kind insert, copy, remove, move by seed modulo 4');
@@ -859,8 +859,8 @@ test('rows added, removed, moved and replaced in a long list are read where they
     }
 });
 
-// Full length (WEB_AI_TEST_FULL=1, CI): 32 changes a page; a developer's run: 6.
-const TEXT_CHANGES = sized(32, 6);
+// Full length (WEB_AI_TEST_FULL=1, CI): 32 changes a page; a developer's run: 4.
+const TEXT_CHANGES = sized(32, 4);
 test(`after each of ${6 * TEXT_CHANGES} random changes of text and values alone (the engine's kept tree patched, not built again), the incremental snapshot is the full capture`, { timeout: 10 * 60 * 1000 }, async () => {
     // Text in every kind of element (labels, headings, cells, list items, a title's neighbours,
     // white space at the ends) and fields' values set by script: src/engine/retext.rs and its fallbacks.
