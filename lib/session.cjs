@@ -73,7 +73,6 @@ function copyRef(r) {
 /** A held ref whose only change is its signatureHash (the core sends that hash alone: src/text/sent_refs.rs). */
 const resigned = (ref, signatureHash) => ({ ...ref, signatureHash });
 
-
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 const messageOf = err => (err && err.message ? String(err.message) : String(err));
 
