@@ -126,7 +126,7 @@ export async function go(page: unknown): Promise<number> {
         projects.push(dir);
     }
     // One compiler for every project (build mode): each is checked under its own options, and
-    // TypeScript's lib files are read once, not once a project (half the CPU of five `tsc -p`).
+    // TypeScript's lib files are read once, not once a project as five `tsc -p` would.
     const r = run(process.execPath, [tsc, '-b', ...projects], { cwd: app });
     assert.equal(r.status, 0, `tsc -b (${configs.map(c => c[0]).join(', ')})\n${r.stdout}\n${r.stderr}`);
 

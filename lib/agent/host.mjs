@@ -292,13 +292,13 @@ function landmarkBlocks(lines) {
  */
 function foldShown(text, shown) {
     const lines = text.split('\n');
-    const blocks = landmarkBlocks(lines);
+    const blocks = new Map(landmarkBlocks(lines).map(b => [b.start, b]));
     const out = [];
     const showing = [];
     let skipTo = -1;
     for (let i = 0; i < lines.length; i += 1) {
         if (i < skipTo) continue;
-        const block = blocks.find(b => b.start === i);
+        const block = blocks.get(i);
         const at = block ? shown.get(block.key) : undefined;
         if (at !== undefined) {
             out.push(`${lines[i]} (as at revision ${at})`);

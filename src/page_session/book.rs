@@ -84,22 +84,14 @@ pub struct Recorded {
     pub observed_change: Option<&'static str>,
 }
 
+/// The delta as the session's snapshot carries it: `text::delta::Delta` and the revisions it spans.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecordedDelta {
     pub from_revision: u32,
     pub to_revision: u32,
-    pub unchanged: usize,
-    pub added: Vec<String>,
-    pub removed: Vec<String>,
-    pub changed: Vec<crate::text::delta::RefChange>,
-    pub text: String,
-}
-
-impl RecordedDelta {
-    fn of(d: Delta, from_revision: u32, to_revision: u32) -> RecordedDelta {
-        RecordedDelta { from_revision, to_revision, unchanged: d.unchanged, added: d.added, removed: d.removed, changed: d.changed, text: d.text }
-    }
+    #[serde(flatten)]
+    pub delta: Delta,
 }
 
 /// Untrusted-content boundaries a snapshot's text carries (its nonce and origin).
@@ -203,7 +195,7 @@ impl Book {
                 if let Some(b) = &boundaries {
                     d.text = crate::text::untrusted::wrap(&crate::text::untrusted::neutralise(&d.text), b.nonce, b.origin);
                 }
-                (Some(RecordedDelta::of(d, from, self.revision)), observed)
+                (Some(RecordedDelta { from_revision: from, to_revision: self.revision, delta: d }), observed)
             }
             None => (None, None),
         };
@@ -293,10 +285,10 @@ mod tests {
         assert_eq!((r1.revision, r1.changed, r1.delta.is_none()), (1, true, true), "the first snapshot is revision 1");
         let r2 = rec(&mut b, "s", "- document \"a\":\n  - button \"Go\" [ref=@e1]", state("d", 2), "i2");
         assert_eq!((r2.revision, r2.changed), (1, false), "mutations that change no line are not a revision");
-        assert_eq!(r2.delta.as_ref().map(|d| (d.from_revision, d.to_revision, d.unchanged)), Some((1, 1, 1)));
+        assert_eq!(r2.delta.as_ref().map(|d| (d.from_revision, d.to_revision, d.delta.unchanged)), Some((1, 1, 1)));
         let r3 = rec(&mut b, "s", "- document \"a\":\n  - button \"Stop\" [ref=@e1]", state("d", 3), "i3");
         assert_eq!((r3.revision, r3.changed, r3.observed_change), (2, true, Some("text_change")));
-        assert_eq!(r3.delta.as_ref().map(|d| d.changed.len()), Some(1));
+        assert_eq!(r3.delta.as_ref().map(|d| d.delta.changed.len()), Some(1));
     }
 
     #[test]
@@ -354,7 +346,7 @@ mod tests {
         let second = wrap("- document \"a\":\n  - text: two");
         let r = b.record("s", &second, Some(Boundaries { nonce: "n1", origin: "https://a.example" }), None, state("d", 2), "i2", true, Instant::now());
         assert!(r.changed, "compared without the boundaries");
-        let text = r.delta.map(|d| d.text).unwrap_or_default();
+        let text = r.delta.map(|d| d.delta.text).unwrap_or_default();
         assert!(text.starts_with("=== BEGIN UNTRUSTED PAGE CONTENT nonce=n1"), "{text}");
     }
 
