@@ -93,6 +93,18 @@ export interface SnapshotOptions {
      */
     engine?: 'ax' | 'dom';
     /**
+     * How the DOM engine reads the page; every way gives the same snapshot.
+     * `'snapshot'`: one `DOMSnapshot.captureSnapshot`, which carries every text
+     * whole (megabytes of inline script and JSON state on many apps). `'walk'`:
+     * `DOM.getDocument` and a walk in an isolated world that never reads a
+     * script's or style's text; a page it cannot read that way (shadow roots,
+     * same-process frames) is read with a snapshot after all, with a note.
+     * `'auto'` (default): the walk where the last capture of the document
+     * found inline text outweighs its elements. Layout boxes (`viewportOnly`,
+     * `maxTokens`, `includeElements`, `untrustedContent: 'mark'`) always take the snapshot.
+     */
+    domRead?: 'auto' | 'snapshot' | 'walk';
+    /**
      * Only what shows in the viewport (frames and their scroll included), with
      * refs for that only; a note counts what is left out. Needs the DOM pass.
      * Default false (the tools layer defaults to true, as seed 001 does).

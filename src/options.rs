@@ -31,9 +31,25 @@ pub enum Engine {
     Dom,
 }
 
+/// How the DOM engine reads the page (`domRead`); every way gives the same snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DomRead {
+    /// The walk where the page's last capture found it costs less (much inline
+    /// script and style text for its size), else one DOM snapshot.
+    #[default]
+    Auto,
+    /// One `DOMSnapshot.captureSnapshot`: it carries every text node whole,
+    /// megabytes of inline script and JSON state included.
+    Snapshot,
+    /// `DOM.getDocument` (texts cut at 10,000 characters) and a walk in our
+    /// world for what only style and layout know (`page/capture/subtree_facts.js`).
+    Walk,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotOptions {
     pub engine: Engine,
+    pub dom_read: DomRead,
     /// `engine` was given. Not given, a browser that cannot take a DOM
     /// snapshot (an error reply, not a timeout) gets Chrome's tree instead.
     pub engine_given: bool,
@@ -81,6 +97,7 @@ impl Default for SnapshotOptions {
     fn default() -> Self {
         SnapshotOptions {
             engine: Engine::Dom,
+            dom_read: DomRead::Auto,
             engine_given: false,
             provider: None,
             compact: true,
@@ -173,6 +190,12 @@ impl SnapshotOptions {
                 None | Some("dom") => Engine::Dom,
                 Some(_) => return Err(bad("engine", "'ax' or 'dom'", &m["engine"])),
             },
+            dom_read: match get_string(m, "domRead")?.as_deref() {
+                None | Some("auto") => DomRead::Auto,
+                Some("snapshot") => DomRead::Snapshot,
+                Some("walk") => DomRead::Walk,
+                Some(_) => return Err(bad("domRead", "'auto', 'snapshot' or 'walk'", &m["domRead"])),
+            },
             provider: get_string(m, "provider")?,
             compact: get_bool(m, "compact", d.compact)?,
             interactive_only: get_bool(m, "interactiveOnly", d.interactive_only)?,
@@ -232,6 +255,7 @@ mod tests {
             (r#"{"timeoutMs":0}"#, "options.timeoutMs"),
             (r#"{"rootSelector":"  "}"#, "options.rootSelector"),
             (r#"{"engine":"chrome"}"#, "options.engine"),
+            (r#"{"domRead":"fast"}"#, "options.domRead"),
         ] {
             let e = SnapshotOptions::from_json(text).unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidInput);

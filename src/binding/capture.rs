@@ -111,11 +111,13 @@ pub struct WorldInput {
     pub loader_id: String,
     pub context_id: f64,
     pub token: Option<String>,
+    /// The page facts last found the document cheaper to walk than to snapshot (`domRead: 'auto'`).
+    pub walk: Option<bool>,
 }
 
 impl From<crate::capture::World> for WorldInput {
     fn from(w: crate::capture::World) -> WorldInput {
-        WorldInput { frame_id: w.frame_id, loader_id: w.loader_id, context_id: w.context_id as f64, token: w.token }
+        WorldInput { frame_id: w.frame_id, loader_id: w.loader_id, context_id: w.context_id as f64, token: w.token, walk: w.walk }
     }
 }
 
@@ -128,6 +130,7 @@ pub(super) fn world_of(w: Option<WorldInput>) -> Option<crate::capture::World> {
         loader_id: w.loader_id,
         context_id: id as i64,
         token: w.token,
+        walk: w.walk,
     })
 }
 

@@ -28,6 +28,26 @@ pub enum Call {
     ChromeSubtree(u32),
     /// An element the DOM snapshot cannot mark (the DOM engine): found by script, then described.
     Mark(Mark, MarkCall),
+    /// The page read by a walk instead of a DOM snapshot (`super::walk`).
+    Walk(WalkCall),
+}
+
+/// The calls of a page read by a walk (`domRead`, `super::walk`), in the order they are sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WalkCall {
+    /// `DOM.enable` with white space, so that `DOM.getDocument` lists every text node as DOMSnapshot does,
+    Enable,
+    /// the document,
+    Document,
+    /// and the DOM agent off again before any page script runs (see `walk.rs`).
+    Disable,
+    /// The last walk's remote objects let go, then the document in the page's own world,
+    Release,
+    PageDocument,
+    /// and its listeners (clickable nodes).
+    Listeners,
+    /// What style and layout say of each node, from our world.
+    Facts,
 }
 
 /// What the DOM engine learns by script (`scripts/marked_element.js`).
@@ -144,6 +164,12 @@ impl Call {
             Call::Mark(_, MarkCall::Find) => "Runtime.evaluate",
             Call::Mark(_, MarkCall::Describe) => "DOM.describeNode",
             Call::Mark(_, MarkCall::Release) => "Runtime.releaseObject",
+            Call::Walk(WalkCall::Enable) => "DOM.enable",
+            Call::Walk(WalkCall::Document) => "DOM.getDocument",
+            Call::Walk(WalkCall::Disable) => "DOM.disable",
+            Call::Walk(WalkCall::Release) => "Runtime.releaseObjectGroup",
+            Call::Walk(WalkCall::PageDocument | WalkCall::Facts) => "Runtime.evaluate",
+            Call::Walk(WalkCall::Listeners) => "DOMDebugger.getEventListeners",
         }
     }
 

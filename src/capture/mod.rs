@@ -9,6 +9,7 @@ pub mod pump;
 mod repeat;
 mod session;
 mod transport;
+pub mod walk;
 
 pub use calls::Call;
 pub use context::{CaptureContext, World};

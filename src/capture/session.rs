@@ -12,16 +12,17 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::calls::{Call, FrameCall};
+use super::calls::{Call, FrameCall, WalkCall};
 use super::context::{CaptureContext, World};
 use super::transport::CdpReply;
+use super::walk;
 use crate::capture::calls::{Mark, MarkCall};
 use crate::capture::frames::{child_frames, stitch, FrameCapture, FrameInfo};
 use crate::dom::snapshot_reader::{self, read_snapshot, SnapshotRead};
 use crate::dom::viewport::{Boxes, Placement};
 use crate::dom::DomTree;
 use crate::error::{ErrorCode, Result, WebAiError};
-use crate::options::{Engine, SnapshotOptions};
+use crate::options::{DomRead, Engine, SnapshotOptions};
 use crate::text::snapshot::{build_snapshot, PageFacts, WebAiSnapshot};
 use crate::tree::cdp_reader::parse_full_ax_tree;
 use crate::tree::rows_reader::{parse_rows, projection_spec};
@@ -171,6 +172,17 @@ pub struct CaptureSession {
     /// The bytes of reply text `frame_replies` holds (see `MAX_RECORDED_FRAME_BYTES`).
     recorded_bytes: usize,
     pub(crate) frame_replay: FrameReplies,
+    /// Whether the page is read by a walk instead of a DOM snapshot (`super::walk`).
+    walk: Walk,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    Off,
+    /// Its calls are out; it is read once the first batch is answered.
+    Asked,
+    /// Read (or given up for the DOM snapshot).
+    Read,
 }
 
 /// What frames in other processes answered a capture.
@@ -276,6 +288,7 @@ impl CaptureSession {
             frame_replies: FrameReplies::default(),
             recorded_bytes: 0,
             frame_replay: FrameReplies::default(),
+            walk: Walk::Off,
         }
         .recording()
     }
@@ -318,6 +331,9 @@ impl CaptureSession {
         }
         if !self.dom_engine() {
             cmds.push(CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) });
+        } else if !self.prebuilt && self.walks() {
+            self.walk = Walk::Asked;
+            cmds.extend(walk_commands());
         } else if !self.prebuilt {
             // The DOM engine's tree: ahead of the page scripts, which the
             // renderer then runs while the snapshot's reply travels and is read.
@@ -333,6 +349,9 @@ impl CaptureSession {
             // and the frame tree, read alongside, says whether they count.
             self.hint = Hint::Unjudged;
             cmds.extend(self.scripts_in(Some(world.context_id), Call::HintedFacts, Call::HintedRoot, self.dom_engine()));
+            if self.walk == Walk::Asked {
+                cmds.push(self.walk_facts(world.context_id));
+            }
         }
         if self.opts.dom_pass && !self.dom_engine() && !self.prebuilt {
             // The DOM pass rides along, after the tree: the renderer takes
@@ -407,7 +426,7 @@ impl CaptureSession {
             (Call::CreateWorld, CdpReply::Ok(text)) => {
                 let context = crate::compat::json_text::from_str_lossy::<Value>(text).ok().and_then(|v| v.get("executionContextId").and_then(Value::as_i64));
                 if let (Some(id), Some((frame_id, Some(loader_id)))) = (context, self.main_frame()) {
-                    self.world = Some(World { frame_id, loader_id, context_id: id, token: None });
+                    self.world = Some(World { frame_id, loader_id, context_id: id, token: None, walk: None });
                 }
                 match context {
                     Some(id) => self.page_scripts(Some(id), None),
@@ -438,6 +457,13 @@ impl CaptureSession {
                     Mark::Modal => self.modal = backend,
                 }
                 Vec::new()
+            }
+            // The walk's listeners are asked of the page's own world (see `repeat::page_listeners`).
+            (Call::Walk(WalkCall::PageDocument), CdpReply::Ok(text)) => {
+                let object = crate::compat::json_text::from_str_lossy::<Value>(text)
+                    .ok()
+                    .and_then(|v| v.pointer("/result/objectId").and_then(Value::as_str).map(str::to_string));
+                object.map(|id| CdpCommand::new(Call::Walk(WalkCall::Listeners), json!({ "objectId": id, "depth": -1, "pierce": true }))).into_iter().collect()
             }
             // The page facts say whether there is something to mark; if so, it is asked at once.
             (Call::PageFacts, _) => {
@@ -510,7 +536,70 @@ impl CaptureSession {
             self.frame_notes.push(format!("page scripts ran in the page's own world ({why}), so the page could change what they read"));
         }
         self.script_context = context;
-        self.scripts_in(context, Call::PageFacts, Call::FindRoot, self.dom_engine())
+        let mut cmds = self.scripts_in(context, Call::PageFacts, Call::FindRoot, self.dom_engine());
+        // (With no world the walk has no facts, and the capture takes its DOM snapshot.)
+        if let (Walk::Asked, Some(id)) = (self.walk, context) {
+            cmds.push(self.walk_facts(id));
+        }
+        cmds
+    }
+
+    /// Whether this capture reads the page by a walk (`DomRead`): never where
+    /// it needs layout boxes, which only a DOM snapshot gives.
+    fn walks(&self) -> bool {
+        if self.opts.wants_boxes() || self.opts.mark_untrusted {
+            return false;
+        }
+        match self.opts.dom_read {
+            DomRead::Snapshot => false,
+            DomRead::Walk => true,
+            DomRead::Auto => self.ctx.world.as_ref().and_then(|w| w.walk) == Some(true),
+        }
+    }
+
+    /// The walk's facts of the whole document, in our world `context`.
+    fn walk_facts(&self, context: i64) -> CdpCommand {
+        let expression = walk::facts_expression(&self.snapshot_style_names());
+        CdpCommand::new(Call::Walk(WalkCall::Facts), json!({ "expression": expression, "contextId": context, "returnByValue": true }))
+    }
+
+    /// Read the walk's replies into the page's snapshot; if they cannot stand
+    /// in for a DOM snapshot, the batch that asks for one.
+    fn read_walk(&mut self) -> Option<Step> {
+        self.walk = Walk::Read;
+        let frame_id = self.world.as_ref().map(|w| w.frame_id.clone()).or_else(|| self.main_frame().map(|(id, _)| id));
+        let style_count = self.snapshot_style_names().len();
+        let replies = &mut self.replies;
+        let mut text = |c: WalkCall| -> std::result::Result<String, String> {
+            match replies.get_mut(&Call::Walk(c)) {
+                // Taken: the document's reply is the page's size.
+                Some(CdpReply::Ok(t)) => Ok(std::mem::take(t)),
+                Some(CdpReply::Err(m)) => Err(format!("{} failed: {m}", Call::Walk(c).method())),
+                _ => Err(format!("{} gave no answer", Call::Walk(c).method())),
+            }
+        };
+        let read = (|| {
+            let (document, facts, listeners) = (text(WalkCall::Document)?, text(WalkCall::Facts)?, text(WalkCall::Listeners)?);
+            walk::read(&document, &facts, &listeners, frame_id, style_count)
+        })();
+        match read {
+            Ok(mirror) => {
+                let snap = mirror.to_snapshot();
+                self.take_page_snapshot(&snap, mirror);
+                None
+            }
+            Err(why) => {
+                // This document is not walked again.
+                if let Some(w) = self.world.as_mut() {
+                    w.walk = Some(false);
+                }
+                if self.opts.dom_read == DomRead::Walk {
+                    self.frame_notes.push(format!("the page was read with a DOM snapshot, not a walk: {why}"));
+                }
+                let snapshot = self.dom_snapshot_command(Call::DomSnapshot, None);
+                Some(self.send(vec![snapshot]))
+            }
+        }
     }
 
     /// The DOM engine's marks the page facts said there is something for (a
@@ -536,10 +625,16 @@ impl CaptureSession {
 
     /// The world the page scripts ran in learns its document's name from their facts.
     fn learn_token(&mut self, reply: &CdpReply) {
-        let token = facts_value(reply).and_then(|o| o.get("token").and_then(Value::as_str).map(str::to_string));
+        let facts = facts_value(reply);
+        let token = facts.as_ref().and_then(|o| o.get("token").and_then(Value::as_str).map(str::to_string));
+        // The walk's verdict is the document's first (see `World::walk`).
+        let inline = facts.as_ref().and_then(|o| o.get("inline")).and_then(Value::as_array).and_then(|a| Some((a.first()?.as_f64()?, a.get(1)?.as_f64()?)));
         if let (Some(world), Some(token)) = (self.world.as_mut(), token) {
             if Some(world.context_id) == self.script_context {
                 world.token = Some(token);
+                if world.walk.is_none() {
+                    world.walk = inline.map(|(chars, elements)| walk::prefers_walk(chars, elements));
+                }
             }
         }
     }
@@ -823,6 +918,11 @@ impl CaptureSession {
             if let Some(step) = self.judge_hint() {
                 return Ok(step);
             }
+            if self.walk == Walk::Asked {
+                if let Some(step) = self.read_walk() {
+                    return Ok(step);
+                }
+            }
         }
         match self.stage {
             Stage::NotStarted => Ok(Step::Send(self.start())),
@@ -1050,6 +1150,7 @@ impl CaptureSession {
                     let unhosted = page && snapshot_reader::has_unhosted_frames(snap);
                     (self.engine_read(snap, keep), mirror, unhosted)
                 });
+                // (`take_page_snapshot` is this for a snapshot already parsed.)
                 match both {
                     Ok(((read, tree), mirror, unhosted)) => {
                         self.unhosted_frames |= unhosted;
@@ -1113,6 +1214,22 @@ impl CaptureSession {
 
     fn dom_engine(&self) -> bool {
         self.opts.engine == Engine::Dom
+    }
+
+    /// The page's DOM snapshot as a walk read it, taken as `receive_dom` takes Chrome's reply.
+    fn take_page_snapshot(&mut self, snap: &snapshot_reader::Snapshot<'_>, mirror: crate::incremental::Mirror) {
+        let keep = self.ctx.incremental.is_some();
+        self.keep_built |= keep;
+        self.unhosted_frames |= snapshot_reader::has_unhosted_frames(snap);
+        let (read, tree) = self.engine_read(snap, keep);
+        if keep {
+            self.mirror = Some(mirror);
+        }
+        self.engine_tree(Call::DomSnapshot, Ok(tree));
+        self.replies.insert(Call::DomSnapshot, CdpReply::Ok(String::new()));
+        if self.opts.dom_pass {
+            self.keep_dom_read(Call::DomSnapshot, Ok(read), &Ok(String::new()));
+        }
     }
 
     /// The engine's tree and the DOM pass's facts of one parsed reply.
@@ -1436,6 +1553,17 @@ impl CaptureSession {
             .map(|(k, session)| CdpCommand { session, ..CdpCommand::new(Call::Cleanup(k as u32), json!({})) })
             .collect()
     }
+}
+
+/// The walk's first calls (`super::walk`); its facts follow in our world, its listeners the page's document.
+fn walk_commands() -> Vec<CdpCommand> {
+    vec![
+        CdpCommand::new(Call::Walk(WalkCall::Enable), json!({ "includeWhitespace": "all" })),
+        CdpCommand::new(Call::Walk(WalkCall::Document), dom_document_params()),
+        CdpCommand::new(Call::Walk(WalkCall::Disable), json!({})),
+        CdpCommand::new(Call::Walk(WalkCall::Release), json!({ "objectGroup": walk::OBJECT_GROUP })),
+        CdpCommand::new(Call::Walk(WalkCall::PageDocument), json!({ "expression": "document", "objectGroup": walk::OBJECT_GROUP })),
+    ]
 }
 
 fn dom_document_params() -> Value {

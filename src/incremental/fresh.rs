@@ -16,6 +16,30 @@ const CLICK_EVENTS: [&str; 5] = ["click", "mousedown", "mouseup", "dblclick", "a
 /// `listeners` the `DOMDebugger.getEventListeners` result for the subtree.
 pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Result<Vec<MNode>, Unpatchable> {
     let root = described.get("node").ok_or_else(|| bad("the describeNode reply has no node"))?;
+    read_nodes(root, facts, listeners, false).map(|(nodes, _)| nodes)
+}
+
+/// A frame's document a whole-document read entered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entered {
+    /// Its document node's index in the list.
+    pub root: u32,
+    /// The frame owner's `frameId`, and the document's URLs.
+    pub frame_id: Option<String>,
+    pub base_url: Option<String>,
+    pub document_url: Option<String>,
+}
+
+/// A whole document (`root`, the `DOM.getDocument` root) with the documents
+/// of its frames in this process, as the script lists them given a document:
+/// the page's nodes first, then each frame's in the order their owners were
+/// met. A frame owner's `content_doc` is its document's place among all (the
+/// page's is 0), as in a DOM snapshot.
+pub fn read_document(root: &Value, facts: &Value, listeners: Option<&Value>) -> Result<(Vec<MNode>, Vec<Entered>), Unpatchable> {
+    read_nodes(root, facts, listeners, true)
+}
+
+fn read_nodes(root: &Value, facts: &Value, listeners: Option<&Value>, whole: bool) -> Result<(Vec<MNode>, Vec<Entered>), Unpatchable> {
     let facts = facts.as_array().ok_or_else(|| bad("the page's facts are not a list"))?;
     let clickable: rustc_hash::FxHashSet<i64> = listeners
         .and_then(|l| l.get("listeners"))
@@ -27,16 +51,75 @@ pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Resu
         .collect();
     let mut out: Vec<MNode> = Vec::new();
     let mut next_fact = 0usize;
+    let mut entered: Vec<Entered> = Vec::new();
+    let mut owners: Vec<Owner<'_>> = Vec::new();
+    let mut walk_from = Some(root);
+    let mut next_owner = 0usize;
+    while let Some(start) = walk_from.take() {
+        walk(start, facts, &clickable, whole, &mut next_fact, &mut out, &mut owners)?;
+        // The next frame's document: the script lists [-1] for an owner it found none in.
+        while next_owner < owners.len() {
+            let Owner { document: doc, at: owner, frame_id } = owners[next_owner];
+            next_owner += 1;
+            let fact = facts.get(next_fact).and_then(Value::as_array).ok_or_else(|| bad("the page listed fewer documents than the DOM has"))?;
+            let none = fact.first().and_then(Value::as_i64) == Some(-1);
+            match (doc, none) {
+                (None, true) => next_fact += 1,
+                (Some(_), true) => return Err(Unpatchable("a frame of another origin is in this process".into())),
+                (None, false) => return Err(bad("the page's walk and the DOM's disagree on a frame")),
+                (Some(doc), false) => {
+                    let root = out.len() as u32;
+                    entered.push(Entered {
+                        root,
+                        frame_id: frame_id.map(str::to_string),
+                        base_url: doc.get("baseURL").and_then(Value::as_str).map(str::to_string),
+                        document_url: doc.get("documentURL").and_then(Value::as_str).map(str::to_string),
+                    });
+                    if let Some(o) = out.get_mut(owner as usize) {
+                        o.content_doc = Some(entered.len());
+                    }
+                    walk_from = Some(doc);
+                    break;
+                }
+            }
+        }
+    }
+    if next_fact != facts.len() {
+        return Err(bad("the page listed more nodes than the DOM has (the subtree changed while it was read)"));
+    }
+    Ok((out, entered))
+}
+
+/// A frame owner a whole-document read met: its document if this process has it, its index, its frame.
+#[derive(Clone, Copy)]
+struct Owner<'a> {
+    document: Option<&'a Value>,
+    at: u32,
+    frame_id: Option<&'a str>,
+}
+
+/// One tree (a subtree, or a document without its frames') in pre-order, its root's parent none.
+fn walk<'a>(
+    root: &'a Value,
+    facts: &[Value],
+    clickable: &rustc_hash::FxHashSet<i64>,
+    whole: bool,
+    next_fact: &mut usize,
+    out: &mut Vec<MNode>,
+    owners: &mut Vec<Owner<'a>>,
+) -> Result<(), Unpatchable> {
     // (described node, its parent's index in `out`)
     let mut stack: Vec<(&Value, u32)> = vec![(root, NONE)];
     while let Some((d, parent)) = stack.pop() {
         let node_type = d.get("nodeType").and_then(Value::as_i64).ok_or_else(|| bad("a described node has no type"))?;
         let name = d.get("nodeName").and_then(Value::as_str).unwrap_or_default().to_string();
         let backend = d.get("backendNodeId").and_then(Value::as_i64).ok_or_else(|| bad("a described node has no backendNodeId"))?;
+        let local = d.get("localName").and_then(Value::as_str);
+        let frame_owner = node_type == 1 && matches!(local, Some("iframe" | "frame")) && d.get("isSVG").and_then(Value::as_bool) != Some(true);
         // A frame owner whose document is in this process (another of the mirror's documents).
         // (`frameId` alone says little: a frame's root element carries it too, and the
         // owner of a frame in another process has no document here.)
-        if d.get("contentDocument").is_some() {
+        if d.get("contentDocument").is_some() && !(whole && frame_owner) {
             return Err(Unpatchable("a changed subtree holds a frame".into()));
         }
         if let Some(roots) = d.get("shadowRoots").and_then(Value::as_array) {
@@ -45,8 +128,8 @@ pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Resu
                 return Err(Unpatchable("a changed subtree holds a shadow root".into()));
             }
         }
-        let fact = facts.get(next_fact).and_then(Value::as_array).ok_or_else(|| bad("the page listed fewer nodes than the DOM has"))?;
-        next_fact += 1;
+        let fact = facts.get(*next_fact).and_then(Value::as_array).ok_or_else(|| bad("the page listed fewer nodes than the DOM has"))?;
+        *next_fact += 1;
         let fact_type = fact.first().and_then(Value::as_i64).unwrap_or(-1);
         if fact_type != node_type || (node_type == 1 && fact.get(1).and_then(Value::as_str) != Some(name.as_str())) {
             return Err(bad("the page's walk and the DOM's disagree (the subtree changed while it was read)"));
@@ -71,6 +154,9 @@ pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Resu
                     _ => clickable.contains(&backend),
                 };
                 out.push(node);
+                if whole && frame_owner {
+                    owners.push(Owner { document: d.get("contentDocument"), at: here, frame_id: d.get("frameId").and_then(Value::as_str) });
+                }
                 // DOMSnapshot lists an element's generated boxes first, as its children.
                 for (k, kind) in [(3usize, "marker"), (4, "before"), (5, "after")] {
                     let Some(st) = styles(k) else { continue };
@@ -97,10 +183,14 @@ pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Resu
             }
             _ => {
                 node.value = d.get("nodeValue").and_then(Value::as_str).map(str::to_string).filter(|_| node_type == 8);
+                // A document always has a layout object (its view), with no computed styles, as DOMSnapshot lists it.
+                if node_type == 9 {
+                    node.styles = Some(Vec::new());
+                }
                 out.push(node);
             }
         }
-        let walk_children = node_type != 1 || !matches!(d.get("localName").and_then(Value::as_str), Some("template" | "iframe" | "frame"));
+        let walk_children = node_type != 1 || !matches!(local, Some("template" | "iframe" | "frame"));
         if walk_children {
             if let Some(kids) = d.get("children").and_then(Value::as_array) {
                 stack.extend(kids.iter().rev().map(|c| (c, here)));
@@ -109,10 +199,7 @@ pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Resu
             }
         }
     }
-    if next_fact != facts.len() {
-        return Err(bad("the page listed more nodes than the DOM has (the subtree changed while it was read)"));
-    }
-    Ok(out)
+    Ok(())
 }
 
 fn bad(why: &str) -> Unpatchable {

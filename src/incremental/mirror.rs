@@ -102,7 +102,7 @@ pub struct Mirror {
 
 /// Options as far as they shape a snapshot (not the deadline).
 pub fn shape_of(opts: &crate::options::SnapshotOptions) -> String {
-    let bare = crate::options::SnapshotOptions { timeout_ms: 0, ..opts.clone() };
+    let bare = crate::options::SnapshotOptions { timeout_ms: 0, dom_read: crate::options::DomRead::Auto, ..opts.clone() };
     format!("{bare:?}")
 }
 
@@ -205,6 +205,35 @@ impl Mirror {
             let b = m.nodes[i].backend;
             m.by_backend.insert(b, i as u32);
         }
+        m.live = m.nodes.len();
+        m
+    }
+
+    /// The mirror of a page read by a walk (`crate::capture::walk`): `nodes`
+    /// in pre-order, each `parent` an index into the list, and `docs` (the
+    /// page's first, then its frames') naming their roots there (as
+    /// [`super::fresh::read_document`] gives them), with `style_count`
+    /// computed styles per laid-out node.
+    pub(crate) fn from_read(nodes: Vec<MNode>, docs: Vec<MDoc>, style_count: usize) -> Mirror {
+        let mut m = Mirror { style_count, left_open: true, nodes, ..Mirror::default() };
+        let count = m.nodes.len() as u32;
+        for i in 0..m.nodes.len() {
+            // Pre-order: a parent comes first; anything else is detached.
+            let p = m.nodes[i].parent;
+            if p != NONE && p >= i as u32 {
+                m.nodes[i].parent = NONE;
+            }
+            m.nodes[i].children.clear();
+        }
+        for i in 0..m.nodes.len() {
+            let p = m.nodes[i].parent;
+            if let Some(parent) = m.nodes.get_mut(p as usize) {
+                parent.children.push(i as u32);
+            }
+            let b = m.nodes[i].backend;
+            m.by_backend.insert(b, i as u32);
+        }
+        m.docs = docs.into_iter().map(|d| MDoc { root: if d.root < count { d.root } else { NONE }, ..d }).collect();
         m.live = m.nodes.len();
         m
     }

@@ -11,6 +11,10 @@
 // cannot show: a focused element, a dialog shown with showModal() (found and
 // marked by `marked_element.js`, only then).
 //
+// With `marks`, `inline` is [characters of inline script and style text,
+// elements]: whether a DOM snapshot, which carries that text whole, costs
+// more than a walk (`src/capture/walk.rs`).
+//
 // (Chrome's deep serialization could name those nodes here, by backend id,
 // in this one call; under the random-mutation test it left Chromium 156's
 // renderer hung or crashed within a few dozen captures, so it is not used.)
@@ -41,6 +45,14 @@
             modal = Boolean(document.querySelector('dialog:modal'));
         } catch (_e) { /* a browser without :modal */ }
     }
+    let inline = null;
+    if (marks) {
+        let chars = 0;
+        for (const tag of ['script', 'style']) {
+            for (const el of document.getElementsByTagName(tag)) chars += el.textContent.length;
+        }
+        inline = [chars, document.getElementsByTagName('*').length];
+    }
     const KEY = '__webAiSnapshotDocument';
     if (typeof globalThis[KEY] !== 'string') {
         globalThis[KEY] = Math.random().toString(36).slice(2) + Date.now().toString(36) + Math.random().toString(36).slice(2);
@@ -53,5 +65,6 @@
         token: globalThis[KEY],
         focus,
         modal,
+        inline,
     };
 })

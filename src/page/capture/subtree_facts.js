@@ -20,6 +20,12 @@
 // form, a details' summary, editable content, rendered plugins), false
 // when only a listener would make it so, null for a disabled form control,
 // which never counts.
+//
+// Given a whole document (`this` is one: the first look's walk,
+// `src/capture/walk.rs`), the documents of its frames in this process follow
+// it, each whole, in the order their owners were met (then theirs): a frame
+// owner's document is entered when our world can reach it; an owner with
+// none it can reach (another origin, another process, no frame) is listed as [-1].
 (function (names) {
     const MAX = 200000;
     const DESCRIBED_TEXT = 10000;
@@ -29,6 +35,8 @@
     const styleOf = cs => names.map(p => cs.getPropertyValue(p));
     const laid = new Map();
     const SVG = 'http://www.w3.org/2000/svg';
+    // By namespace, not `instanceof`: a frame's elements are of its own realm.
+    const HTML = 'http://www.w3.org/1999/xhtml';
     const SVG_UNRENDERED = /^(title|desc|metadata|script|style)$/;
     const elementLaidOut = el => {
         if (el.getClientRects().length > 0) return true;
@@ -128,7 +136,15 @@
         else if (blank && getComputedStyle(host).display === 'inline') keepsSpaceAfter.set(host, false);
     }
     const out = [];
-    const stack = [this];
+    const whole = this.nodeType === 9;
+    const documents = [this];
+    const stack = [];
+    for (let d = 0; d < documents.length && out.length < MAX; d += 1) {
+        if (documents[d] === null) {
+            out.push([-1]);
+            continue;
+        }
+        stack.push(documents[d]);
     while (stack.length && out.length < MAX) {
         const node = stack.pop();
         if (node.nodeType === 1) {
@@ -137,7 +153,8 @@
             const cs = on ? getComputedStyle(node) : null;
             if (on) flowed(node, cs);
             const tag = node.localName;
-            const isInput = tag === 'input' && node instanceof HTMLInputElement;
+            const html = node.namespaceURI === HTML;
+            const isInput = tag === 'input' && html;
             const checkable = isInput && (node.type === 'checkbox' || node.type === 'radio');
             out.push([
                 1,
@@ -147,12 +164,22 @@
                 on ? pseudo(node, '::before') : null,
                 on ? pseudo(node, '::after') : null,
                 isInput ? String(node.value) : null,
-                tag === 'textarea' && node instanceof HTMLTextAreaElement ? String(node.value) : null,
+                tag === 'textarea' && html ? String(node.value) : null,
                 checkable && node.checked === true,
-                tag === 'option' && node instanceof HTMLOptionElement && node.selected === true,
+                tag === 'option' && html && node.selected === true,
                 clicks(node),
             ]);
-            if (tag === 'iframe' || tag === 'frame' || tag === 'template') continue;
+            if (tag === 'iframe' || tag === 'frame' || tag === 'template') {
+                // Each frame owner's document in turn, or [-1] where there is none to enter.
+                if (whole && tag !== 'template' && html) {
+                    let inner = null;
+                    try {
+                        inner = node.contentDocument;
+                    } catch (_e) { /* another origin */ }
+                    documents.push(inner);
+                }
+                continue;
+            }
         } else if (node.nodeType === 3) {
             const range = document.createRange();
             range.selectNodeContents(node);
@@ -165,6 +192,7 @@
             out.push([node.nodeType, node.nodeName]);
         }
         for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
+    }
     }
     return out;
 })

@@ -1,0 +1,161 @@
+//! The DOM engine's second way to read a page: `DOM.getDocument` and a walk
+//! in our world (`page/capture/subtree_facts.js`, the script a repeat
+//! capture reads a changed subtree with) instead of one
+//! `DOMSnapshot.captureSnapshot`. Both give the mirror's nodes, so the
+//! engine and the DOM pass read the same snapshot either way.
+//!
+//! Why: DOMSnapshot carries every text node whole, and apps keep megabytes
+//! of JSON state and style text inline. Chrome spends about 22 ns a
+//! character sending it (a 1.5 MB state script: 37 ms for the reply against
+//! 5 ms without it, raw websocket, one-off runs), while `DOM.getDocument`
+//! cuts each text at 10,000 characters and the walk never reads a script's
+//! or style's text. On pages without much inline text the walk costs more
+//! (its reply is larger for the same nodes, and JS reads the styles), so
+//! `domRead: 'auto'` walks only where the page facts of the last capture of
+//! the document found inline text outweigh the nodes ([`prefers_walk`]).
+//!
+//! What the walk cannot read (a shadow root, a frame whose document is in
+//! this process, a page that changed while it was read) makes the capture
+//! take its DOM snapshot after all.
+//!
+//! The DOM agent is on only from `DOM.enable` to `DOM.disable`, both in the
+//! walk's first batch, before any page script: a page script's `:modal`
+//! query between `DOM.enable` and a `DOM.describeNode` once left Chromium
+//! 156's renderer hung (see `repeat.rs`), and the agent off streams no
+//! mutation events to the session afterwards.
+
+use serde_json::{json, Value};
+
+use crate::incremental::mirror::MDoc;
+use crate::incremental::{fresh, Mirror};
+
+/// The remote objects a walk makes (the page's document, for its
+/// listeners): let go by the next walk's first batch, so a capture waits for
+/// no release.
+pub const OBJECT_GROUP: &str = "__web_ai_snapshot_walk__";
+
+/// Inline script and style characters from which a walk may cost less.
+const MIN_INLINE_CHARS: f64 = 100_000.0;
+/// Inline characters an element must be outweighed by (per element of the
+/// page): what DOMSnapshot spends on their text against what the walk
+/// spends more on each element.
+const CHARS_PER_ELEMENT: f64 = 60.0;
+
+/// Whether a page with `inline_chars` of inline script and style text and
+/// `elements` elements is cheaper to walk than to snapshot.
+pub fn prefers_walk(inline_chars: f64, elements: f64) -> bool {
+    inline_chars >= MIN_INLINE_CHARS && inline_chars >= CHARS_PER_ELEMENT * elements
+}
+
+/// The walk of the whole document in our world, with the computed `styles` in the capture's order.
+pub fn facts_expression(styles: &[String]) -> String {
+    format!("({}).call(document, {})", crate::page::SUBTREE_FACTS, json!(styles))
+}
+
+/// The page as a mirror: `document` is the `DOM.getDocument` reply, `facts`
+/// the walk's evaluation, `listeners` the `DOMDebugger.getEventListeners`
+/// reply for the document. An error says why the walk cannot stand in for a DOM snapshot.
+pub fn read(document: &str, facts: &str, listeners: &str, frame_id: Option<String>, style_count: usize) -> Result<Mirror, String> {
+    let json = |text: &str, what: &str| crate::compat::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("the {what} reply is not JSON: {e}"));
+    let document = json(document, "DOM.getDocument")?;
+    let facts = json(facts, "walk")?;
+    let listeners = json(listeners, "DOMDebugger.getEventListeners")?;
+    if let Some(e) = facts.get("exceptionDetails") {
+        let text = e.pointer("/exception/description").or_else(|| e.get("text")).and_then(Value::as_str).unwrap_or("an exception");
+        return Err(format!("the walk threw: {text}"));
+    }
+    let root = document.get("root").ok_or("the DOM.getDocument reply has no root")?;
+    let doc = MDoc {
+        frame_id,
+        base_url: root.get("baseURL").and_then(Value::as_str).map(str::to_string),
+        document_url: root.get("documentURL").and_then(Value::as_str).map(str::to_string),
+        root: 0,
+    };
+    let values = facts.pointer("/result/value").ok_or("the walk gave no value")?;
+    let (nodes, entered) = fresh::read_document(root, values, Some(&listeners)).map_err(|u| u.0)?;
+    let frames = entered.into_iter().map(|e| MDoc { frame_id: e.frame_id, base_url: e.base_url, document_url: e.document_url, root: e.root });
+    Ok(Mirror::from_read(nodes, std::iter::once(doc).chain(frames).collect(), style_count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::incremental::mirror::NONE as NONE_INDEX;
+
+    #[test]
+    fn walks_only_where_inline_text_outweighs_the_elements() {
+        // The generated app page: 1.5 MB of state, about 110 elements.
+        assert!(prefers_walk(1_560_000.0, 110.0));
+        // A large page with ordinary inline script: the snapshot.
+        assert!(!prefers_walk(200_000.0, 10_000.0));
+        // A small page with little script: the snapshot.
+        assert!(!prefers_walk(20_000.0, 50.0));
+    }
+
+    fn facts_reply(list: Value) -> String {
+        json!({ "result": { "type": "object", "value": list } }).to_string()
+    }
+
+    #[test]
+    fn the_document_becomes_a_mirror_in_dom_snapshot_shape() {
+        let document = json!({ "root": {
+            "backendNodeId": 1, "nodeType": 9, "nodeName": "#document", "documentURL": "https://a.test/", "baseURL": "https://a.test/",
+            "childNodeCount": 1,
+            "children": [{ "backendNodeId": 2, "nodeType": 1, "nodeName": "HTML", "localName": "html", "attributes": ["lang", "en"], "childNodeCount": 1,
+                "children": [{ "backendNodeId": 3, "nodeType": 1, "nodeName": "BUTTON", "localName": "button", "attributes": [], "childNodeCount": 1,
+                    "children": [{ "backendNodeId": 4, "nodeType": 3, "nodeName": "#text", "nodeValue": "Go" }] }] }]
+        }})
+        .to_string();
+        let facts = facts_reply(json!([
+            [9, "#document"],
+            [1, "HTML", ["block"], null, null, null, null, null, false, false, false],
+            [1, "BUTTON", ["inline-block"], null, null, null, null, null, false, false, false],
+            [3, ["inline-block"], null]
+        ]));
+        let listeners = json!({ "listeners": [{ "type": "click", "backendNodeId": 3 }] }).to_string();
+        let m = read(&document, &facts, &listeners, Some("F".into()), 1).unwrap();
+        assert_eq!(m.len(), 4);
+        assert!(m.node_of(3).is_some_and(|n| n.clickable && n.children.len() == 1));
+        let snap = m.to_snapshot();
+        assert_eq!(snap.documents.len(), 1);
+        assert_eq!(snap.documents[0].nodes.node_type, vec![9, 1, 1, 3]);
+        assert_eq!(snap.documents[0].nodes.parent_index, vec![-1, 0, 1, 2]);
+        assert_eq!(crate::dom::snapshot_reader::string(&snap, snap.documents[0].frame_id), Some("F"));
+    }
+
+    #[test]
+    fn frame_documents_follow_the_page_as_documents_of_their_own() {
+        let document = json!({ "root": { "backendNodeId": 1, "nodeType": 9, "nodeName": "#document", "documentURL": "https://a.test/", "childNodeCount": 2,
+            "children": [
+                { "backendNodeId": 2, "nodeType": 1, "nodeName": "IFRAME", "localName": "iframe", "frameId": "G", "attributes": [],
+                  "contentDocument": { "backendNodeId": 3, "nodeType": 9, "nodeName": "#document", "documentURL": "about:blank", "childNodeCount": 1,
+                    "children": [{ "backendNodeId": 4, "nodeType": 1, "nodeName": "P", "localName": "p", "attributes": [], "childNodeCount": 0 }] } },
+                { "backendNodeId": 5, "nodeType": 1, "nodeName": "IFRAME", "localName": "iframe", "frameId": "H", "attributes": [] }
+            ] } })
+        .to_string();
+        let el = |name: &str| json!([1, name, ["block"], null, null, null, null, null, false, false, false]);
+        // The page, then one entry a frame owner: the first's document, the second's none (another process).
+        let facts = facts_reply(json!([[9, "#document"], el("IFRAME"), el("IFRAME"), [9, "#document"], el("P"), [-1]]));
+        let m = read(&document, &facts, r#"{"listeners":[]}"#, Some("F".into()), 1).unwrap();
+        assert_eq!(m.document_count(), 2);
+        assert_eq!(m.node_of(2).and_then(|n| n.content_doc), Some(1));
+        assert_eq!(m.node_of(5).and_then(|n| n.content_doc), None);
+        assert!(m.node_of(3).is_some_and(|d| d.parent == NONE_INDEX && d.styles.as_deref() == Some(&[][..])), "a document is laid out, with no styles");
+        let snap = m.to_snapshot();
+        assert_eq!(crate::dom::snapshot_reader::string(&snap, snap.documents[1].frame_id), Some("G"));
+        assert_eq!(snap.documents[1].nodes.node_type, vec![9, 1]);
+    }
+
+    #[test]
+    fn what_it_cannot_read_is_said() {
+        let framed = json!({ "root": { "backendNodeId": 1, "nodeType": 9, "nodeName": "#document", "childNodeCount": 1,
+            "children": [{ "backendNodeId": 2, "nodeType": 1, "nodeName": "IFRAME", "localName": "iframe", "frameId": "G", "contentDocument": { "backendNodeId": 3, "nodeType": 9 } }] } })
+        .to_string();
+        // A frame's document our world could not enter (another origin in this process).
+        let facts = facts_reply(json!([[9, "#document"], [1, "IFRAME", null, null, null, null, null, null, false, false, false], [-1]]));
+        assert!(read(&framed, &facts, r#"{"listeners":[]}"#, None, 1).unwrap_err().contains("another origin"));
+        let threw = json!({ "exceptionDetails": { "text": "Uncaught", "exception": { "description": "TypeError: x" } } }).to_string();
+        assert!(read(&framed, &threw, r#"{"listeners":[]}"#, None, 1).unwrap_err().contains("TypeError"));
+        assert!(read("{", &facts, r#"{"listeners":[]}"#, None, 1).unwrap_err().contains("not JSON"));
+    }
+}
