@@ -627,14 +627,12 @@ impl CaptureSession {
     fn learn_token(&mut self, reply: &CdpReply) {
         let facts = facts_value(reply);
         let token = facts.as_ref().and_then(|o| o.get("token").and_then(Value::as_str).map(str::to_string));
-        // The walk's verdict is the document's first (see `World::walk`).
+        // The walk's verdict, from these facts for the next capture (a walk that fails says no for this one).
         let inline = facts.as_ref().and_then(|o| o.get("inline")).and_then(Value::as_array).and_then(|a| Some((a.first()?.as_f64()?, a.get(1)?.as_f64()?)));
         if let (Some(world), Some(token)) = (self.world.as_mut(), token) {
             if Some(world.context_id) == self.script_context {
                 world.token = Some(token);
-                if world.walk.is_none() {
-                    world.walk = inline.map(|(chars, elements)| walk::prefers_walk(chars, elements));
-                }
+                world.walk = inline.map(|(chars, elements)| walk::prefers_walk(chars, elements));
             }
         }
     }

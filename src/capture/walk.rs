@@ -9,10 +9,12 @@
 //! character sending it (a 1.5 MB state script: 37 ms for the reply against
 //! 5 ms without it, raw websocket, one-off runs), while `DOM.getDocument`
 //! cuts each text at 10,000 characters and the walk never reads a script's
-//! or style's text. On pages without much inline text the walk costs more
-//! (its reply is larger for the same nodes, and JS reads the styles), so
-//! `domRead: 'auto'` walks only where the page facts of the last capture of
-//! the document found inline text outweigh the nodes ([`prefers_walk`]).
+//! or style's text. Element for element the walk costs much more (JS reads
+//! style and layout node by node, and `DOM.getDocument` costs most of a
+//! snapshot again), so `domRead: 'auto'` walks only where the page facts of
+//! the last capture of the document found inline text dwarfs the elements
+//! ([`prefers_walk`]): an app page that ships its state inline, not a news
+//! page with a few hundred kilobytes of script.
 //!
 //! What the walk cannot read (a shadow root, a frame whose document is in
 //! this process, a page that changed while it was read) makes the capture
@@ -36,10 +38,17 @@ pub const OBJECT_GROUP: &str = "__web_ai_snapshot_walk__";
 
 /// Inline script and style characters from which a walk may cost less.
 const MIN_INLINE_CHARS: f64 = 100_000.0;
-/// Inline characters an element must be outweighed by (per element of the
-/// page): what DOMSnapshot spends on their text against what the walk
-/// spends more on each element.
-const CHARS_PER_ELEMENT: f64 = 60.0;
+/// Inline characters per element of the page from which the walk costs
+/// less. DOMSnapshot spends about 22 ns a character of their text; the walk
+/// spends far more an element than the snapshot: its script reads style and
+/// layout node by node (21 ms for nytimes-5's 994 elements, against 38 ms
+/// for its whole DOM snapshot), and `DOM.getDocument` costs most of a
+/// snapshot again. On nytimes-5 (765k inline characters, 770 an element) the
+/// walked capture took 79 ms against the snapshot's 58; on the generated app
+/// page (1.5 MB of state, 14,000 an element) 15 against 45 (one-off runs,
+/// Playwright transport; `npm run bench:engine -- --script-heavy`). So the
+/// walk is for pages whose inline state dwarfs their UI.
+const CHARS_PER_ELEMENT: f64 = 2_000.0;
 
 /// Whether a page with `inline_chars` of inline script and style text and
 /// `elements` elements is cheaper to walk than to snapshot.
@@ -88,6 +97,8 @@ mod tests {
         assert!(prefers_walk(1_560_000.0, 110.0));
         // A large page with ordinary inline script: the snapshot.
         assert!(!prefers_walk(200_000.0, 10_000.0));
+        // nytimes-5: 765k characters of inline script among 994 elements: still the snapshot.
+        assert!(!prefers_walk(765_571.0, 994.0));
         // A small page with little script: the snapshot.
         assert!(!prefers_walk(20_000.0, 50.0));
     }

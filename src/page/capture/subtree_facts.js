@@ -38,7 +38,14 @@
     // By namespace, not `instanceof`: a frame's elements are of its own realm.
     const HTML = 'http://www.w3.org/1999/xhtml';
     const SVG_UNRENDERED = /^(title|desc|metadata|script|style)$/;
+    // Under `content-visibility: hidden` (a closed <details>' content, `hidden=until-found`)
+    // layout is skipped, and DOMSnapshot lists no layout object there. Asked first, and
+    // nothing there is asked its style or boxes: `getComputedStyle` or `getClientRects`
+    // would make the layout objects, and every later snapshot would list them.
+    const locked = el => typeof el.checkVisibility === 'function' && !el.checkVisibility();
+    const lockedText = p => p.localName === 'details' ? !p.open : locked(p) || getComputedStyle(p).contentVisibility === 'hidden';
     const elementLaidOut = el => {
+        if (locked(el)) return false;
         if (el.getClientRects().length > 0) return true;
         const parentLaid = el.parentElement !== null && laid.get(el.parentElement) === true;
         // A word-break opportunity has a layout object but no box.
@@ -108,7 +115,10 @@
             const d = el.parentElement;
             return Boolean(d && d.localName === 'details' && d.querySelector(':scope > summary') === el);
         }
-        if ((tag === 'object' || tag === 'embed') && laid.get(el) === true) return true;
+        // A plugin element responds when it shows what it embeds, not its fallback content
+        // (an object without data is laid out as its fallback: rules.html).
+        if (tag === 'object' && laid.get(el) === true) return Boolean(el.getAttribute('data'));
+        if (tag === 'embed' && laid.get(el) === true) return Boolean(el.getAttribute('src'));
         return false;
     };
     // A root read by itself (a node added to a list, a text beside a change) is laid out in
@@ -183,7 +193,8 @@
         } else if (node.nodeType === 3) {
             const range = document.createRange();
             range.selectNodeContents(node);
-            let on = range.getClientRects().length > 0;
+            const p = node.parentElement;
+            let on = !(p && lockedText(p)) && range.getClientRects().length > 0;
             if (!on && node.data.length > 0 && !NOT_SPACE.test(node.data)) on = whitespaceLaidOut(node);
             laid.set(node, on);
             if (on) flowed(node, null);

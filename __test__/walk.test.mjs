@@ -1,0 +1,109 @@
+// The DOM engine's two ways to read a page (`domRead`): one DOMSnapshot, or
+// DOM.getDocument and a walk in our world that never carries inline script
+// or style text. They must give the same snapshot on every page, and 'auto'
+// must walk where DOMSnapshot would carry megabytes of inline state.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { buildWebAiSnapshot, createPageSession } from '../lib/index.mjs';
+import { defaultPages } from '../bench/agreement.mjs';
+import { generateAppPage } from '../bench/generate.mjs';
+import { browser, closeBrowser, openFile, sweep } from './helpers.mjs';
+
+after(closeBrowser);
+
+const FELL_BACK = /read with a DOM snapshot, not a walk: (.*)/;
+
+test('a walk reads every fixture and real page as its DOM snapshot does, or says why it could not', async () => {
+    const pages = defaultPages();
+    assert.ok(pages.length >= 30);
+    let walked = 0;
+    const why = new Map();
+    await sweep(pages, async (page, file) => {
+        for (const opts of [{}, { interactiveOnly: false, compact: false, urls: true }]) {
+            const a = await buildWebAiSnapshot(page, { ...opts, domRead: 'snapshot' });
+            const b = await buildWebAiSnapshot(page, { ...opts, domRead: 'walk' });
+            const fell = b.notes.map(n => n.match(FELL_BACK)).find(Boolean);
+            if (fell) why.set(basename(file), fell[1]);
+            else walked += 1;
+            assert.equal(b.text, a.text, `${basename(file)} ${JSON.stringify(opts)}`);
+            assert.deepEqual(Object.keys(b.refs), Object.keys(a.refs), basename(file));
+            assert.deepEqual(
+                Object.values(b.refs).map(r => r.selector),
+                Object.values(a.refs).map(r => r.selector),
+                `${basename(file)}: the DOM pass reads the walk as it reads the snapshot`,
+            );
+            assert.deepEqual(b.notes.filter(n => !FELL_BACK.test(n)), a.notes, basename(file));
+        }
+    });
+    // Shadow roots and frames of another origin in the page's process are read by the snapshot.
+    for (const [file, reason] of why) assert.match(reason, /shadow root|another origin/, file);
+    assert.ok(walked >= pages.length, `walked ${walked / 2} of ${pages.length} pages; fell back: ${JSON.stringify([...why])}`);
+});
+
+test("'auto' walks a page heavy with inline state from its second look, sending no DOM snapshot, and the text is the same", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
+    const file = join(dir, 'app.html');
+    writeFileSync(file, generateAppPage(400_000));
+    const page = await openFile(await browser(), file);
+    try {
+        const cdp = await page.context().newCDPSession(page);
+        const sent = [];
+        const source = { cdp: { send: (method, params) => (sent.push(method), cdp.send(method, params)) } };
+        const first = await buildWebAiSnapshot(source, {});
+        assert.ok(sent.includes('DOMSnapshot.captureSnapshot'), 'the first look knows nothing of the page yet');
+        sent.length = 0;
+        const second = await buildWebAiSnapshot(source, {});
+        assert.ok(!sent.includes('DOMSnapshot.captureSnapshot') && sent.includes('DOM.getDocument'), sent.join(', '));
+        assert.equal(second.text, first.text);
+        assert.match(second.text, /button "Save 29"/);
+        // Layout boxes come only with a DOM snapshot.
+        sent.length = 0;
+        await buildWebAiSnapshot(source, { viewportOnly: true });
+        assert.ok(sent.includes('DOMSnapshot.captureSnapshot'));
+        // A small page is snapshotted.
+        await page.setContent('<main><h1>Small</h1><script>var x = 1;</script><button>Go</button></main>');
+        await buildWebAiSnapshot(source, {});
+        sent.length = 0;
+        await buildWebAiSnapshot(source, {});
+        assert.ok(sent.includes('DOMSnapshot.captureSnapshot'), sent.join(', '));
+        await cdp.detach();
+    } finally {
+        await page.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test('a page session that walked its first look reads changes incrementally and sees what a full-capture twin sees', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
+    const file = join(dir, 'app.html');
+    writeFileSync(file, generateAppPage(200_000));
+    const page = await openFile(await browser(), file);
+    const walked = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: { domRead: 'walk' } });
+    const twin = createPageSession(page, { cacheTtlMs: 0, incremental: false, snapshotOptions: { domRead: 'snapshot' } });
+    try {
+        const a0 = await walked.snapshot();
+        assert.ok(!a0.notes.some(n => FELL_BACK.test(n)), a0.notes.join('\n'));
+        await twin.snapshot();
+        const changes = [
+            () => document.querySelector('ul').insertAdjacentHTML('beforeend', '<li><a href="#new">New item</a> <button>Save new</button></li>'),
+            () => document.querySelector('ul li').remove(),
+            () => { document.querySelector('h1').textContent = 'Changed dashboard'; },
+            () => { document.querySelector('nav').hidden = true; },
+        ];
+        for (const change of changes) {
+            await page.evaluate(change);
+            const a = await walked.snapshot();
+            const b = await twin.snapshot();
+            assert.equal(a.stats.captureMode, 'incremental', String(change));
+            assert.equal(a.text, b.text, String(change));
+        }
+    } finally {
+        await walked.close();
+        await twin.close();
+        await page.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
