@@ -23,8 +23,13 @@ test('a walk reads every fixture and real page as its DOM snapshot does, or says
     const why = new Map();
     await sweep(pages, async (page, file) => {
         for (const opts of [{}, { interactiveOnly: false, compact: false, urls: true }]) {
-            const a = await buildWebAiSnapshot(page, { ...opts, domRead: 'snapshot' });
-            const b = await buildWebAiSnapshot(page, { ...opts, domRead: 'walk' });
+            // A page whose own scripts still change it (a video getting ready) is asked again, up to three times.
+            let a;
+            let b;
+            for (let attempt = 0; attempt < 3 && (!a || a.text !== b.text); attempt += 1) {
+                a = await buildWebAiSnapshot(page, { ...opts, domRead: 'snapshot' });
+                b = await buildWebAiSnapshot(page, { ...opts, domRead: 'walk' });
+            }
             const fell = b.notes.map(n => n.match(FELL_BACK)).find(Boolean);
             if (fell) why.set(basename(file), fell[1]);
             else walked += 1;
@@ -59,6 +64,11 @@ test("'auto' walks a page heavy with inline state from its second look, sending 
         assert.ok(!sent.includes('DOMSnapshot.captureSnapshot') && sent.includes('DOM.getDocument'), sent.join(', '));
         assert.equal(second.text, first.text);
         assert.match(second.text, /button "Save 29"/);
+        // A capture of Chrome's tree in between leaves the choice as it was.
+        await buildWebAiSnapshot(source, { engine: 'ax' });
+        sent.length = 0;
+        await buildWebAiSnapshot(source, {});
+        assert.ok(!sent.includes('DOMSnapshot.captureSnapshot'), sent.join(', '));
         // Layout boxes come only with a DOM snapshot.
         sent.length = 0;
         await buildWebAiSnapshot(source, { viewportOnly: true });

@@ -36,7 +36,12 @@ async function measure(browser, p) {
     const page = await openFile(browser, p.path);
     try {
         const session = await ax.cdpSessionFor(page);
-        const send = (m, params) => session.send(m, params);
+        // What a capture sent, while `spy` is a list.
+        let spy = null;
+        const send = (m, params) => {
+            spy?.push(m);
+            return session.send(m, params);
+        };
         const methods = {
             floor: () => session.send('Accessibility.getFullAXTree', {}),
             domFloor: () => session.send('DOMSnapshot.captureSnapshot', DOM_FLOOR_PARAMS),
@@ -44,6 +49,11 @@ async function measure(browser, p) {
             ax: () => ax.captureOverCdp(send, { engine: 'ax', timeoutMs: 60_000 }),
             dom: () => ax.captureOverCdp(send, { engine: 'dom', timeoutMs: 60_000 }),
         };
+        // With --script-heavy, both of the DOM engine's reads forced, beside its own choice ('auto', `dom`).
+        if (SCRIPT_HEAVY) {
+            methods.snapshot = () => ax.captureOverCdp(send, { engine: 'dom', domRead: 'snapshot', timeoutMs: 60_000 });
+            methods.walk = () => ax.captureOverCdp(send, { engine: 'dom', domRead: 'walk', timeoutMs: 60_000 });
+        }
         const names = Object.keys(methods);
         const times = Object.fromEntries(names.map(n => [n, []]));
         const rotation = async (i, keep) => {
@@ -62,6 +72,14 @@ async function measure(browser, p) {
             await rotation(WARMUP + runs, true);
             runs += 1;
         }
+        // Which read 'auto' took, seen in what the capture sent.
+        let route = '';
+        if (SCRIPT_HEAVY) {
+            spy = [];
+            await ax.captureOverCdp(send, { engine: 'dom', timeoutMs: 60_000 });
+            route = spy.includes('DOMSnapshot.captureSnapshot') ? 'snapshot' : 'walk';
+            spy = null;
+        }
         const agreement = await compareEngines(page);
         const m = Object.fromEntries(names.map(n => [n, round(median(times[n]))]));
         const tree = await session.send('Accessibility.getFullAXTree', {});
@@ -74,6 +92,7 @@ async function measure(browser, p) {
             domVsFloor: round(m.dom / m.floor, 2),
             domVsPlaywright: round(m.dom / m.pw, 2),
             domVsAx: round(m.dom / m.ax, 2),
+            ...(SCRIPT_HEAVY ? { route } : {}),
             agreed: agreement.agreed,
             compared: agreement.total,
             agreement: round(agreement.rate * 100, 2),
@@ -85,12 +104,17 @@ async function measure(browser, p) {
 
 const { results, version } = await measurePages(values.only, measure, r => `${r.page}: dom ${r.domMs} ms, ax ${r.axMs}, floor ${r.floorMs}, dom floor ${r.domFloorMs}, pw ${r.pwMs}; agreement ${r.agreement}%`, { scriptHeavy: SCRIPT_HEAVY });
 
-const head = '| page | AX nodes | runs | floor ms | DOMSnapshot ms | Playwright ai ms | ours, ax ms | ours, dom ms | dom / floor | dom / Playwright | dom / ax | agreement with Chrome |';
-const sep = '|' + ' --- |'.repeat(12);
-const rows = results.map(r => `| ${r.page} | ${r.axNodes} | ${r.runs} | ${r.floorMs} | ${r.domFloorMs} | ${r.pwMs} | ${r.axMs} | ${r.domMs} | ${r.domVsFloor} | ${r.domVsPlaywright} | ${r.domVsAx} | ${r.agreement}% (${r.agreed}/${r.compared}) |`);
+const walkCols = SCRIPT_HEAVY ? ' read \'snapshot\' ms | read \'walk\' ms | \'auto\' took |' : '';
+const walkSep = SCRIPT_HEAVY ? ' --- | --- | --- |' : '';
+const head = `| page | AX nodes | runs | floor ms | DOMSnapshot ms | Playwright ai ms | ours, ax ms | ours, dom ms |${walkCols} dom / floor | dom / Playwright | dom / ax | agreement with Chrome |`;
+const sep = `|${' --- |'.repeat(12)}${walkSep}`;
+const rows = results.map(
+    r =>
+        `| ${r.page} | ${r.axNodes} | ${r.runs} | ${r.floorMs} | ${r.domFloorMs} | ${r.pwMs} | ${r.axMs} | ${r.domMs} |${SCRIPT_HEAVY ? ` ${r.snapshotMs} | ${r.walkMs} | ${r.route} |` : ''} ${r.domVsFloor} | ${r.domVsPlaywright} | ${r.domVsAx} | ${r.agreement}% (${r.agreed}/${r.compared}) |`,
+);
 const all = results.reduce((a, r) => ({ agreed: a.agreed + r.agreed, compared: a.compared + r.compared }), { agreed: 0, compared: 0 });
 const command = `npm run bench:engine${values.only || SCRIPT_HEAVY ? ' --' : ''}${SCRIPT_HEAVY ? ' --script-heavy' : ''}${values.only ? ` --only ${values.only}` : ''}`;
-const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of at least ${RUNS} rotated runs after ${WARMUP} warm-up, more on fast pages: as many as fit in ${ROUND_BUDGET_MS / 1000} s, up to ${MAX_RUNS} (the \`runs\` column); on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\`; "DOMSnapshot" a bare \`DOMSnapshot.captureSnapshot\` with the styles the DOM engine asks for; both engines' captures include the DOM pass (selectors, clickable refs). "Agreement" is the share of ref'd elements (either engine's, matched by \`backendNodeId\`) that both engines ref with the same role, name, states, value and level (\`node bench/agreement.mjs --verbose\` prints each disagreement). Over all pages: ${all.agreed}/${all.compared} (${round((all.agreed / Math.max(all.compared, 1)) * 100, 2)}%).\n\n${[head, sep, ...rows].join('\n')}\n`;
+const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of at least ${RUNS} rotated runs after ${WARMUP} warm-up, more on fast pages: as many as fit in ${ROUND_BUDGET_MS / 1000} s, up to ${MAX_RUNS} (the \`runs\` column); on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\`; "DOMSnapshot" a bare \`DOMSnapshot.captureSnapshot\` with the styles the DOM engine asks for; both engines' captures include the DOM pass (selectors, clickable refs). "Agreement" is the share of ref'd elements (either engine's, matched by \`backendNodeId\`) that both engines ref with the same role, name, states, value and level (\`node bench/agreement.mjs --verbose\` prints each disagreement). Over all pages: ${all.agreed}/${all.compared} (${round((all.agreed / Math.max(all.compared, 1)) * 100, 2)}%).${SCRIPT_HEAVY ? ' "ours, dom" reads the page as the engine chooses (`domRead: \'auto\'`; what it took is the "\'auto\' took" column, seen in the calls it sent); the two columns after it force each read: one DOMSnapshot, or `DOM.getDocument` and a walk in our world that never reads a script\'s or style\'s text.' : ''}\n\n${[head, sep, ...rows].join('\n')}\n`;
 console.log(md);
 const over = results.filter(r => r.domVsPlaywright > 1);
 const summary = `\nDOM engine ÷ Playwright: median ${round(median(results.map(r => r.domVsPlaywright)), 2)}, worst ${round(Math.max(...results.map(r => r.domVsPlaywright)), 2)}; slower than Playwright on ${over.length} of ${results.length} page(s)${over.length ? `: ${over.map(r => `${r.page} ${r.domVsPlaywright}×`).join(', ')}` : ''}.\n`;

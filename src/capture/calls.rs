@@ -46,8 +46,10 @@ pub enum WalkCall {
     PageDocument,
     /// and its listeners (clickable nodes).
     Listeners,
-    /// What style and layout say of each node, from our world.
+    /// What style and layout say of each node, from our world,
     Facts,
+    /// then of the generated boxes `DOM.getDocument` lists (the walk left them for later).
+    Later,
 }
 
 /// What the DOM engine learns by script (`scripts/marked_element.js`).
@@ -168,7 +170,7 @@ impl Call {
             Call::Walk(WalkCall::Document) => "DOM.getDocument",
             Call::Walk(WalkCall::Disable) => "DOM.disable",
             Call::Walk(WalkCall::Release) => "Runtime.releaseObjectGroup",
-            Call::Walk(WalkCall::PageDocument | WalkCall::Facts) => "Runtime.evaluate",
+            Call::Walk(WalkCall::PageDocument | WalkCall::Facts | WalkCall::Later) => "Runtime.evaluate",
             Call::Walk(WalkCall::Listeners) => "DOMDebugger.getEventListeners",
         }
     }

@@ -174,6 +174,8 @@ pub struct CaptureSession {
     pub(crate) frame_replay: FrameReplies,
     /// Whether the page is read by a walk instead of a DOM snapshot (`super::walk`).
     walk: Walk,
+    /// The walk's replies, read, while its generated boxes are asked for.
+    walk_parsed: Option<walk::Parsed>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,6 +183,8 @@ enum Walk {
     Off,
     /// Its calls are out; it is read once the first batch is answered.
     Asked,
+    /// Read but for the generated boxes, which are asked for.
+    Later,
     /// Read (or given up for the DOM snapshot).
     Read,
 }
@@ -289,6 +293,7 @@ impl CaptureSession {
             recorded_bytes: 0,
             frame_replay: FrameReplies::default(),
             walk: Walk::Off,
+            walk_parsed: None,
         }
         .recording()
     }
@@ -563,12 +568,12 @@ impl CaptureSession {
         CdpCommand::new(Call::Walk(WalkCall::Facts), json!({ "expression": expression, "contextId": context, "returnByValue": true }))
     }
 
-    /// Read the walk's replies into the page's snapshot; if they cannot stand
-    /// in for a DOM snapshot, the batch that asks for one.
+    /// Read the walk's replies: first the page's, then the generated boxes'
+    /// (asked for in between), into the page's snapshot; if they cannot
+    /// stand in for a DOM snapshot, the batch that asks for one.
     fn read_walk(&mut self) -> Option<Step> {
-        self.walk = Walk::Read;
         let frame_id = self.world.as_ref().map(|w| w.frame_id.clone()).or_else(|| self.main_frame().map(|(id, _)| id));
-        let style_count = self.snapshot_style_names().len();
+        let styles = self.snapshot_style_names();
         let replies = &mut self.replies;
         let mut text = |c: WalkCall| -> std::result::Result<String, String> {
             match replies.get_mut(&Call::Walk(c)) {
@@ -578,10 +583,27 @@ impl CaptureSession {
                 _ => Err(format!("{} gave no answer", Call::Walk(c).method())),
             }
         };
-        let read = (|| {
-            let (document, facts, listeners) = (text(WalkCall::Document)?, text(WalkCall::Facts)?, text(WalkCall::Listeners)?);
-            walk::read(&document, &facts, &listeners, frame_id, style_count)
-        })();
+        let read = if self.walk == Walk::Asked {
+            let parsed = (|| walk::parse(&text(WalkCall::Document)?, &text(WalkCall::Facts)?, &text(WalkCall::Listeners)?))();
+            match (parsed, self.world.as_ref().map(|w| w.context_id)) {
+                (Ok(parsed), Some(context)) => {
+                    let expression = walk::later_expression(&styles, &parsed.later);
+                    self.walk_parsed = Some(parsed);
+                    self.walk = Walk::Later;
+                    let later = CdpCommand::new(Call::Walk(WalkCall::Later), json!({ "expression": expression, "contextId": context, "returnByValue": true }));
+                    return Some(self.send(vec![later]));
+                }
+                (Ok(_), None) => Err("no world to ask the generated boxes in".to_string()),
+                (Err(e), _) => Err(e),
+            }
+        } else {
+            let later = text(WalkCall::Later).ok();
+            match self.walk_parsed.take() {
+                Some(parsed) => walk::finish(parsed, later.as_deref(), frame_id, styles.len()),
+                None => Err("the walk's replies were not kept".to_string()),
+            }
+        };
+        self.walk = Walk::Read;
         match read {
             Ok(mirror) => {
                 let snap = mirror.to_snapshot();
@@ -632,7 +654,10 @@ impl CaptureSession {
         if let (Some(world), Some(token)) = (self.world.as_mut(), token) {
             if Some(world.context_id) == self.script_context {
                 world.token = Some(token);
-                world.walk = inline.map(|(chars, elements)| walk::prefers_walk(chars, elements));
+                // (Facts for Chrome's tree carry no count: they leave the verdict as it was.)
+                if let Some((chars, elements)) = inline {
+                    world.walk = Some(walk::prefers_walk(chars, elements));
+                }
             }
         }
     }
@@ -916,7 +941,7 @@ impl CaptureSession {
             if let Some(step) = self.judge_hint() {
                 return Ok(step);
             }
-            if self.walk == Walk::Asked {
+            if matches!(self.walk, Walk::Asked | Walk::Later) {
                 if let Some(step) = self.read_walk() {
                     return Ok(step);
                 }

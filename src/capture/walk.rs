@@ -61,10 +61,19 @@ pub fn facts_expression(styles: &[String]) -> String {
     format!("({}).call(document, {})", crate::page::SUBTREE_FACTS, json!(styles))
 }
 
-/// The page as a mirror: `document` is the `DOM.getDocument` reply, `facts`
-/// the walk's evaluation, `listeners` the `DOMDebugger.getEventListeners`
-/// reply for the document. An error says why the walk cannot stand in for a DOM snapshot.
-pub fn read(document: &str, facts: &str, listeners: &str, frame_id: Option<String>, style_count: usize) -> Result<Mirror, String> {
+/// The walk's replies, read: what the page is, but for the generated boxes
+/// left for later (`later`: the element's place in the facts, the kind).
+pub struct Parsed {
+    document: Value,
+    facts: Value,
+    listeners: Value,
+    pub later: Vec<(usize, &'static str)>,
+}
+
+/// Read the `DOM.getDocument` reply, the walk's evaluation and the
+/// `DOMDebugger.getEventListeners` reply for the document. An error says why
+/// the walk cannot stand in for a DOM snapshot.
+pub fn parse(document: &str, facts: &str, listeners: &str) -> Result<Parsed, String> {
     let json = |text: &str, what: &str| crate::compat::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("the {what} reply is not JSON: {e}"));
     let document = json(document, "DOM.getDocument")?;
     let facts = json(facts, "walk")?;
@@ -74,16 +83,56 @@ pub fn read(document: &str, facts: &str, listeners: &str, frame_id: Option<Strin
         return Err(format!("the walk threw: {text}"));
     }
     let root = document.get("root").ok_or("the DOM.getDocument reply has no root")?;
+    let values = facts.pointer("/result/value").ok_or("the walk gave no value")?;
+    let mut later = Vec::new();
+    fresh::read_document(root, values, Some(&listeners), &mut later).map_err(|u| u.0)?;
+    Ok(Parsed { document, facts, listeners, later })
+}
+
+/// The generated boxes' styles (`pseudo_facts.js`), asked in our world: always
+/// asked, even for none, as it lets go of the walk's list of the page's nodes.
+pub fn later_expression(styles: &[String], later: &[(usize, &str)]) -> String {
+    let asks: Vec<Value> = later.iter().map(|(i, kind)| json!([i, format!("::{kind}")])).collect();
+    crate::page::call_expression(crate::page::PSEUDO_FACTS, &[json!(styles), Value::Array(asks)])
+}
+
+/// The page as a mirror, with the generated boxes' styles (`later`: the
+/// `pseudo_facts.js` evaluation; a box it gives none for has none).
+pub fn finish(mut parsed: Parsed, later: Option<&str>, frame_id: Option<String>, style_count: usize) -> Result<Mirror, String> {
+    let answers = later
+        .and_then(|t| crate::compat::json_text::from_str_lossy::<Value>(t).ok())
+        .and_then(|v| v.pointer("/result/value").and_then(Value::as_array).cloned())
+        .unwrap_or_default();
+    if let Some(list) = parsed.facts.pointer_mut("/result/value").and_then(Value::as_array_mut) {
+        for (k, (i, kind)) in parsed.later.iter().enumerate() {
+            let slot = match *kind {
+                "marker" => 3,
+                "before" => 4,
+                _ => 5,
+            };
+            if let Some(fact) = list.get_mut(*i).and_then(Value::as_array_mut).and_then(|f| f.get_mut(slot)) {
+                *fact = answers.get(k).cloned().unwrap_or(Value::Null);
+            }
+        }
+    }
+    let root = parsed.document.get("root").ok_or("the DOM.getDocument reply has no root")?;
     let doc = MDoc {
         frame_id,
         base_url: root.get("baseURL").and_then(Value::as_str).map(str::to_string),
         document_url: root.get("documentURL").and_then(Value::as_str).map(str::to_string),
         root: 0,
     };
-    let values = facts.pointer("/result/value").ok_or("the walk gave no value")?;
-    let (nodes, entered) = fresh::read_document(root, values, Some(&listeners)).map_err(|u| u.0)?;
+    let values = parsed.facts.pointer("/result/value").ok_or("the walk gave no value")?;
+    let mut left = Vec::new();
+    let (nodes, entered) = fresh::read_document(root, values, Some(&parsed.listeners), &mut left).map_err(|u| u.0)?;
     let frames = entered.into_iter().map(|e| MDoc { frame_id: e.frame_id, base_url: e.base_url, document_url: e.document_url, root: e.root });
     Ok(Mirror::from_read(nodes, std::iter::once(doc).chain(frames).collect(), style_count))
+}
+
+/// [`parse`] and [`finish`] for a walk that left nothing for later.
+#[cfg(test)]
+fn read(document: &str, facts: &str, listeners: &str, frame_id: Option<String>, style_count: usize) -> Result<Mirror, String> {
+    finish(parse(document, facts, listeners)?, None, frame_id, style_count)
 }
 
 #[cfg(test)]
@@ -155,6 +204,35 @@ mod tests {
         let snap = m.to_snapshot();
         assert_eq!(crate::dom::snapshot_reader::string(&snap, snap.documents[1].frame_id), Some("G"));
         assert_eq!(snap.documents[1].nodes.node_type, vec![9, 1]);
+    }
+
+    #[test]
+    fn generated_boxes_are_asked_for_only_where_the_dom_lists_them() {
+        let document = json!({ "root": { "backendNodeId": 1, "nodeType": 9, "nodeName": "#document", "childNodeCount": 2,
+            "children": [
+                { "backendNodeId": 2, "nodeType": 1, "nodeName": "P", "localName": "p", "attributes": [], "childNodeCount": 0,
+                  "pseudoElements": [{ "backendNodeId": 9, "nodeType": 1, "nodeName": "::before", "pseudoType": "before" }] },
+                { "backendNodeId": 3, "nodeType": 1, "nodeName": "P", "localName": "p", "attributes": [], "childNodeCount": 0 }
+            ] } })
+        .to_string();
+        // Both paragraphs laid out, their boxes left for later (0).
+        let facts = facts_reply(json!([
+            [9, "#document"],
+            [1, "P", ["block"], null, 0, 0, null, null, false, false, false],
+            [1, "P", ["block"], null, 0, 0, null, null, false, false, false]
+        ]));
+        let parsed = parse(&document, &facts, r#"{"listeners":[]}"#).unwrap();
+        assert_eq!(parsed.later, vec![(1, "before")], "only the ::before the DOM lists");
+        assert!(later_expression(&["display".into()], &parsed.later).ends_with(r#"(["display"], [[1,"::before"]])"#));
+        let answer = json!({ "result": { "type": "object", "value": [["inline"]] } }).to_string();
+        let m = finish(parsed, Some(&answer), None, 1).unwrap();
+        let before = m.node_of(9).expect("the ::before is in the mirror");
+        assert_eq!((before.pseudo.as_deref(), before.parent), (Some("before"), 1));
+        assert_eq!(before.styles.as_deref(), Some(&["inline".to_string()][..]));
+        // A box the page gives no style for has none.
+        let parsed = parse(&document, &facts, r#"{"listeners":[]}"#).unwrap();
+        let none = json!({ "result": { "type": "object", "value": [null] } }).to_string();
+        assert!(finish(parsed, Some(&none), None, 1).unwrap().node_of(9).is_none());
     }
 
     #[test]

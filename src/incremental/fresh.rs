@@ -16,7 +16,7 @@ const CLICK_EVENTS: [&str; 5] = ["click", "mousedown", "mouseup", "dblclick", "a
 /// `listeners` the `DOMDebugger.getEventListeners` result for the subtree.
 pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Result<Vec<MNode>, Unpatchable> {
     let root = described.get("node").ok_or_else(|| bad("the describeNode reply has no node"))?;
-    read_nodes(root, facts, listeners, false).map(|(nodes, _)| nodes)
+    read_nodes(root, facts, listeners, None).map(|(nodes, _)| nodes)
 }
 
 /// A frame's document a whole-document read entered.
@@ -35,11 +35,26 @@ pub struct Entered {
 /// the page's nodes first, then each frame's in the order their owners were
 /// met. A frame owner's `content_doc` is its document's place among all (the
 /// page's is 0), as in a DOM snapshot.
-pub fn read_document(root: &Value, facts: &Value, listeners: Option<&Value>) -> Result<(Vec<MNode>, Vec<Entered>), Unpatchable> {
-    read_nodes(root, facts, listeners, true)
+///
+/// A generated box the script left for later (0: see `subtree_facts.js`)
+/// that `DOM.getDocument` lists is not read; `later` gets it as `(the
+/// element's index in the facts, its pseudo-element's kind)`.
+pub fn read_document(
+    root: &Value,
+    facts: &Value,
+    listeners: Option<&Value>,
+    later: &mut Vec<(usize, &'static str)>,
+) -> Result<(Vec<MNode>, Vec<Entered>), Unpatchable> {
+    read_nodes(root, facts, listeners, Some(later))
 }
 
-fn read_nodes(root: &Value, facts: &Value, listeners: Option<&Value>, whole: bool) -> Result<(Vec<MNode>, Vec<Entered>), Unpatchable> {
+/// `later`: a whole document's read (frames entered, generated boxes left for later listed there).
+fn read_nodes(
+    root: &Value,
+    facts: &Value,
+    listeners: Option<&Value>,
+    mut later: Option<&mut Vec<(usize, &'static str)>>,
+) -> Result<(Vec<MNode>, Vec<Entered>), Unpatchable> {
     let facts = facts.as_array().ok_or_else(|| bad("the page's facts are not a list"))?;
     let clickable: rustc_hash::FxHashSet<i64> = listeners
         .and_then(|l| l.get("listeners"))
@@ -56,7 +71,7 @@ fn read_nodes(root: &Value, facts: &Value, listeners: Option<&Value>, whole: boo
     let mut walk_from = Some(root);
     let mut next_owner = 0usize;
     while let Some(start) = walk_from.take() {
-        walk(start, facts, &clickable, whole, &mut next_fact, &mut out, &mut owners)?;
+        walk(start, facts, &clickable, &mut later, &mut next_fact, &mut out, &mut owners)?;
         // The next frame's document: the script lists [-1] for an owner it found none in.
         while next_owner < owners.len() {
             let Owner { document: doc, at: owner, frame_id } = owners[next_owner];
@@ -103,11 +118,12 @@ fn walk<'a>(
     root: &'a Value,
     facts: &[Value],
     clickable: &rustc_hash::FxHashSet<i64>,
-    whole: bool,
+    later: &mut Option<&mut Vec<(usize, &'static str)>>,
     next_fact: &mut usize,
     out: &mut Vec<MNode>,
     owners: &mut Vec<Owner<'a>>,
 ) -> Result<(), Unpatchable> {
+    let whole = later.is_some();
     // (described node, its parent's index in `out`)
     let mut stack: Vec<(&Value, u32)> = vec![(root, NONE)];
     while let Some((d, parent)) = stack.pop() {
@@ -159,8 +175,13 @@ fn walk<'a>(
                 }
                 // DOMSnapshot lists an element's generated boxes first, as its children.
                 for (k, kind) in [(3usize, "marker"), (4, "before"), (5, "after")] {
-                    let Some(st) = styles(k) else { continue };
                     let Some(p) = pseudo_element(d, kind) else { continue };
+                    let Some(st) = styles(k) else {
+                        if let (Some(asks), Some(0)) = (later.as_deref_mut(), fact.get(k).and_then(Value::as_i64)) {
+                            asks.push((*next_fact - 1, kind));
+                        }
+                        continue;
+                    };
                     let backend = p.get("backendNodeId").and_then(Value::as_i64).ok_or_else(|| bad("a pseudo-element has no backendNodeId"))?;
                     out.push(MNode {
                         node_type: 1,

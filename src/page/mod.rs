@@ -21,11 +21,12 @@ pub const WATCH_FN: &str = "__webAiSnapshotWatchFn";
 /// Every global of the contract and what it holds. Only the tests read
 /// this list; the scripts name the globals as written here.
 #[cfg_attr(not(test), allow(dead_code))]
-pub const GLOBALS: [(&str, &str); 4] = [
+pub const GLOBALS: [(&str, &str); 5] = [
     (WATCH_FN, "the watcher function, compiled once per document (watch.js; the session calls it by name)"),
     ("__webAiSnapshotWatch", "the watcher's state: its document token, counts, each session's record of changed subtrees (watch.js, take_changes.js)"),
     ("__webAiSnapshotFrameWatch", "a frame's watch state, in our world inside a frame the page's watcher cannot enter (frame_watch.js)"),
     ("__webAiSnapshotDocument", "the name of the world's document that the page facts give (page_facts.js)"),
+    ("__webAiSnapshotWalk", "the nodes a walk of a whole document listed, until its generated boxes are asked for (subtree_facts.js, pseudo_facts.js)"),
 ];
 
 /// A page session's watcher (mutations, input, loading signals; records changed subtrees per session).
@@ -36,6 +37,7 @@ pub const PAGE_FACTS: &str = include_str!("capture/page_facts.js");
 pub const MARKED_ELEMENT: &str = include_str!("capture/marked_element.js");
 pub const TAKE_CHANGES: &str = include_str!("capture/take_changes.js");
 pub const SUBTREE_FACTS: &str = include_str!("capture/subtree_facts.js");
+pub const PSEUDO_FACTS: &str = include_str!("capture/pseudo_facts.js");
 pub const FRAME_WATCH: &str = include_str!("capture/frame_watch.js");
 
 // The actions' scripts.
@@ -52,12 +54,13 @@ pub const SETTLE: &str = include_str!("action/settle.js");
 
 /// Every script, by file name (for the tests).
 #[cfg_attr(not(test), allow(dead_code))]
-pub const ALL: [(&str, &str); 16] = [
+pub const ALL: [(&str, &str); 17] = [
     ("watch.js", WATCH),
     ("capture/page_facts.js", PAGE_FACTS),
     ("capture/marked_element.js", MARKED_ELEMENT),
     ("capture/take_changes.js", TAKE_CHANGES),
     ("capture/subtree_facts.js", SUBTREE_FACTS),
+    ("capture/pseudo_facts.js", PSEUDO_FACTS),
     ("capture/frame_watch.js", FRAME_WATCH),
     ("action/element_state.js", ELEMENT_STATE),
     ("action/describe_element.js", DESCRIBE_ELEMENT),

@@ -26,6 +26,10 @@
 // it, each whole, in the order their owners were met (then theirs): a frame
 // owner's document is entered when our world can reach it; an owner with
 // none it can reach (another origin, another process, no frame) is listed as [-1].
+// A laid-out element's generated boxes are then given as 0, to be asked for
+// later (`pseudo_facts.js`) only where `DOM.getDocument` lists them: a
+// pseudo-element's style costs about 9 µs to compute even where it has none,
+// three times an element. The walked nodes stay in `__webAiSnapshotWalk` for that call.
 (function (names) {
     const MAX = 200000;
     const DESCRIBED_TEXT = 10000;
@@ -124,6 +128,9 @@
     // A root read by itself (a node added to a list, a text beside a change) is laid out in
     // its parent, which the walk does not visit: what the parent and the siblings before the
     // root say is read from the page.
+    // One range for every text's boxes: each range made is live, kept up to date by the
+    // document on every change until it is collected.
+    const range = document.createRange();
     const host = this.parentElement;
     if (host) {
         laid.set(host, host.getClientRects().length > 0);
@@ -131,7 +138,6 @@
         let said;
         for (let s = this.previousSibling; s && said === undefined; s = s.previousSibling) {
             if (s.nodeType === 3) {
-                const range = document.createRange();
                 range.selectNodeContents(s);
                 if (range.getClientRects().length > 0) said = !/[ \t\n\r\f]$/.test(s.data);
                 // A white space with no box: laid out or not, what comes after it is not kept
@@ -147,6 +153,8 @@
     }
     const out = [];
     const whole = this.nodeType === 9;
+    const walked = [];
+    const later = on => (on ? 0 : null);
     const documents = [this];
     const stack = [];
     for (let d = 0; d < documents.length && out.length < MAX; d += 1) {
@@ -158,6 +166,7 @@
     while (stack.length && out.length < MAX) {
         const node = stack.pop();
         if (node.nodeType === 1) {
+            if (whole) walked[out.length] = node;
             const on = elementLaidOut(node);
             laid.set(node, on);
             const cs = on ? getComputedStyle(node) : null;
@@ -170,9 +179,9 @@
                 1,
                 node.nodeName,
                 on ? styleOf(cs) : null,
-                on && cs.display === 'list-item' ? pseudo(node, '::marker') : null,
-                on ? pseudo(node, '::before') : null,
-                on ? pseudo(node, '::after') : null,
+                whole ? later(on && cs.display === 'list-item') : on && cs.display === 'list-item' ? pseudo(node, '::marker') : null,
+                whole ? later(on) : on ? pseudo(node, '::before') : null,
+                whole ? later(on) : on ? pseudo(node, '::after') : null,
                 isInput ? String(node.value) : null,
                 tag === 'textarea' && html ? String(node.value) : null,
                 checkable && node.checked === true,
@@ -191,7 +200,6 @@
                 continue;
             }
         } else if (node.nodeType === 3) {
-            const range = document.createRange();
             range.selectNodeContents(node);
             const p = node.parentElement;
             let on = !(p && lockedText(p)) && range.getClientRects().length > 0;
@@ -205,5 +213,6 @@
         for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
     }
     }
+    if (whole) globalThis.__webAiSnapshotWalk = walked;
     return out;
 })
