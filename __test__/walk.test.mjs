@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { buildWebAiSnapshot, createPageSession } from '../lib/index.mjs';
+import { buildWebAiSnapshot, createPageSession, domHashAround } from '../lib/index.mjs';
 import { defaultPages } from '../bench/agreement.mjs';
 import { generateAppPage } from '../bench/generate.mjs';
 import { browser, closeBrowser, openFile, sized, sweep } from './helpers.mjs';
@@ -115,6 +115,43 @@ test('a page session that walked its first look reads changes incrementally and 
         await walked.close();
         await twin.close();
         await page.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test('the DOM hash leaves long inline text without markup out of its reading, and is still the hash of the whole outerHTML', async () => {
+    const quiet = JSON.stringify({ items: Array.from({ length: 400 }, (_, i) => ({ id: i, title: `Item ${i} & more`, tags: ['a', 'b'] })) });
+    const css = Array.from({ length: 300 }, (_, i) => `.c${i} > p { margin: ${i}px; }`).join('\n');
+    const variants = {
+        plain: `<main><h1>A</h1><script type="application/json">${quiet}</script><style>${css}</style><p>x</p></main>`,
+        // Markup the normalising could begin or end inside: such a text is read whole.
+        markup: `<main><script>var s = "${'<b>'.repeat(900)}";</script><!-- open <script>${'x'.repeat(3000)}--></script>--><script type="application/json">${quiet}</script></main>`,
+        // Elements above the left-out text, written out by the page facts as outerHTML writes them.
+        above: `<x-app data-a="1 &amp; &quot;2&quot; &lt;3&gt;" title="\u00a0nb"><div id="d">text &amp; &lt;tags&gt;\u00a0<!-- a comment --><svg viewBox="0 0 1 1"><style>${css}</style></svg><section><script type="application/ld+json">${quiet}</script>tail</section></div></x-app><noscript><p>no</p></noscript>`,
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-hash-'));
+    const page = await openFile(await browser(), join(dir, 'none.html')).catch(() => null);
+    const tab = page || (await (await browser()).newPage());
+    try {
+        await tab.evaluate(() => {
+            window.made = 0;
+            customElements.define('x-app', class extends HTMLElement { constructor() { super(); window.made += 1; } });
+        }).catch(() => {});
+        for (const [name, body] of Object.entries(variants)) {
+            await tab.setContent(`<!doctype html><html><head><title>${name}</title></head><body>${body}</body></html>`);
+            await tab.evaluate(() => {
+                if (!customElements.get('x-app')) {
+                    window.made = 0;
+                    customElements.define('x-app', class extends HTMLElement { constructor() { super(); window.made += 1; } });
+                }
+            });
+            const made = await tab.evaluate(() => window.made);
+            const s = await buildWebAiSnapshot(tab, {});
+            assert.equal(s.domHash, await domHashAround(tab, ['body'], { maxChars: 32768 }), name);
+            assert.equal(await tab.evaluate(() => window.made), made, `${name}: no page code ran`);
+        }
+    } finally {
+        await tab.close();
         rmSync(dir, { recursive: true, force: true });
     }
 });

@@ -18,13 +18,80 @@
 // (Chrome's deep serialization could name those nodes here, by backend id,
 // in this one call; under the random-mutation test it left Chromium 156's
 // renderer hung or crashed within a few dozen captures, so it is not used.)
+//
+// A long script or style text with no `<` and no `-->` in it (JSON state,
+// style sheets: often megabytes) is left out of the outerHTML: the
+// normalising drops such a text whole, and none of its regexes can begin
+// or end inside it, so the result is the same, byte for byte
+// (`__test__/hashes.test.mjs` checks it against the whole outerHTML). The
+// elements above such a text are written out here, as outerHTML writes
+// them; everything else is the browser's own outerHTML.
 (function (selectors, includeHtml, maxChars, marks) {
+    const LONG = 2048;
+    const quiet = el => {
+        const t = el.textContent;
+        return t.length >= LONG && !t.includes('<') && !t.includes('-->');
+    };
+    // `<tag …>` and `</tag>` as outerHTML writes them (an element with children, or a
+    // script or style, is never void). Not by cloning: a clone of a custom element runs the page's code.
+    const HTML_NS = 'http://www.w3.org/1999/xhtml';
+    const escapeText = t => t.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const escapeAttr = t => t.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const tags = el => {
+        const name = el.namespaceURI === HTML_NS ? el.localName : el.tagName;
+        let open = `<${name}`;
+        for (const a of el.attributes) open += ` ${a.name}="${escapeAttr(a.value)}"`;
+        return [`${open}>`, `</${name}>`];
+    };
+    // Text in these is written as it is (the parser reads it raw).
+    const RAW = /^(style|script|xmp|iframe|noembed|noframes|plaintext|noscript)$/;
+    const outerHtml = root => {
+        const long = [];
+        for (const el of root.querySelectorAll('script, style')) if (quiet(el)) long.push(el);
+        if (long.length === 0) return root.outerHTML;
+        const above = new Set();
+        for (const el of long) {
+            for (let a = el.parentNode; a && a !== root.parentNode && !above.has(a); a = a.parentNode) above.add(a);
+        }
+        const left = new Set(long);
+        const out = [];
+        // [node, closing tag after its children] in document order; explicit stack (the depth is the page's).
+        const stack = [[root, null]];
+        while (stack.length) {
+            const [node, close] = stack.pop();
+            if (close !== null) {
+                out.push(close);
+                continue;
+            }
+            if (node.nodeType === 1) {
+                if (left.has(node)) {
+                    out.push(tags(node).join(''));
+                } else if (above.has(node)) {
+                    const [open, end] = tags(node);
+                    out.push(open);
+                    stack.push([node, end]);
+                    for (let c = node.lastChild; c; c = c.previousSibling) stack.push([c, null]);
+                } else {
+                    out.push(node.outerHTML);
+                }
+            } else if (node.nodeType === 3) {
+                const parent = node.parentNode;
+                const raw = parent && parent.namespaceURI === HTML_NS && RAW.test(parent.localName);
+                out.push(raw ? node.data : escapeText(node.data));
+            } else if (node.nodeType === 8) {
+                out.push(`<!--${node.data}-->`);
+            } else if (node.nodeType === 7) {
+                out.push(`<?${node.target} ${node.data}>`);
+            }
+        }
+        return out.join('');
+    };
     let html = null;
     if (includeHtml) {
         for (const s of selectors) {
             try {
                 const n = document.querySelector(s);
-                if (n) { html = n.outerHTML || null; break; }
+                if (n) { html = outerHtml(n) || null; break; }
             } catch (_e) { /* an invalid selector matches nothing */ }
         }
     }
