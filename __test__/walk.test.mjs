@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { buildWebAiSnapshot, createPageSession, domHashAround } from '../lib/index.mjs';
 import { defaultPages } from '../bench/agreement.mjs';
-import { generateAppPage } from '../bench/generate.mjs';
+import { generateAppPage, generatePage } from '../bench/generate.mjs';
 import { browser, closeBrowser, openFile, sized, sweep } from './helpers.mjs';
 
 after(closeBrowser);
@@ -42,6 +42,11 @@ test('a walk reads every fixture and real page as its DOM snapshot does, or says
                 `${basename(file)}: the DOM pass reads the walk as it reads the snapshot`,
             );
             assert.deepEqual(b.notes.filter(n => !FELL_BACK.test(n)), a.notes, basename(file));
+        }
+        // The page facts write out only as much of the outerHTML as the cut needs (page_facts.js).
+        for (const maxChars of [300, 32768]) {
+            const s = await buildWebAiSnapshot(page, { domHashMaxChars: maxChars });
+            assert.equal(s.domHash, await domHashAround(page, ['body'], { maxChars }), `${basename(file)}: the DOM hash cut at ${maxChars}`);
         }
     });
     // Shadow roots and frames of another origin in the page's process are read by the snapshot.
@@ -127,6 +132,8 @@ test('the DOM hash leaves long inline text without markup out of its reading, an
         // Markup the normalising could begin or end inside: such a text is read whole.
         markup: `<main><script>var s = "${'<b>'.repeat(900)}";</script><!-- open <script>${'x'.repeat(3000)}--></script>--><script type="application/json">${quiet}</script></main>`,
         // Elements above the left-out text, written out by the page facts as outerHTML writes them.
+        // Long enough to be cut short (its text normalises past maxChars well before its end).
+        long: generatePage(3000).replace(/^[\s\S]*?<body>|<\/body>[\s\S]*$/g, ''),
         above: `<x-app data-a="1 &amp; &quot;2&quot; &lt;3&gt;" title="\u00a0nb"><div id="d">text &amp; &lt;tags&gt;\u00a0<!-- a comment --><svg viewBox="0 0 1 1"><style>${css}</style></svg><section><script type="application/ld+json">${quiet}</script>tail</section></div></x-app><noscript><p>no</p></noscript>`,
     };
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-hash-'));
@@ -146,8 +153,10 @@ test('the DOM hash leaves long inline text without markup out of its reading, an
                 }
             });
             const made = await tab.evaluate(() => window.made);
-            const s = await buildWebAiSnapshot(tab, {});
-            assert.equal(s.domHash, await domHashAround(tab, ['body'], { maxChars: 32768 }), name);
+            for (const maxChars of [100, 5000, 32768]) {
+                const s = await buildWebAiSnapshot(tab, { domHashMaxChars: maxChars });
+                assert.equal(s.domHash, await domHashAround(tab, ['body'], { maxChars }), `${name}, cut at ${maxChars}`);
+            }
             assert.equal(await tab.evaluate(() => window.made), made, `${name}: no page code ran`);
         }
     } finally {
