@@ -174,8 +174,10 @@ pub struct CaptureSession {
     pub(crate) frame_replay: FrameReplies,
     /// Whether the page is read by a walk instead of a DOM snapshot (`super::walk`).
     walk: Walk,
-    /// The walk's replies, read, while its generated boxes are asked for.
-    walk_parsed: Option<walk::Parsed>,
+    /// The walk's document and facts, read (or why they could not be), while the rest is asked.
+    walk_parsed: Option<std::result::Result<walk::Parsed, String>>,
+    /// The world the walk's facts were asked in (where its generated boxes are asked).
+    walk_context: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,6 +296,7 @@ impl CaptureSession {
             frame_replay: FrameReplies::default(),
             walk: Walk::Off,
             walk_parsed: None,
+            walk_context: None,
         }
         .recording()
     }
@@ -525,6 +528,12 @@ impl CaptureSession {
                 // Keep only a marker: the tree is parsed, the text can go.
                 self.replies.insert(call, CdpReply::Ok(String::new()));
             }
+            Call::Walk(WalkCall::Document | WalkCall::Facts) => {
+                self.replies.insert(call, reply);
+                let later = self.walk_read_so_far();
+                self.waiting.extend(later.iter().map(|c| c.call));
+                return follow.into_iter().chain(later).collect();
+            }
             _ => {
                 self.replies.insert(call, reply);
             }
@@ -563,47 +572,65 @@ impl CaptureSession {
     }
 
     /// The walk's facts of the whole document, in our world `context`.
-    fn walk_facts(&self, context: i64) -> CdpCommand {
+    fn walk_facts(&mut self, context: i64) -> CdpCommand {
+        self.walk_context = Some(context);
         let expression = walk::facts_expression(&self.snapshot_style_names());
         CdpCommand::new(Call::Walk(WalkCall::Facts), json!({ "expression": expression, "contextId": context, "returnByValue": true }))
     }
 
-    /// Read the walk's replies: first the page's, then the generated boxes'
-    /// (asked for in between), into the page's snapshot; if they cannot
-    /// stand in for a DOM snapshot, the batch that asks for one.
+    /// Once the walk's document and facts are in: read them, and ask for the
+    /// generated boxes at once, joining the batch in flight (the listeners
+    /// are still being asked). What cannot be read waits for `read_walk`.
+    fn walk_read_so_far(&mut self) -> Vec<CdpCommand> {
+        let (Some(CdpReply::Ok(_)), Some(CdpReply::Ok(_))) =
+            (self.replies.get(&Call::Walk(WalkCall::Document)), self.replies.get(&Call::Walk(WalkCall::Facts)))
+        else {
+            return Vec::new();
+        };
+        let (Some(context), Walk::Asked) = (self.walk_context, self.walk) else { return Vec::new() };
+        let mut take = |c: WalkCall| match self.replies.get_mut(&Call::Walk(c)) {
+            // Taken: the document's reply is the page's size.
+            Some(CdpReply::Ok(t)) => std::mem::take(t),
+            _ => String::new(),
+        };
+        let (document, facts) = (take(WalkCall::Document), take(WalkCall::Facts));
+        match walk::parse(&document, &facts) {
+            Ok(parsed) => {
+                let expression = walk::later_expression(&self.snapshot_style_names(), &parsed.later);
+                self.walk_parsed = Some(Ok(parsed));
+                self.walk = Walk::Later;
+                vec![CdpCommand::new(Call::Walk(WalkCall::Later), json!({ "expression": expression, "contextId": context, "returnByValue": true }))]
+            }
+            Err(why) => {
+                self.walk_parsed = Some(Err(why));
+                Vec::new()
+            }
+        }
+    }
+
+    /// After the first batch: the walk's replies into the page's snapshot; if
+    /// they cannot stand in for a DOM snapshot, the batch that asks for one.
     fn read_walk(&mut self) -> Option<Step> {
         let frame_id = self.world.as_ref().map(|w| w.frame_id.clone()).or_else(|| self.main_frame().map(|(id, _)| id));
-        let styles = self.snapshot_style_names();
-        let replies = &mut self.replies;
-        let mut text = |c: WalkCall| -> std::result::Result<String, String> {
-            match replies.get_mut(&Call::Walk(c)) {
-                // Taken: the document's reply is the page's size.
-                Some(CdpReply::Ok(t)) => Ok(std::mem::take(t)),
+        let style_count = self.snapshot_style_names().len();
+        let text = |replies: &HashMap<Call, CdpReply>, c: WalkCall| -> std::result::Result<String, String> {
+            match replies.get(&Call::Walk(c)) {
+                Some(CdpReply::Ok(t)) => Ok(t.clone()),
                 Some(CdpReply::Err(m)) => Err(format!("{} failed: {m}", Call::Walk(c).method())),
                 _ => Err(format!("{} gave no answer", Call::Walk(c).method())),
             }
         };
-        let read = if self.walk == Walk::Asked {
-            let parsed = (|| walk::parse(&text(WalkCall::Document)?, &text(WalkCall::Facts)?, &text(WalkCall::Listeners)?))();
-            match (parsed, self.world.as_ref().map(|w| w.context_id)) {
-                (Ok(parsed), Some(context)) => {
-                    let expression = walk::later_expression(&styles, &parsed.later);
-                    self.walk_parsed = Some(parsed);
-                    self.walk = Walk::Later;
-                    let later = CdpCommand::new(Call::Walk(WalkCall::Later), json!({ "expression": expression, "contextId": context, "returnByValue": true }));
-                    return Some(self.send(vec![later]));
-                }
-                (Ok(_), None) => Err("no world to ask the generated boxes in".to_string()),
-                (Err(e), _) => Err(e),
-            }
-        } else {
-            let later = text(WalkCall::Later).ok();
-            match self.walk_parsed.take() {
-                Some(parsed) => walk::finish(parsed, later.as_deref(), frame_id, styles.len()),
-                None => Err("the walk's replies were not kept".to_string()),
-            }
+        let read = match self.walk_parsed.take() {
+            Some(Ok(parsed)) => text(&self.replies, WalkCall::Listeners)
+                .and_then(|listeners| walk::finish(parsed, &listeners, text(&self.replies, WalkCall::Later).ok().as_deref(), frame_id, style_count)),
+            Some(Err(why)) => Err(why),
+            // The document or the facts did not answer (or there was no world to walk in).
+            None => text(&self.replies, WalkCall::Document).and(text(&self.replies, WalkCall::Facts)).and(Err("the walk was not answered".to_string())),
         };
         self.walk = Walk::Read;
+        for c in [WalkCall::Listeners, WalkCall::Later] {
+            self.replies.insert(Call::Walk(c), CdpReply::Ok(String::new()));
+        }
         match read {
             Ok(mirror) => {
                 let snap = mirror.to_snapshot();

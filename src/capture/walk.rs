@@ -61,23 +61,24 @@ pub fn facts_expression(styles: &[String]) -> String {
     format!("({}).call(document, {})", crate::page::SUBTREE_FACTS, json!(styles))
 }
 
-/// The walk's replies, read: what the page is, but for the generated boxes
-/// left for later (`later`: the element's place in the facts, the kind).
+/// The walk's replies, read: what the page is, but for its listeners and the
+/// generated boxes left for later (`later`: the element's place in the facts, the kind).
 pub struct Parsed {
     document: Value,
     facts: Value,
-    listeners: Value,
     pub later: Vec<(usize, &'static str)>,
 }
 
-/// Read the `DOM.getDocument` reply, the walk's evaluation and the
-/// `DOMDebugger.getEventListeners` reply for the document. An error says why
-/// the walk cannot stand in for a DOM snapshot.
-pub fn parse(document: &str, facts: &str, listeners: &str) -> Result<Parsed, String> {
-    let json = |text: &str, what: &str| crate::compat::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("the {what} reply is not JSON: {e}"));
+fn json(text: &str, what: &str) -> Result<Value, String> {
+    crate::compat::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("the {what} reply is not JSON: {e}"))
+}
+
+/// Read the `DOM.getDocument` reply and the walk's evaluation: as soon as
+/// both are in, so that the generated boxes are asked for while the
+/// listeners are. An error says why the walk cannot stand in for a DOM snapshot.
+pub fn parse(document: &str, facts: &str) -> Result<Parsed, String> {
     let document = json(document, "DOM.getDocument")?;
     let facts = json(facts, "walk")?;
-    let listeners = json(listeners, "DOMDebugger.getEventListeners")?;
     if let Some(e) = facts.get("exceptionDetails") {
         let text = e.pointer("/exception/description").or_else(|| e.get("text")).and_then(Value::as_str).unwrap_or("an exception");
         return Err(format!("the walk threw: {text}"));
@@ -85,8 +86,8 @@ pub fn parse(document: &str, facts: &str, listeners: &str) -> Result<Parsed, Str
     let root = document.get("root").ok_or("the DOM.getDocument reply has no root")?;
     let values = facts.pointer("/result/value").ok_or("the walk gave no value")?;
     let mut later = Vec::new();
-    fresh::read_document(root, values, Some(&listeners), &mut later).map_err(|u| u.0)?;
-    Ok(Parsed { document, facts, listeners, later })
+    fresh::read_document(root, values, None, &mut later).map_err(|u| u.0)?;
+    Ok(Parsed { document, facts, later })
 }
 
 /// The generated boxes' styles (`pseudo_facts.js`), asked in our world: always
@@ -96,9 +97,11 @@ pub fn later_expression(styles: &[String], later: &[(usize, &str)]) -> String {
     crate::page::call_expression(crate::page::PSEUDO_FACTS, &[json!(styles), Value::Array(asks)])
 }
 
-/// The page as a mirror, with the generated boxes' styles (`later`: the
+/// The page as a mirror, with its listeners (the `DOMDebugger.getEventListeners`
+/// reply for the document) and the generated boxes' styles (`later`: the
 /// `pseudo_facts.js` evaluation; a box it gives none for has none).
-pub fn finish(mut parsed: Parsed, later: Option<&str>, frame_id: Option<String>, style_count: usize) -> Result<Mirror, String> {
+pub fn finish(mut parsed: Parsed, listeners: &str, later: Option<&str>, frame_id: Option<String>, style_count: usize) -> Result<Mirror, String> {
+    let listeners = json(listeners, "DOMDebugger.getEventListeners")?;
     let answers = later
         .and_then(|t| crate::compat::json_text::from_str_lossy::<Value>(t).ok())
         .and_then(|v| v.pointer("/result/value").and_then(Value::as_array).cloned())
@@ -124,7 +127,7 @@ pub fn finish(mut parsed: Parsed, later: Option<&str>, frame_id: Option<String>,
     };
     let values = parsed.facts.pointer("/result/value").ok_or("the walk gave no value")?;
     let mut left = Vec::new();
-    let (nodes, entered) = fresh::read_document(root, values, Some(&parsed.listeners), &mut left).map_err(|u| u.0)?;
+    let (nodes, entered) = fresh::read_document(root, values, Some(&listeners), &mut left).map_err(|u| u.0)?;
     let frames = entered.into_iter().map(|e| MDoc { frame_id: e.frame_id, base_url: e.base_url, document_url: e.document_url, root: e.root });
     Ok(Mirror::from_read(nodes, std::iter::once(doc).chain(frames).collect(), style_count))
 }
@@ -132,7 +135,7 @@ pub fn finish(mut parsed: Parsed, later: Option<&str>, frame_id: Option<String>,
 /// [`parse`] and [`finish`] for a walk that left nothing for later.
 #[cfg(test)]
 fn read(document: &str, facts: &str, listeners: &str, frame_id: Option<String>, style_count: usize) -> Result<Mirror, String> {
-    finish(parse(document, facts, listeners)?, None, frame_id, style_count)
+    finish(parse(document, facts)?, listeners, None, frame_id, style_count)
 }
 
 #[cfg(test)]
@@ -221,18 +224,18 @@ mod tests {
             [1, "P", ["block"], null, 0, 0, null, null, false, false, false],
             [1, "P", ["block"], null, 0, 0, null, null, false, false, false]
         ]));
-        let parsed = parse(&document, &facts, r#"{"listeners":[]}"#).unwrap();
+        let parsed = parse(&document, &facts).unwrap();
         assert_eq!(parsed.later, vec![(1, "before")], "only the ::before the DOM lists");
         assert!(later_expression(&["display".into()], &parsed.later).ends_with(r#"(["display"], [[1,"::before"]])"#));
         let answer = json!({ "result": { "type": "object", "value": [["inline"]] } }).to_string();
-        let m = finish(parsed, Some(&answer), None, 1).unwrap();
+        let m = finish(parsed, r#"{"listeners":[]}"#, Some(&answer), None, 1).unwrap();
         let before = m.node_of(9).expect("the ::before is in the mirror");
         assert_eq!((before.pseudo.as_deref(), before.parent), (Some("before"), 1));
         assert_eq!(before.styles.as_deref(), Some(&["inline".to_string()][..]));
         // A box the page gives no style for has none.
-        let parsed = parse(&document, &facts, r#"{"listeners":[]}"#).unwrap();
+        let parsed = parse(&document, &facts).unwrap();
         let none = json!({ "result": { "type": "object", "value": [null] } }).to_string();
-        assert!(finish(parsed, Some(&none), None, 1).unwrap().node_of(9).is_none());
+        assert!(finish(parsed, r#"{"listeners":[]}"#, Some(&none), None, 1).unwrap().node_of(9).is_none());
     }
 
     #[test]
