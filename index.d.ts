@@ -547,4 +547,6 @@ export interface WorldInput {
   loaderId: string
   contextId: number
   token?: string
+  /** The page facts last found the document cheaper to walk than to snapshot (`domRead: 'auto'`). */
+  walk?: boolean
 }
