@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { buildWebAiSnapshot, createPageSession, domHashAround } from '../lib/index.mjs';
 import { defaultPages } from '../bench/agreement.mjs';
 import { generateAppPage, generatePage } from '../bench/generate.mjs';
@@ -79,8 +80,9 @@ test("'auto' walks a page heavy with inline state from its second look, sending 
         sent.length = 0;
         await buildWebAiSnapshot(source, { viewportOnly: true });
         assert.ok(sent.includes('DOMSnapshot.captureSnapshot'));
-        // A small page is snapshotted.
-        await page.setContent('<main><h1>Small</h1><script>var x = 1;</script><button>Go</button></main>');
+        // Another document, a small one: snapshotted.
+        writeFileSync(join(dir, 'small.html'), '<main><h1>Small</h1><script>var x = 1;</script><button>Go</button></main>');
+        await page.goto(pathToFileURL(join(dir, 'small.html')).href);
         await buildWebAiSnapshot(source, {});
         sent.length = 0;
         await buildWebAiSnapshot(source, {});

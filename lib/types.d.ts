@@ -98,8 +98,8 @@ export interface SnapshotOptions {
      * whole (megabytes of inline script and JSON state on many apps). `'walk'`:
      * `DOM.getDocument` and a walk in an isolated world that never reads a
      * script's or style's text; a page it cannot read that way (shadow roots,
-     * same-process frames) is read with a snapshot after all, with a note.
-     * `'auto'` (default): the walk where the last capture of the document
+     * frames of another origin in its process) is read with a snapshot after all, with a note.
+     * `'auto'` (default): the walk where the first capture of the document
      * found inline text outweighs its elements. Layout boxes (`viewportOnly`,
      * `maxTokens`, `includeElements`, `untrustedContent: 'mark'`) always take the snapshot.
      */

@@ -65,8 +65,8 @@ pub struct World {
     pub context_id: i64,
     /// The page facts' name for the world's document (see `page_facts.js`), once they ran there.
     pub token: Option<String>,
-    /// Whether the page facts of the last capture found the document cheaper to walk
-    /// than to snapshot (`DomRead::Auto`: see `capture::walk::prefers_walk`), and no walk
-    /// of it failed since; None until they ran.
+    /// Whether the page facts of the document's first capture with the DOM engine found it
+    /// cheaper to walk than to snapshot (`DomRead::Auto`: see `capture::walk::prefers_walk`),
+    /// and no walk of it failed since; None until they ran.
     pub walk: Option<bool>,
 }

@@ -676,13 +676,15 @@ impl CaptureSession {
     fn learn_token(&mut self, reply: &CdpReply) {
         let facts = facts_value(reply);
         let token = facts.as_ref().and_then(|o| o.get("token").and_then(Value::as_str).map(str::to_string));
-        // The walk's verdict, from these facts for the next capture (a walk that fails says no for this one).
+        // The walk's verdict for the document, from its first facts that count (a walk that fails says no).
         let inline = facts.as_ref().and_then(|o| o.get("inline")).and_then(Value::as_array).and_then(|a| Some((a.first()?.as_f64()?, a.get(1)?.as_f64()?)));
         if let (Some(world), Some(token)) = (self.world.as_mut(), token) {
             if Some(world.context_id) == self.script_context {
                 world.token = Some(token);
-                // (Facts for Chrome's tree carry no count: they leave the verdict as it was.)
-                if let Some((chars, elements)) = inline {
+                // (Facts for Chrome's tree carry no count.) Kept for the document's life: a page
+                // the walk cannot read (a shadow root) would otherwise be walked, then
+                // snapshotted, every other look.
+                if let (None, Some((chars, elements))) = (world.walk, inline) {
                     world.walk = Some(walk::prefers_walk(chars, elements));
                 }
             }

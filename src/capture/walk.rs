@@ -12,7 +12,7 @@
 //! or style's text. Element for element the walk costs much more (JS reads
 //! style and layout node by node, and `DOM.getDocument` costs most of a
 //! snapshot again), so `domRead: 'auto'` walks only where the page facts of
-//! the last capture of the document found inline text dwarfs the elements
+//! the first capture of the document found inline text dwarfs the elements
 //! ([`prefers_walk`]): an app page that ships its state inline, not a news
 //! page with a few hundred kilobytes of script.
 //!
