@@ -18,8 +18,9 @@ after(closeBrowser);
 const FELL_BACK = /read with a DOM snapshot, not a walk: (.*)/;
 
 test('a walk reads every fixture and real page as its DOM snapshot does, or says why it could not', async () => {
-    const pages = defaultPages();
-    assert.ok(pages.length >= 30);
+    // In development the fixture pages and three real ones (frames, a long page, one the walk leaves); CI reads them all.
+    const pages = sized(defaultPages(), defaultPages().filter(p => p.includes('/fixtures/pages/') || /nytimes-1|wikipedia|yahoo-2/.test(p)));
+    assert.ok(pages.length >= 20);
     let walked = 0;
     const why = new Map();
     await sweep(pages, async (page, file) => {
@@ -52,7 +53,7 @@ test('a walk reads every fixture and real page as its DOM snapshot does, or says
     });
     // Shadow roots and frames of another origin in the page's process are read by the snapshot.
     for (const [file, reason] of why) assert.match(reason, /shadow root|another origin/, file);
-    assert.ok(walked >= pages.length / 2, `walked ${walked} reads of ${pages.length} pages; fell back: ${JSON.stringify([...why])}`);
+    assert.ok(walked >= pages.length * 0.75, `walked ${walked} reads of ${pages.length} pages; fell back: ${JSON.stringify([...why])}`);
 });
 
 test("'auto' walks a page heavy with inline state from its second look, sending no DOM snapshot, and the text is the same", async () => {
