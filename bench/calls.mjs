@@ -5,9 +5,10 @@
 // Playwright's AI snapshot of the same page. Over a Playwright page (the
 // `{ cdp }` transport the benchmarks use).
 //
-//   node bench/calls.mjs [--runs N] [--read auto|snapshot|walk] [FILE]
+//   npm run bench:calls -- [--runs N] [--read auto|snapshot|walk] [FILE]
 //
-// Without FILE, a generated page of about 20 nodes.
+// Without FILE, a generated page of about 20 nodes. (`npm run` builds the
+// release addon first; a debug addon makes every figure several times worse.)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
