@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { buildWebAiSnapshot, createPageSession, domHashAround } from '../lib/index.mjs';
 import { defaultPages } from '../bench/agreement.mjs';
 import { generateAppPage, generatePage } from '../bench/generate.mjs';
-import { browser, closeBrowser, openFile, sized, sweep } from './helpers.mjs';
+import { browser, closeBrowser, launchWithEndpoint, openFile, sized, sweep } from './helpers.mjs';
 
 after(closeBrowser);
 
@@ -164,6 +164,39 @@ test('the DOM hash leaves long inline text without markup out of its reading, an
         }
     } finally {
         await tab.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test('over a { cdpEndpoint } the walk reads the page as the snapshot does, and a native session walks its first look', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
+    const file = join(dir, 'app.html');
+    writeFileSync(file, generateAppPage(300_000));
+    const { browser: b, endpoint } = await launchWithEndpoint();
+    try {
+        const page = await b.newPage();
+        await page.goto(pathToFileURL(file).href);
+        const cdp = await page.context().newCDPSession(page);
+        const { targetInfo } = await cdp.send('Target.getTargetInfo');
+        await cdp.detach();
+        const source = { cdpEndpoint: endpoint, targetId: targetInfo.targetId };
+        const a = await buildWebAiSnapshot(source, { domRead: 'snapshot' });
+        const w = await buildWebAiSnapshot(source, { domRead: 'walk' });
+        assert.ok(!w.notes.some(n => FELL_BACK.test(n)), w.notes.join('\n'));
+        assert.equal(w.text, a.text);
+        const session = createPageSession(source, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: { domRead: 'walk' } });
+        try {
+            const first = await session.snapshot();
+            assert.equal(first.text.replace(/revision \d+/, ''), a.text.replace(/revision \d+/, ''));
+            await page.evaluate(() => document.querySelector('ul').insertAdjacentHTML('beforeend', '<li><a href="#n">Newest</a> <button>Save newest</button></li>'));
+            const next = await session.snapshot();
+            assert.equal(next.stats.captureMode, 'incremental');
+            assert.match(next.text, /button "Save newest"/);
+        } finally {
+            await session.close();
+        }
+    } finally {
+        await b.close();
         rmSync(dir, { recursive: true, force: true });
     }
 });
