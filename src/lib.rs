@@ -9,7 +9,8 @@
 //!   what hides text from a person);
 //! - `capture`: the plan of CDP calls that yields a snapshot (a state
 //!   machine), its driver over the transport trait, frames, a session's
-//!   repeat capture, the pump a JS thread drives, and the context a page
+//!   repeat capture, the page read by a walk instead of a DOM snapshot
+//!   (`domRead`), the pump a JS thread drives, and the context a page
 //!   session brings to a capture beside its options (numbering, world, mirror slot);
 //! - `incremental`: a session's mirror of its page and the subtrees read again;
 //! - `page_session`: what a page session keeps between its captures, and its
