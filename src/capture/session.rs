@@ -64,9 +64,9 @@ const PARALLEL_READ_NODES: usize = 8_000;
 /// The page's URL, title, viewport and DOM-hash input (see the script).
 const PAGE_FACTS_JS: &str = crate::page::PAGE_FACTS;
 
-fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32, marks: bool) -> String {
+fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32, marks: bool, count: bool) -> String {
     let sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into());
-    format!("({PAGE_FACTS_JS})({sels}, {include_html}, {max_chars}, {marks})")
+    format!("({PAGE_FACTS_JS})({sels}, {include_html}, {max_chars}, {marks}, {count})")
 }
 
 /// The focused element or the modal dialog, as a remote object (the DOM
@@ -613,19 +613,21 @@ impl CaptureSession {
     fn read_walk(&mut self) -> Option<Step> {
         let frame_id = self.world.as_ref().map(|w| w.frame_id.clone()).or_else(|| self.main_frame().map(|(id, _)| id));
         let style_count = self.snapshot_style_names().len();
-        let text = |replies: &HashMap<Call, CdpReply>, c: WalkCall| -> std::result::Result<String, String> {
+        let replies = &self.replies;
+        let text = |c: WalkCall| -> std::result::Result<&str, String> {
             match replies.get(&Call::Walk(c)) {
-                Some(CdpReply::Ok(t)) => Ok(t.clone()),
+                Some(CdpReply::Ok(t)) => Ok(t.as_str()),
                 Some(CdpReply::Err(m)) => Err(format!("{} failed: {m}", Call::Walk(c).method())),
                 _ => Err(format!("{} gave no answer", Call::Walk(c).method())),
             }
         };
         let read = match self.walk_parsed.take() {
-            Some(Ok(parsed)) => text(&self.replies, WalkCall::Listeners)
-                .and_then(|listeners| walk::finish(parsed, &listeners, text(&self.replies, WalkCall::Later).ok().as_deref(), frame_id, style_count)),
+            Some(Ok(parsed)) => {
+                text(WalkCall::Listeners).and_then(|listeners| walk::finish(parsed, listeners, text(WalkCall::Later).ok(), frame_id, style_count))
+            }
             Some(Err(why)) => Err(why),
-            // The document or the facts did not answer (or there was no world to walk in).
-            None => text(&self.replies, WalkCall::Document).and(text(&self.replies, WalkCall::Facts)).and(Err("the walk was not answered".to_string())),
+            // The document or the facts did not answer, or there was no world to walk the page in.
+            None => text(WalkCall::Document).and(text(WalkCall::Facts)).and(Err("there was no world to walk the page in".to_string())),
         };
         self.walk = Walk::Read;
         for c in [WalkCall::Listeners, WalkCall::Later] {
@@ -705,7 +707,10 @@ impl CaptureSession {
             }
             params
         };
-        let expression = page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars, marks);
+        // The inline text is counted only while the world's document has no verdict on the walk (see `learn_token`).
+        let decided = [self.world.as_ref(), self.ctx.world.as_ref()].into_iter().flatten().any(|w| Some(w.context_id) == context && w.walk.is_some());
+        let count = marks && self.opts.dom_read == DomRead::Auto && !decided;
+        let expression = page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars, marks, count);
         let mut cmds = vec![CdpCommand::new(facts, in_context(json!({ "expression": expression, "returnByValue": true })))];
         if let Some(sel) = &self.opts.root_selector {
             let expression = format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default());

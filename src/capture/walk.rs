@@ -5,20 +5,20 @@
 //! engine and the DOM pass read the same snapshot either way.
 //!
 //! Why: DOMSnapshot carries every text node whole, and apps keep megabytes
-//! of JSON state and style text inline. Chrome spends about 22 ns a
-//! character sending it (a 1.5 MB state script: 37 ms for the reply against
-//! 5 ms without it, raw websocket, one-off runs), while `DOM.getDocument`
-//! cuts each text at 10,000 characters and the walk never reads a script's
-//! or style's text. Element for element the walk costs much more (JS reads
+//! of JSON state and style text inline (`npm run bench:engine --
+//! --script-heavy`, 2026-11-27: a bare DOMSnapshot of the generated app
+//! page, 1.5 MB of state, took 34.6 ms, Playwright's whole AI snapshot 9.0),
+//! while `DOM.getDocument` cuts each text at 10,000 characters and the walk
+//! never reads a script's or style's text (the walked capture: 13.6 ms). Element for element the walk costs much more (JS reads
 //! style and layout node by node, and `DOM.getDocument` costs most of a
 //! snapshot again), so `domRead: 'auto'` walks only where the page facts of
 //! the first capture of the document found inline text dwarfs the elements
 //! ([`prefers_walk`]): an app page that ships its state inline, not a news
 //! page with a few hundred kilobytes of script.
 //!
-//! What the walk cannot read (a shadow root, a frame whose document is in
-//! this process, a page that changed while it was read) makes the capture
-//! take its DOM snapshot after all.
+//! What the walk cannot read (a shadow root, a frame of another origin in
+//! the page's process, a page that changed while it was read, a tree nested
+//! deeper than `serde_json` parses) makes the capture take its DOM snapshot after all.
 //!
 //! The DOM agent is on only from `DOM.enable` to `DOM.disable`, both in the
 //! walk's first batch, before any page script: a page script's `:modal`
@@ -39,15 +39,14 @@ pub const OBJECT_GROUP: &str = "__web_ai_snapshot_walk__";
 /// Inline script and style characters from which a walk may cost less.
 const MIN_INLINE_CHARS: f64 = 100_000.0;
 /// Inline characters per element of the page from which the walk costs
-/// less. DOMSnapshot spends about 22 ns a character of their text; the walk
-/// spends far more an element than the snapshot: its script reads style and
-/// layout node by node (21 ms for nytimes-5's 994 elements, against 38 ms
-/// for its whole DOM snapshot), and `DOM.getDocument` costs most of a
-/// snapshot again. On nytimes-5 (765k inline characters, 770 an element) the
-/// walked capture took 79 ms against the snapshot's 58; on the generated app
-/// page (1.5 MB of state, 14,000 an element) 15 against 45 (one-off runs,
-/// Playwright transport; `npm run bench:engine -- --script-heavy`). So the
-/// walk is for pages whose inline state dwarfs their UI.
+/// less. The walk spends far more an element than the snapshot (its script
+/// reads style and layout node by node, and `DOM.getDocument` costs most of
+/// a snapshot again). `npm run bench:engine -- --script-heavy`, which forces
+/// each read, 2026-11-27: nytimes-5 (765k inline characters, 770 an element)
+/// walked in 90.6 ms against the snapshot's 56.1; the generated app page
+/// (1.5 MB of state, about 14,000 an element) in 13.6 against 34.6; every
+/// other script-heavy page (at most a few hundred an element) walked 1.6 to
+/// 3.4 times slower. So the walk is for pages whose inline state dwarfs their UI.
 const CHARS_PER_ELEMENT: f64 = 2_000.0;
 
 /// Whether a page with `inline_chars` of inline script and style text and

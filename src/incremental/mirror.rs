@@ -197,16 +197,21 @@ impl Mirror {
                 root: if count > 0 { base } else { NONE },
             });
         }
-        for i in 0..m.nodes.len() {
-            let p = m.nodes[i].parent;
-            if let Some(parent) = m.nodes.get_mut(p as usize) {
+        m.link();
+        m
+    }
+
+    /// Children lists and the backend index of freshly made nodes (pre-order,
+    /// parents first, no children listed yet), all of them live.
+    fn link(&mut self) {
+        for i in 0..self.nodes.len() {
+            let p = self.nodes[i].parent;
+            if let Some(parent) = self.nodes.get_mut(p as usize) {
                 parent.children.push(i as u32);
             }
-            let b = m.nodes[i].backend;
-            m.by_backend.insert(b, i as u32);
+            self.by_backend.insert(self.nodes[i].backend, i as u32);
         }
-        m.live = m.nodes.len();
-        m
+        self.live = self.nodes.len();
     }
 
     /// The mirror of a page read by a walk (`crate::capture::walk`): `nodes`
@@ -225,16 +230,8 @@ impl Mirror {
             }
             m.nodes[i].children.clear();
         }
-        for i in 0..m.nodes.len() {
-            let p = m.nodes[i].parent;
-            if let Some(parent) = m.nodes.get_mut(p as usize) {
-                parent.children.push(i as u32);
-            }
-            let b = m.nodes[i].backend;
-            m.by_backend.insert(b, i as u32);
-        }
+        m.link();
         m.docs = docs.into_iter().map(|d| MDoc { root: if d.root < count { d.root } else { NONE }, ..d }).collect();
-        m.live = m.nodes.len();
         m
     }
 

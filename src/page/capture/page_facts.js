@@ -11,9 +11,9 @@
 // cannot show: a focused element, a dialog shown with showModal() (found and
 // marked by `marked_element.js`, only then).
 //
-// With `marks`, `inline` is [characters of inline script and style text,
+// With `count`, `inline` is [characters of inline script and style text,
 // elements]: whether a DOM snapshot, which carries that text whole, costs
-// more than a walk (`src/capture/walk.rs`).
+// more than a walk (`src/capture/walk.rs`); asked once a document.
 //
 // (Chrome's deep serialization could name those nodes here, by backend id,
 // in this one call; under the random-mutation test it left Chromium 156's
@@ -26,7 +26,7 @@
 // (`__test__/hashes.test.mjs` checks it against the whole outerHTML). The
 // elements above such a text are written out here, as outerHTML writes
 // them; everything else is the browser's own outerHTML.
-(function (selectors, includeHtml, maxChars, marks) {
+(function (selectors, includeHtml, maxChars, marks, count) {
     const LONG = 2048;
     const quiet = el => {
         const t = el.textContent;
@@ -113,7 +113,7 @@
         } catch (_e) { /* a browser without :modal */ }
     }
     let inline = null;
-    if (marks) {
+    if (count) {
         let chars = 0;
         for (const tag of ['script', 'style']) {
             for (const el of document.getElementsByTagName(tag)) chars += el.textContent.length;
