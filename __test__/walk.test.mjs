@@ -11,11 +11,19 @@ import { pathToFileURL } from 'node:url';
 import { buildWebAiSnapshot, createPageSession, domHashAround } from '../lib/index.mjs';
 import { defaultPages } from '../bench/agreement.mjs';
 import { generateAppPage, generatePage } from '../bench/generate.mjs';
-import { browser, closeBrowser, launchWithEndpoint, openFile, sized, sweep } from './helpers.mjs';
+import { browser, closeBrowser, launchWithEndpoint, newTab, openFile, sized, sweep } from './helpers.mjs';
 
 after(closeBrowser);
 
 const FELL_BACK = /read with a DOM snapshot, not a walk: (.*)/;
+
+/** A generated app page with `stateBytes` of inline JSON state, in a folder of its own. */
+function appFile(stateBytes) {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
+    const file = join(dir, 'app.html');
+    writeFileSync(file, generateAppPage(stateBytes));
+    return { dir, file };
+}
 
 test('a walk reads every fixture and real page as its DOM snapshot does, or says why it could not', async () => {
     // In development the fixture pages and three real ones (frames, a long page, one the walk leaves); CI reads them all.
@@ -57,9 +65,7 @@ test('a walk reads every fixture and real page as its DOM snapshot does, or says
 });
 
 test("'auto' walks a page heavy with inline state from its second look, sending no DOM snapshot, and the text is the same", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
-    const file = join(dir, 'app.html');
-    writeFileSync(file, generateAppPage(400_000));
+    const { dir, file } = appFile(400_000);
     const page = await openFile(await browser(), file);
     try {
         const cdp = await page.context().newCDPSession(page);
@@ -96,9 +102,7 @@ test("'auto' walks a page heavy with inline state from its second look, sending 
 });
 
 test('a page session that walked its first look reads changes incrementally and sees what a full-capture twin sees', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
-    const file = join(dir, 'app.html');
-    writeFileSync(file, generateAppPage(200_000));
+    const { dir, file } = appFile(200_000);
     const page = await openFile(await browser(), file);
     const walked = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: { domRead: 'walk' } });
     const twin = createPageSession(page, { cacheTtlMs: 0, incremental: false, snapshotOptions: { domRead: 'snapshot' } });
@@ -134,19 +138,13 @@ test('the DOM hash leaves long inline text without markup out of its reading, an
         plain: `<main><h1>A</h1><script type="application/json">${quiet}</script><style>${css}</style><p>x</p></main>`,
         // Markup the normalising could begin or end inside: such a text is read whole.
         markup: `<main><script>var s = "${'<b>'.repeat(900)}";</script><!-- open <script>${'x'.repeat(3000)}--></script>--><script type="application/json">${quiet}</script></main>`,
-        // Elements above the left-out text, written out by the page facts as outerHTML writes them.
-        // Long enough to be cut short (its text normalises past maxChars well before its end).
+        // A page whose normalised text runs far past every cut.
         long: generatePage(3000).replace(/^[\s\S]*?<body>|<\/body>[\s\S]*$/g, ''),
+        // Elements above the left-out text, written out by the page facts as outerHTML writes them.
         above: `<x-app data-a="1 &amp; &quot;2&quot; &lt;3&gt;" title="\u00a0nb"><div id="d">text &amp; &lt;tags&gt;\u00a0<!-- a comment --><svg viewBox="0 0 1 1"><style>${css}</style></svg><section><script type="application/ld+json">${quiet}</script>tail</section></div></x-app><noscript><p>no</p></noscript>`,
     };
-    const dir = mkdtempSync(join(tmpdir(), 'web-ai-hash-'));
-    const page = await openFile(await browser(), join(dir, 'none.html')).catch(() => null);
-    const tab = page || (await (await browser()).newPage());
+    const tab = await newTab(await browser());
     try {
-        await tab.evaluate(() => {
-            window.made = 0;
-            customElements.define('x-app', class extends HTMLElement { constructor() { super(); window.made += 1; } });
-        }).catch(() => {});
         for (const [name, body] of Object.entries(variants)) {
             await tab.setContent(`<!doctype html><html><head><title>${name}</title></head><body>${body}</body></html>`);
             await tab.evaluate(() => {
@@ -164,14 +162,11 @@ test('the DOM hash leaves long inline text without markup out of its reading, an
         }
     } finally {
         await tab.close();
-        rmSync(dir, { recursive: true, force: true });
     }
 });
 
 test('over a { cdpEndpoint } the walk reads the page as the snapshot does, and a native session walks its first look', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
-    const file = join(dir, 'app.html');
-    writeFileSync(file, generateAppPage(300_000));
+    const { dir, file } = appFile(300_000);
     const { browser: b, endpoint } = await launchWithEndpoint();
     try {
         const page = await b.newPage();
@@ -198,5 +193,19 @@ test('over a { cdpEndpoint } the walk reads the page as the snapshot does, and a
     } finally {
         await b.close();
         rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test('a page nested deeper than the walk reads is read by the snapshot, with the same text and a note', async () => {
+    const tab = await newTab(await browser());
+    try {
+        await tab.setContent(`<main>${'<div>'.repeat(400)}<button>Deep</button>${'</div>'.repeat(400)}</main>`);
+        const a = await buildWebAiSnapshot(tab, { domRead: 'snapshot' });
+        const b = await buildWebAiSnapshot(tab, { domRead: 'walk' });
+        assert.equal(b.text, a.text);
+        assert.match(a.text, /button "Deep"/);
+        assert.ok(b.notes.some(n => FELL_BACK.test(n)), b.notes.join('\n'));
+    } finally {
+        await tab.close();
     }
 });
