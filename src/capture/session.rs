@@ -594,7 +594,7 @@ impl CaptureSession {
             _ => String::new(),
         };
         let (document, facts) = (take(WalkCall::Document), take(WalkCall::Facts));
-        match walk::parse(&document, &facts) {
+        match walk::parse(document, &facts) {
             Ok(parsed) => {
                 let expression = walk::later_expression(&self.snapshot_style_names(), &parsed.later);
                 self.walk_parsed = Some(Ok(parsed));

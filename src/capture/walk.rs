@@ -28,6 +28,8 @@
 
 use serde_json::{json, Value};
 
+use crate::dom::json_arena::{self, JArena};
+use crate::incremental::fresh::{Described, InArena};
 use crate::incremental::mirror::MDoc;
 use crate::incremental::{fresh, Mirror};
 
@@ -63,7 +65,10 @@ pub fn facts_expression(styles: &[String]) -> String {
 /// The walk's replies, read: what the page is, but for its listeners and the
 /// generated boxes left for later (`later`: the element's place in the facts, the kind).
 pub struct Parsed {
-    document: Value,
+    /// The `DOM.getDocument` reply, read again by [`finish`]: the arena it is
+    /// read into borrows its text (and a `Value` would stop at 128 JSON levels,
+    /// about 60 of the page's).
+    document: String,
     facts: Value,
     pub later: Vec<(usize, &'static str)>,
 }
@@ -75,18 +80,29 @@ fn json(text: &str, what: &str) -> Result<Value, String> {
 /// Read the `DOM.getDocument` reply and the walk's evaluation: as soon as
 /// both are in, so that the generated boxes are asked for while the
 /// listeners are. An error says why the walk cannot stand in for a DOM snapshot.
-pub fn parse(document: &str, facts: &str) -> Result<Parsed, String> {
-    let document = json(document, "DOM.getDocument")?;
+pub fn parse(document: String, facts: &str) -> Result<Parsed, String> {
     let facts = json(facts, "walk")?;
     if let Some(e) = facts.get("exceptionDetails") {
         let text = e.pointer("/exception/description").or_else(|| e.get("text")).and_then(Value::as_str).unwrap_or("an exception");
         return Err(format!("the walk threw: {text}"));
     }
-    let root = document.get("root").ok_or("the DOM.getDocument reply has no root")?;
     let values = facts.pointer("/result/value").ok_or("the walk gave no value")?;
     let mut later = Vec::new();
-    fresh::read_document(root, values, None, &mut later).map_err(|u| u.0)?;
+    {
+        let arena = document_arena(&document)?;
+        fresh::read_document(root_of(&arena)?, values, None, &mut later).map_err(|u| u.0)?;
+    }
     Ok(Parsed { document, facts, later })
+}
+
+/// The `DOM.getDocument` reply, read with no limit on its depth.
+fn document_arena(text: &str) -> Result<JArena<'_>, String> {
+    json_arena::parse(text).map_err(|e| format!("the DOM.getDocument reply is not JSON: {e}"))
+}
+
+fn root_of<'a, 't>(arena: &'a JArena<'t>) -> Result<InArena<'a, 't>, String> {
+    let at = arena.field(0, "root").ok_or("the DOM.getDocument reply has no root")?;
+    Ok(InArena { arena, at })
 }
 
 /// The generated boxes' styles (`pseudo_facts.js`), asked in our world: always
@@ -117,13 +133,9 @@ pub fn finish(mut parsed: Parsed, listeners: &str, later: Option<&str>, frame_id
             }
         }
     }
-    let root = parsed.document.get("root").ok_or("the DOM.getDocument reply has no root")?;
-    let doc = MDoc {
-        frame_id,
-        base_url: root.get("baseURL").and_then(Value::as_str).map(str::to_string),
-        document_url: root.get("documentURL").and_then(Value::as_str).map(str::to_string),
-        root: 0,
-    };
+    let arena = document_arena(&parsed.document)?;
+    let root = root_of(&arena)?;
+    let doc = MDoc { frame_id, base_url: root.text("baseURL").map(str::to_string), document_url: root.text("documentURL").map(str::to_string), root: 0 };
     let values = parsed.facts.pointer("/result/value").ok_or("the walk gave no value")?;
     let mut left = Vec::new();
     let (nodes, entered) = fresh::read_document(root, values, Some(&listeners), &mut left).map_err(|u| u.0)?;
@@ -134,7 +146,7 @@ pub fn finish(mut parsed: Parsed, listeners: &str, later: Option<&str>, frame_id
 /// [`parse`] and [`finish`] for a walk that left nothing for later.
 #[cfg(test)]
 fn read(document: &str, facts: &str, listeners: &str, frame_id: Option<String>, style_count: usize) -> Result<Mirror, String> {
-    finish(parse(document, facts)?, listeners, None, frame_id, style_count)
+    finish(parse(document.to_string(), facts)?, listeners, None, frame_id, style_count)
 }
 
 #[cfg(test)]
@@ -223,7 +235,7 @@ mod tests {
             [1, "P", ["block"], null, 0, 0, null, null, false, false, false],
             [1, "P", ["block"], null, 0, 0, null, null, false, false, false]
         ]));
-        let parsed = parse(&document, &facts).unwrap();
+        let parsed = parse(document.clone(), &facts).unwrap();
         assert_eq!(parsed.later, vec![(1, "before")], "only the ::before the DOM lists");
         assert!(later_expression(&["display".into()], &parsed.later).ends_with(r#"(["display"], [[1,"::before"]])"#));
         let answer = json!({ "result": { "type": "object", "value": [["inline"]] } }).to_string();
@@ -232,7 +244,7 @@ mod tests {
         assert_eq!((before.pseudo.as_deref(), before.parent), (Some("before"), 1));
         assert_eq!(before.styles.as_deref(), Some(&["inline".to_string()][..]));
         // A box the page gives no style for has none.
-        let parsed = parse(&document, &facts).unwrap();
+        let parsed = parse(document.clone(), &facts).unwrap();
         let none = json!({ "result": { "type": "object", "value": [null] } }).to_string();
         assert!(finish(parsed, r#"{"listeners":[]}"#, Some(&none), None, 1).unwrap().node_of(9).is_none());
     }
@@ -248,5 +260,38 @@ mod tests {
         let threw = json!({ "exceptionDetails": { "text": "Uncaught", "exception": { "description": "TypeError: x" } } }).to_string();
         assert!(read(&framed, &threw, r#"{"listeners":[]}"#, None, 1).unwrap_err().contains("TypeError"));
         assert!(read("{", &facts, r#"{"listeners":[]}"#, None, 1).unwrap_err().contains("not JSON"));
+    }
+
+    #[test]
+    fn a_document_nested_as_deep_as_a_page_likes_is_read_whole() {
+        // serde_json stops at 128 JSON levels (about 60 of the page's); the arena has no such limit.
+        let depth = 3_000;
+        let div = |k: usize| {
+            format!(r#"{{"backendNodeId":{},"nodeType":1,"nodeName":"DIV","localName":"div","attributes":[],"childNodeCount":1,"children":["#, 10 + k)
+        };
+        let text = r##"{"backendNodeId":5,"nodeType":3,"nodeName":"#text","nodeValue":"deep"}"##;
+        let mut document = String::from(
+            r##"{"root":{"backendNodeId":1,"nodeType":9,"nodeName":"#document","documentURL":"https://a.test/","childNodeCount":1,"children":[{"backendNodeId":2,"nodeType":1,"nodeName":"HTML","localName":"html","attributes":[],"childNodeCount":1,"children":["##,
+        );
+        for k in 0..depth {
+            document.push_str(&div(k));
+        }
+        document.push_str(text);
+        document.push_str(&"]}".repeat(depth + 1));
+        document.push_str("]}}");
+        let element = |name: &str| json!([1, name, ["block"], null, null, null, null, null, false, false, false]);
+        let mut list = vec![json!([9, "#document"]), element("HTML")];
+        list.extend((0..depth).map(|_| element("DIV")));
+        list.push(json!([3, ["block"], null]));
+        let m = read(&document, &facts_reply(Value::Array(list)), r#"{"listeners":[]}"#, None, 1).unwrap();
+        assert_eq!(m.len(), depth + 3);
+        assert_eq!(m.node_of(5).and_then(|n| n.value.as_deref()), Some("deep"));
+        // Each element holds the next one, the deepest the text.
+        for k in [0, depth / 2, depth - 1] {
+            assert_eq!(m.node_of(10 + k as i64).map(|n| n.children.len()), Some(1), "div {k}");
+        }
+        let text_parent = m.node_of(5).map(|n| n.parent);
+        assert_eq!(m.node_of(10 + depth as i64 - 1).map(|n| n.children.first().copied().is_some()), Some(true));
+        assert_ne!(text_parent, Some(NONE_INDEX));
     }
 }

@@ -1,11 +1,98 @@
 //! One changed subtree, read again: its DOM from `DOM.describeNode({ depth:
 //! -1, pierce: true })` and, node by node in the same order, what style and
-//! layout say of it (`scripts/subtree_facts.js`), joined into the mirror's
-//! nodes in DOMSnapshot's shape.
+//! layout say of it (`page/capture/subtree_facts.js`), joined into the mirror's
+//! nodes in DOMSnapshot's shape. A whole document (the walk's
+//! `DOM.getDocument`) is read the same way from `dom::json_arena`, whose
+//! depth has no limit ([`Described`]).
 
 use serde_json::Value;
 
+use crate::dom::json_arena::{JArena, JVal};
+
 use super::mirror::{MNode, Unpatchable, NONE};
+
+/// A node of a described DOM: as serde_json read it (a changed subtree, a
+/// few levels deep), or as the arena read it (a whole document: as deep as
+/// the page nests it, which serde_json would refuse past 128 JSON levels).
+pub trait Described<'a>: Copy {
+    /// The member `key`, of any kind.
+    fn member(self, key: &str) -> Option<Self>;
+    /// The items of the list `key` (none when it is not a list).
+    fn items(self, key: &str) -> Vec<Self>;
+    fn as_text(self) -> Option<&'a str>;
+    fn as_int(self) -> Option<i64>;
+    fn as_flag(self) -> Option<bool>;
+    fn is_list(self) -> bool;
+
+    fn text(self, key: &str) -> Option<&'a str> {
+        self.member(key).and_then(Self::as_text)
+    }
+    fn int(self, key: &str) -> Option<i64> {
+        self.member(key).and_then(Self::as_int)
+    }
+    fn flag(self, key: &str) -> Option<bool> {
+        self.member(key).and_then(Self::as_flag)
+    }
+}
+
+impl<'a> Described<'a> for &'a Value {
+    fn member(self, key: &str) -> Option<Self> {
+        self.get(key)
+    }
+    fn items(self, key: &str) -> Vec<Self> {
+        self.get(key).and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default()
+    }
+    fn as_text(self) -> Option<&'a str> {
+        self.as_str()
+    }
+    fn as_int(self) -> Option<i64> {
+        self.as_i64()
+    }
+    fn as_flag(self) -> Option<bool> {
+        self.as_bool()
+    }
+    fn is_list(self) -> bool {
+        self.is_array()
+    }
+}
+
+/// A value of a [`JArena`]: `at` is its index.
+#[derive(Clone, Copy)]
+pub struct InArena<'a, 't> {
+    pub arena: &'a JArena<'t>,
+    pub at: u32,
+}
+
+impl<'a, 't> Described<'a> for InArena<'a, 't> {
+    fn member(self, key: &str) -> Option<Self> {
+        self.arena.field(self.at, key).map(|at| InArena { arena: self.arena, at })
+    }
+    fn items(self, key: &str) -> Vec<Self> {
+        self.arena.arr_at(self.arena.field(self.at, key)).iter().map(|&at| InArena { arena: self.arena, at }).collect()
+    }
+    fn as_text(self) -> Option<&'a str> {
+        match self.arena.get(self.at)? {
+            JVal::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn as_int(self) -> Option<i64> {
+        // An integral number as serde_json's `as_i64` reads one (DOM ids and counts are well inside f64's exact range).
+        match self.arena.get(self.at)? {
+            JVal::Num(n) if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 => Some(*n as i64),
+            _ => None,
+        }
+    }
+    fn as_flag(self) -> Option<bool> {
+        match self.arena.get(self.at)? {
+            JVal::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    fn is_list(self) -> bool {
+        matches!(self.arena.get(self.at), Some(JVal::Arr(_)))
+    }
+}
 
 /// The event types that make Chrome report a node as clickable
 /// (`Node::WillRespondToMouseClickEvents`: mouse button events).
@@ -39,8 +126,8 @@ pub struct Entered {
 /// A generated box the script left for later (0: see `subtree_facts.js`)
 /// that `DOM.getDocument` lists is not read; `later` gets it as `(the
 /// element's index in the facts, its pseudo-element's kind)`.
-pub fn read_document(
-    root: &Value,
+pub fn read_document<'a, D: Described<'a>>(
+    root: D,
     facts: &Value,
     listeners: Option<&Value>,
     later: &mut Vec<(usize, &'static str)>,
@@ -49,8 +136,8 @@ pub fn read_document(
 }
 
 /// `later`: a whole document's read (frames entered, generated boxes left for later listed there).
-fn read_nodes(
-    root: &Value,
+fn read_nodes<'a, D: Described<'a>>(
+    root: D,
     facts: &Value,
     listeners: Option<&Value>,
     mut later: Option<&mut Vec<(usize, &'static str)>>,
@@ -67,7 +154,7 @@ fn read_nodes(
     let mut out: Vec<MNode> = Vec::new();
     let mut next_fact = 0usize;
     let mut entered: Vec<Entered> = Vec::new();
-    let mut owners: Vec<Owner<'_>> = Vec::new();
+    let mut owners: Vec<Owner<'a, D>> = Vec::new();
     let mut walk_from = Some(root);
     let mut next_owner = 0usize;
     while let Some(start) = walk_from.take() {
@@ -87,8 +174,8 @@ fn read_nodes(
                     entered.push(Entered {
                         root,
                         frame_id: frame_id.map(str::to_string),
-                        base_url: doc.get("baseURL").and_then(Value::as_str).map(str::to_string),
-                        document_url: doc.get("documentURL").and_then(Value::as_str).map(str::to_string),
+                        base_url: doc.text("baseURL").map(str::to_string),
+                        document_url: doc.text("documentURL").map(str::to_string),
                     });
                     if let Some(o) = out.get_mut(owner as usize) {
                         o.content_doc = Some(entered.len());
@@ -107,42 +194,40 @@ fn read_nodes(
 
 /// A frame owner a whole-document read met: its document if this process has it, its index, its frame.
 #[derive(Clone, Copy)]
-struct Owner<'a> {
-    document: Option<&'a Value>,
+struct Owner<'a, D> {
+    document: Option<D>,
     at: u32,
     frame_id: Option<&'a str>,
 }
 
 /// One tree (a subtree, or a document without its frames') in pre-order, its root's parent none.
-fn walk<'a>(
-    root: &'a Value,
+fn walk<'a, D: Described<'a>>(
+    root: D,
     facts: &[Value],
     clickable: &rustc_hash::FxHashSet<i64>,
     later: &mut Option<&mut Vec<(usize, &'static str)>>,
     next_fact: &mut usize,
     out: &mut Vec<MNode>,
-    owners: &mut Vec<Owner<'a>>,
+    owners: &mut Vec<Owner<'a, D>>,
 ) -> Result<(), Unpatchable> {
     let whole = later.is_some();
     // (described node, its parent's index in `out`)
-    let mut stack: Vec<(&Value, u32)> = vec![(root, NONE)];
+    let mut stack: Vec<(D, u32)> = vec![(root, NONE)];
     while let Some((d, parent)) = stack.pop() {
-        let node_type = d.get("nodeType").and_then(Value::as_i64).ok_or_else(|| bad("a described node has no type"))?;
-        let name = d.get("nodeName").and_then(Value::as_str).unwrap_or_default().to_string();
-        let backend = d.get("backendNodeId").and_then(Value::as_i64).ok_or_else(|| bad("a described node has no backendNodeId"))?;
-        let local = d.get("localName").and_then(Value::as_str);
-        let frame_owner = node_type == 1 && matches!(local, Some("iframe" | "frame")) && d.get("isSVG").and_then(Value::as_bool) != Some(true);
+        let node_type = d.int("nodeType").ok_or_else(|| bad("a described node has no type"))?;
+        let name = d.text("nodeName").unwrap_or_default().to_string();
+        let backend = d.int("backendNodeId").ok_or_else(|| bad("a described node has no backendNodeId"))?;
+        let local = d.text("localName");
+        let frame_owner = node_type == 1 && matches!(local, Some("iframe" | "frame")) && d.flag("isSVG") != Some(true);
         // A frame owner whose document is in this process (another of the mirror's documents).
         // (`frameId` alone says little: a frame's root element carries it too, and the
         // owner of a frame in another process has no document here.)
-        if d.get("contentDocument").is_some() && !(whole && frame_owner) {
+        if d.member("contentDocument").is_some() && !(whole && frame_owner) {
             return Err(Unpatchable("a changed subtree holds a frame".into()));
         }
-        if let Some(roots) = d.get("shadowRoots").and_then(Value::as_array) {
-            // User-agent roots (inside `<input>`, `<video>`) are not in DOMSnapshot's walk.
-            if roots.iter().any(|r| r.get("shadowRootType").and_then(Value::as_str) != Some("user-agent")) {
-                return Err(Unpatchable("a changed subtree holds a shadow root".into()));
-            }
+        // User-agent roots (inside `<input>`, `<video>`) are not in DOMSnapshot's walk.
+        if d.items("shadowRoots").into_iter().any(|r| r.text("shadowRootType") != Some("user-agent")) {
+            return Err(Unpatchable("a changed subtree holds a shadow root".into()));
         }
         let fact = facts.get(*next_fact).and_then(Value::as_array).ok_or_else(|| bad("the page listed fewer nodes than the DOM has"))?;
         *next_fact += 1;
@@ -171,7 +256,7 @@ fn walk<'a>(
                 };
                 out.push(node);
                 if whole && frame_owner {
-                    owners.push(Owner { document: d.get("contentDocument"), at: here, frame_id: d.get("frameId").and_then(Value::as_str) });
+                    owners.push(Owner { document: d.member("contentDocument"), at: here, frame_id: d.text("frameId") });
                 }
                 // DOMSnapshot lists an element's generated boxes first, as its children.
                 for (k, kind) in [(3usize, "marker"), (4, "before"), (5, "after")] {
@@ -182,7 +267,7 @@ fn walk<'a>(
                         }
                         continue;
                     };
-                    let backend = p.get("backendNodeId").and_then(Value::as_i64).ok_or_else(|| bad("a pseudo-element has no backendNodeId"))?;
+                    let backend = p.int("backendNodeId").ok_or_else(|| bad("a pseudo-element has no backendNodeId"))?;
                     out.push(MNode {
                         node_type: 1,
                         name: format!("::{kind}"),
@@ -198,12 +283,12 @@ fn walk<'a>(
             3 => {
                 // A long text comes whole from the page: `describeNode` cuts it at 10,000 characters.
                 let whole = fact.get(2).and_then(Value::as_str);
-                node.value = whole.or_else(|| d.get("nodeValue").and_then(Value::as_str)).map(str::to_string);
+                node.value = whole.or_else(|| d.text("nodeValue")).map(str::to_string);
                 node.styles = styles(1);
                 out.push(node);
             }
             _ => {
-                node.value = d.get("nodeValue").and_then(Value::as_str).map(str::to_string).filter(|_| node_type == 8);
+                node.value = d.text("nodeValue").map(str::to_string).filter(|_| node_type == 8);
                 // A document always has a layout object (its view), with no computed styles, as DOMSnapshot lists it.
                 if node_type == 9 {
                     node.styles = Some(Vec::new());
@@ -213,9 +298,9 @@ fn walk<'a>(
         }
         let walk_children = node_type != 1 || !matches!(local, Some("template" | "iframe" | "frame"));
         if walk_children {
-            if let Some(kids) = d.get("children").and_then(Value::as_array) {
-                stack.extend(kids.iter().rev().map(|c| (c, here)));
-            } else if d.get("childNodeCount").and_then(Value::as_u64).unwrap_or(0) > 0 {
+            if d.member("children").is_some_and(Described::is_list) {
+                stack.extend(d.items("children").into_iter().rev().map(|c| (c, here)));
+            } else if d.int("childNodeCount").unwrap_or(0) > 0 {
                 return Err(bad("the DOM was described without all of its children"));
             }
         }
@@ -228,21 +313,21 @@ fn bad(why: &str) -> Unpatchable {
 }
 
 /// `[name, value, …]`; an empty value is no string, as DOMSnapshot sends it.
-fn attributes(d: &Value) -> Vec<(String, Option<String>)> {
-    let flat = d.get("attributes").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-    flat.chunks(2)
+fn attributes<'a>(d: impl Described<'a>) -> Vec<(String, Option<String>)> {
+    d.items("attributes")
+        .chunks(2)
         .filter_map(|pair| match pair {
             [k, v] => {
-                let v = v.as_str().unwrap_or_default();
-                Some((k.as_str()?.to_string(), (!v.is_empty()).then(|| v.to_string())))
+                let v = v.as_text().unwrap_or_default();
+                Some((k.as_text()?.to_string(), (!v.is_empty()).then(|| v.to_string())))
             }
             _ => None,
         })
         .collect()
 }
 
-fn pseudo_element<'a>(d: &'a Value, kind: &str) -> Option<&'a Value> {
-    d.get("pseudoElements")?.as_array()?.iter().find(|p| p.get("pseudoType").and_then(Value::as_str) == Some(kind))
+fn pseudo_element<'a, D: Described<'a>>(d: D, kind: &str) -> Option<D> {
+    d.items("pseudoElements").into_iter().find(|p| p.text("pseudoType") == Some(kind))
 }
 
 #[cfg(test)]
