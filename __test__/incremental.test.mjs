@@ -356,6 +356,33 @@ test('a text over 10,000 characters, added or changed, is read whole: DevTools\'
     }
 });
 
+test('a subtree added 100 elements deep is read where it changed (serde_json stopped at about 60 levels); one deeper than DevTools sends is a full capture that says why', async () => {
+    const page = await newTab(await browser());
+    const rows = Array.from({ length: 300 }, (_, k) => `<li>Row ${k}</li>`).join('');
+    await page.setContent(`<main><ul>${rows}</ul><div id=t></div></main>`);
+    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: OPTIONS });
+    const nest = (depth, label) => `${'<div>'.repeat(depth)}<button>${label}</button>${'</div>'.repeat(depth)}`;
+    try {
+        await session.snapshot();
+        await page.evaluate(html => { document.getElementById('t').innerHTML = html; }, nest(100, 'Deep'));
+        let numbering = session._numbering();
+        const deep = await session.snapshot();
+        assert.equal(deep.stats.captureMode, 'incremental', deep.notes.join(' | '));
+        assert.equal(difference(deep, await fullCapture(page, numbering)), null);
+        assert.match(deep.text, /button "Deep"/);
+        // Past what Chromium's DevTools sends itself (about 150 levels: "CBOR: stack limit exceeded").
+        await page.evaluate(html => { document.getElementById('t').innerHTML = html; }, nest(400, 'Deeper'));
+        numbering = session._numbering();
+        const deeper = await session.snapshot();
+        assert.equal(deeper.stats.captureMode, 'full');
+        assert.ok(deeper.notes.some(n => n.startsWith(native.FULL_CAPTURE_NOTE)), deeper.notes.join(' | '));
+        assert.equal(difference(deeper, await fullCapture(page, numbering)), null);
+    } finally {
+        await session.close();
+        await page.close();
+    }
+});
+
 test('a change that restyles another element through :has(), a sibling combinator, :checked ~ or its place among its siblings is read where it lands', async () => {
     const cases = [
         ['<style>.card:has(.sel) { display: none }</style><main><div class="card"><span id="x">Hi</span><button>In card</button></div><button>Out</button></main>',

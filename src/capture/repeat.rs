@@ -20,7 +20,9 @@ use super::context::{CaptureContext, Incremental, World};
 use super::driver::{capture_in, drive, drive_from, Captured};
 use super::session::{CaptureSession, CdpCommand, Step};
 use super::transport::{call_before, CdpReply, CdpTransport};
+use crate::dom::json_arena::{self, JArena};
 use crate::error::{ErrorCode, Result, WebAiError};
+use crate::incremental::fresh::{Described, InArena};
 use crate::incremental::{fresh, Mirror};
 use crate::options::SnapshotOptions;
 use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
@@ -169,6 +171,14 @@ fn command(call: RepeatCall, params: Value) -> CdpCommand {
 /// `frame_watch.js` in our world `context` of a frame, for the session whose key is `key` (a JS string literal).
 fn frame_watch(call: RepeatCall, context: i64, mode: &str, key: &str) -> CdpCommand {
     command(call, json!({ "expression": format!("({FRAME_WATCH_JS})({mode:?}, {key})"), "contextId": context, "returnByValue": true }))
+}
+
+/// A reply read into the JSON arena (no limit on its depth), or (`?`) the error or fallback it means.
+fn arena_of<'t>(call: Call, reply: &'t CdpReply, opts: &SnapshotOptions) -> Result<std::result::Result<JArena<'t>, Fallback>> {
+    match reply {
+        CdpReply::Ok(text) => Ok(json_arena::parse(text).map_err(|e| Fallback(format!("{} gave no JSON: {e}", call.method())))),
+        _ => answered(call, reply, opts).map(|r| r.map(|_| JArena::default())),
+    }
 }
 
 /// A reply's JSON, or (`?`) the error or fallback it means.
@@ -505,16 +515,24 @@ async fn read_roots(
     for (cmd, reply) in extra.iter().zip(extra_replies.iter()).filter(|(c, _)| c.call == Call::Repeat(RepeatCall::DomEnable)) {
         json_of!(cmd, reply, r.opts);
     }
-    let mut subtrees = Vec::with_capacity(roots.len());
+    // The subtrees as deep as the page nests them (serde_json stops at 128 JSON levels, about 60 of the page's).
+    let mut arenas = Vec::with_capacity(roots.len());
+    let mut facts = Vec::with_capacity(roots.len());
     for k in 0..roots.len() {
-        let described = json_of!(reads[k * 2], &replies[k * 2], r.opts);
-        let facts = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
-        subtrees.push((described, facts));
+        arenas.push(match arena_of(reads[k * 2].call, &replies[k * 2], r.opts)? {
+            Ok(a) => a,
+            Err(f) => return Ok(Err(f)),
+        });
+        facts.push(json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts));
+    }
+    let mut subtrees = Vec::with_capacity(roots.len());
+    for (arena, facts) in arenas.iter().zip(facts) {
+        let Some(at) = arena.field(0, "node") else { return Ok(Err(Fallback("a changed subtree's describeNode reply has no node".into()))) };
+        subtrees.push((InArena { arena, at }, facts));
     }
     // 4. Their listeners (clickable nodes), asked of the page's own world.
     // What the mirror knew of each root's listeners (see `page_listeners`), asked before any wait.
-    let known: Vec<Option<bool>> =
-        subtrees.iter().map(|(d, _)| d.pointer("/node/backendNodeId").and_then(Value::as_i64).and_then(|b| mirror.node_of(b)).map(|n| n.clickable)).collect();
+    let known: Vec<Option<bool>> = subtrees.iter().map(|(d, _)| d.int("backendNodeId").and_then(|b| mirror.node_of(b)).map(|n| n.clickable)).collect();
     let listeners = match page_listeners(r, &subtrees, &known).await? {
         Ok(l) => l,
         Err(f) => return Ok(Err(f)),
@@ -530,7 +548,7 @@ async fn read_roots(
         backends.push(b);
     }
     // (By root: a root with no backend id failed its listeners' question above.)
-    let root_backends: Vec<i64> = subtrees.iter().map(|(d, _)| d.pointer("/node/backendNodeId").and_then(Value::as_i64).unwrap_or(-1)).collect();
+    let root_backends: Vec<i64> = subtrees.iter().map(|(d, _)| d.int("backendNodeId").unwrap_or(-1)).collect();
     let children_of = match list_plan.children(mirror, &backends[..lists.len()], &backends[lists.len()..], &root_backends) {
         Ok(c) => c,
         Err(f) => return Ok(Err(f)),
@@ -582,16 +600,19 @@ async fn read_roots(
 /// listener changes no node, so no look sees one added to any node that did
 /// not change otherwise, and a text's data says nothing of its listeners. It
 /// keeps what the mirror knew (two round trips saved on most looks after a change of text).
-async fn page_listeners(r: &Reader<'_>, subtrees: &[(Value, Value)], known_clickable: &[Option<bool>]) -> Result<std::result::Result<Vec<Value>, Fallback>> {
+async fn page_listeners<'a, D: Described<'a>>(
+    r: &Reader<'_>,
+    subtrees: &[(D, Value)],
+    known_clickable: &[Option<bool>],
+) -> Result<std::result::Result<Vec<Value>, Fallback>> {
     let mut out: Vec<Option<Value>> = vec![None; subtrees.len()];
     let mut resolve = Vec::with_capacity(subtrees.len());
     let mut asked = Vec::with_capacity(subtrees.len());
     for (k, (described, _)) in subtrees.iter().enumerate() {
-        let Some(backend) = described.pointer("/node/backendNodeId").and_then(Value::as_i64) else {
+        let Some(backend) = described.int("backendNodeId") else {
             return Ok(Err(Fallback("a changed subtree's root has no backendNodeId".into())));
         };
-        let lone_text = described.pointer("/node/nodeType").and_then(Value::as_i64) == Some(3)
-            && described.pointer("/node/childNodeCount").and_then(Value::as_i64).unwrap_or(0) == 0;
+        let lone_text = described.int("nodeType") == Some(3) && described.int("childNodeCount").unwrap_or(0) == 0;
         if let Some(clickable) = known_clickable.get(k).copied().flatten().filter(|_| lone_text) {
             let listeners: Vec<Value> = if clickable { vec![json!({ "type": "click", "backendNodeId": backend })] } else { Vec::new() };
             out[k] = Some(json!({ "listeners": listeners }));
@@ -700,7 +721,7 @@ async fn read_frame_documents(
             let doc = described[k].as_ref().unwrap_or(doc);
             let facts = json_of!(reads[k * 2], &replies[k * 2], r.opts);
             let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
-            if let Err(f) = patch(mirror, &[(json!({ "node": doc }), facts)], &[listeners], &[], "a frame's document could not be read") {
+            if let Err(f) = patch(mirror, &[(doc, facts)], &[listeners], &[], "a frame's document could not be read") {
                 return Ok(Err(f));
             }
             // The frame's watcher sees no shadow tree's inside: such a frame is read again on every look.
@@ -806,9 +827,9 @@ fn has_author_shadow_root(doc: &Value) -> bool {
 /// the listeners) and swap it into the mirror; then give each list its
 /// children as the page has them (`children_of`: a parent's backend id and its
 /// children's), a new child taken from the subtrees read.
-fn patch(
+fn patch<'a, D: Described<'a>>(
     mirror: &mut Mirror,
-    subtrees: &[(Value, Value)],
+    subtrees: &[(D, Value)],
     listeners: &[Value],
     children_of: &[(i64, Vec<i64>)],
     what: &str,
@@ -820,7 +841,7 @@ fn patch(
             return Err(f);
         }
         let facts = facts.pointer("/result/value").cloned().unwrap_or(Value::Null);
-        let fresh = fresh::read(described, &facts, Some(listeners))?;
+        let fresh = fresh::read(*described, &facts, Some(listeners))?;
         // A root a list names is placed by that list (it may be new, or have moved).
         match fresh.first().map(|n| n.backend).filter(|b| listed.contains(b)) {
             Some(backend) => {

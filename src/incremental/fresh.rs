@@ -99,10 +99,9 @@ impl<'a, 't> Described<'a> for InArena<'a, 't> {
 const CLICK_EVENTS: [&str; 5] = ["click", "mousedown", "mouseup", "dblclick", "auxclick"];
 
 /// The subtree in pre-order, each node's `parent` an index into the list.
-/// `described` is the `DOM.describeNode` result, `facts` the script's list,
+/// `root` is the `DOM.describeNode` result's node, `facts` the script's list,
 /// `listeners` the `DOMDebugger.getEventListeners` result for the subtree.
-pub fn read(described: &Value, facts: &Value, listeners: Option<&Value>) -> Result<Vec<MNode>, Unpatchable> {
-    let root = described.get("node").ok_or_else(|| bad("the describeNode reply has no node"))?;
+pub fn read<'a, D: Described<'a>>(root: D, facts: &Value, listeners: Option<&Value>) -> Result<Vec<MNode>, Unpatchable> {
     read_nodes(root, facts, listeners, None).map(|(nodes, _)| nodes)
 }
 
@@ -352,7 +351,7 @@ mod tests {
             [1, "B", null, null, null, null, null, null, false, false, false]
         ]);
         let listeners = json!({ "listeners": [{ "type": "click", "backendNodeId": 13 }, { "type": "scroll", "backendNodeId": 10 }] });
-        let nodes = read(&described, &facts, Some(&listeners)).unwrap();
+        let nodes = read(&described["node"], &facts, Some(&listeners)).unwrap();
         let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, ["LI", "::marker", "#text", "B"]);
         assert_eq!(nodes[0].attrs, vec![("class".into(), Some("x".into())), ("hidden".into(), None)]);
@@ -372,11 +371,11 @@ mod tests {
             "children": [{ "backendNodeId": 2, "nodeType": 3, "nodeName": "#text", "nodeValue": cut }]
         }});
         let facts = json!([[1, "P", ["block"], null, null, null, null, null, false, false, false], [3, ["block"], whole]]);
-        let nodes = read(&described, &facts, None).unwrap();
+        let nodes = read(&described["node"], &facts, None).unwrap();
         assert_eq!(nodes[1].value.as_deref(), Some(whole.as_str()));
         // A short text is as described (the page sends null for it).
         let facts = json!([[1, "P", ["block"], null, null, null, null, null, false, false, false], [3, ["block"], null]]);
-        assert_eq!(read(&described, &facts, None).unwrap()[1].value.as_deref(), Some(cut.as_str()));
+        assert_eq!(read(&described["node"], &facts, None).unwrap()[1].value.as_deref(), Some(cut.as_str()));
     }
 
     fn facts_iframe() -> Value {
@@ -387,14 +386,14 @@ mod tests {
     fn refuses_what_it_cannot_patch() {
         let shadow = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "DIV", "shadowRoots": [{ "shadowRootType": "open" }] } });
         let facts = json!([[1, "DIV", null, null, null, null, null, null, false, false]]);
-        assert!(read(&shadow, &facts, None).unwrap_err().0.contains("shadow root"));
+        assert!(read(&shadow["node"], &facts, None).unwrap_err().0.contains("shadow root"));
         let frame = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "IFRAME", "frameId": "F", "contentDocument": {} } });
         let elsewhere = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "IFRAME", "localName": "iframe", "frameId": "F" } });
-        assert!(read(&elsewhere, &facts_iframe(), None).is_ok(), "a frame in another process is read by its own capture");
-        assert!(read(&frame, &facts, None).unwrap_err().0.contains("frame"));
+        assert!(read(&elsewhere["node"], &facts_iframe(), None).is_ok(), "a frame in another process is read by its own capture");
+        assert!(read(&frame["node"], &facts, None).unwrap_err().0.contains("frame"));
         let plain = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "DIV" } });
-        assert!(read(&plain, &json!([]), None).is_err(), "fewer facts than nodes");
-        assert!(read(&plain, &json!([[1, "SPAN"]]), None).is_err(), "another node");
-        assert!(read(&plain, &json!([[1, "DIV"], [3, null]]), None).is_err(), "more facts than nodes");
+        assert!(read(&plain["node"], &json!([]), None).is_err(), "fewer facts than nodes");
+        assert!(read(&plain["node"], &json!([[1, "SPAN"]]), None).is_err(), "another node");
+        assert!(read(&plain["node"], &json!([[1, "DIV"], [3, null]]), None).is_err(), "more facts than nodes");
     }
 }
