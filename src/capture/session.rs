@@ -172,21 +172,20 @@ pub struct CaptureSession {
     /// The bytes of reply text `frame_replies` holds (see `MAX_RECORDED_FRAME_BYTES`).
     recorded_bytes: usize,
     pub(crate) frame_replay: FrameReplies,
-    /// Whether the page is read by a walk instead of a DOM snapshot (`super::walk`).
+    /// Whether the page is read by a walk instead of a DOM snapshot (`super::walk`), and how far it got.
     walk: Walk,
-    /// The walk's document and facts, read (or why they could not be), while the rest is asked.
-    walk_parsed: Option<std::result::Result<walk::Parsed, String>>,
-    /// The world the walk's facts were asked in (where its generated boxes are asked).
-    walk_context: Option<i64>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Walk {
     Off,
-    /// Its calls are out; it is read once the first batch is answered.
-    Asked,
-    /// Read but for the generated boxes, which are asked for.
-    Later,
+    /// Its calls are out; it is read once the first batch is answered. `context`:
+    /// the world its facts were asked in, where its generated boxes are asked (none: no world).
+    Asked {
+        context: Option<i64>,
+    },
+    /// Its document and facts are read, and its generated boxes asked for, while
+    /// the rest is asked; or why they could not be read (`Err`).
+    Parsed(std::result::Result<walk::Parsed, String>),
     /// Read (or given up for the DOM snapshot).
     Read,
 }
@@ -295,8 +294,6 @@ impl CaptureSession {
             recorded_bytes: 0,
             frame_replay: FrameReplies::default(),
             walk: Walk::Off,
-            walk_parsed: None,
-            walk_context: None,
         }
         .recording()
     }
@@ -340,7 +337,7 @@ impl CaptureSession {
         if !self.dom_engine() {
             cmds.push(CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) });
         } else if !self.prebuilt && self.walks() {
-            self.walk = Walk::Asked;
+            self.walk = Walk::Asked { context: None };
             cmds.extend(walk_commands());
         } else if !self.prebuilt {
             // The DOM engine's tree: ahead of the page scripts, which the
@@ -357,7 +354,7 @@ impl CaptureSession {
             // and the frame tree, read alongside, says whether they count.
             self.hint = Hint::Unjudged;
             cmds.extend(self.scripts_in(Some(world.context_id), Call::HintedFacts, Call::HintedRoot, self.dom_engine()));
-            if self.walk == Walk::Asked {
+            if matches!(self.walk, Walk::Asked { .. }) {
                 cmds.push(self.walk_facts(world.context_id));
             }
         }
@@ -552,7 +549,7 @@ impl CaptureSession {
         self.script_context = context;
         let mut cmds = self.scripts_in(context, Call::PageFacts, Call::FindRoot, self.dom_engine());
         // (With no world the walk has no facts, and the capture takes its DOM snapshot.)
-        if let (Walk::Asked, Some(id)) = (self.walk, context) {
+        if let (Walk::Asked { .. }, Some(id)) = (&self.walk, context) {
             cmds.push(self.walk_facts(id));
         }
         cmds
@@ -573,7 +570,9 @@ impl CaptureSession {
 
     /// The walk's facts of the whole document, in our world `context`.
     fn walk_facts(&mut self, context: i64) -> CdpCommand {
-        self.walk_context = Some(context);
+        if let Walk::Asked { context: asked_in } = &mut self.walk {
+            *asked_in = Some(context);
+        }
         let expression = walk::facts_expression(&self.snapshot_style_names());
         CdpCommand::new(Call::Walk(WalkCall::Facts), json!({ "expression": expression, "contextId": context, "returnByValue": true }))
     }
@@ -587,7 +586,7 @@ impl CaptureSession {
         else {
             return Vec::new();
         };
-        let (Some(context), Walk::Asked) = (self.walk_context, self.walk) else { return Vec::new() };
+        let Walk::Asked { context: Some(context) } = self.walk else { return Vec::new() };
         let mut take = |c: WalkCall| match self.replies.get_mut(&Call::Walk(c)) {
             // Taken: the document's reply is the page's size.
             Some(CdpReply::Ok(t)) => std::mem::take(t),
@@ -597,12 +596,11 @@ impl CaptureSession {
         match walk::parse(document, &facts) {
             Ok(parsed) => {
                 let expression = walk::later_expression(&self.snapshot_style_names(), &parsed.later);
-                self.walk_parsed = Some(Ok(parsed));
-                self.walk = Walk::Later;
+                self.walk = Walk::Parsed(Ok(parsed));
                 vec![CdpCommand::new(Call::Walk(WalkCall::Later), json!({ "expression": expression, "contextId": context, "returnByValue": true }))]
             }
             Err(why) => {
-                self.walk_parsed = Some(Err(why));
+                self.walk = Walk::Parsed(Err(why));
                 Vec::new()
             }
         }
@@ -621,15 +619,16 @@ impl CaptureSession {
                 _ => Err(format!("{} gave no answer", Call::Walk(c).method())),
             }
         };
-        let read = match self.walk_parsed.take() {
-            Some(Ok(parsed)) => {
+        let read = match std::mem::replace(&mut self.walk, Walk::Read) {
+            Walk::Parsed(Ok(parsed)) => {
                 text(WalkCall::Listeners).and_then(|listeners| walk::finish(parsed, listeners, text(WalkCall::Later).ok(), frame_id, style_count))
             }
-            Some(Err(why)) => Err(why),
+            Walk::Parsed(Err(why)) => Err(why),
             // The document or the facts did not answer, or there was no world to walk the page in.
-            None => text(WalkCall::Document).and(text(WalkCall::Facts)).and(Err("there was no world to walk the page in".to_string())),
+            Walk::Asked { .. } | Walk::Off | Walk::Read => {
+                text(WalkCall::Document).and(text(WalkCall::Facts)).and(Err("there was no world to walk the page in".to_string()))
+            }
         };
-        self.walk = Walk::Read;
         for c in [WalkCall::Listeners, WalkCall::Later] {
             self.replies.insert(Call::Walk(c), CdpReply::Ok(String::new()));
         }
@@ -975,7 +974,7 @@ impl CaptureSession {
             if let Some(step) = self.judge_hint() {
                 return Ok(step);
             }
-            if matches!(self.walk, Walk::Asked | Walk::Later) {
+            if matches!(self.walk, Walk::Asked { .. } | Walk::Parsed(_)) {
                 if let Some(step) = self.read_walk() {
                     return Ok(step);
                 }
