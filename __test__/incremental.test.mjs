@@ -696,6 +696,8 @@ test('a frame of another origin in the page\'s process is read again only when i
             // A value set by script: no event, no mutation.
             [() => { document.getElementById('card').value = '4242'; }, /textbox "Card" \[ref=@e\d+ value="4242"/],
             [() => { document.querySelector('button').setAttribute('aria-label', 'Pay 10 EUR'); }, /button "Pay 10 EUR"/],
+            // The frame's document is read again whole: 100 elements deep is past serde_json's 128 JSON levels.
+            [() => { document.body.insertAdjacentHTML('beforeend', `${'<div>'.repeat(100)}<button>Deep pay</button>${'</div>'.repeat(100)}`); }, /button "Deep pay"/],
         ];
         for (const [change, shown] of changes) {
             await frame.evaluate(change);

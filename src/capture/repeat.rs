@@ -556,20 +556,27 @@ async fn read_roots(
     if let Err(f) = patch(mirror, &subtrees, &listeners, &children_of, "a changed subtree could not be read") {
         return Ok(Err(f));
     }
-    // The frames' documents (in this process; another process's frame has none here).
+    // The frames' documents (in this process; another process's frame has none here), as deep as their pages nest.
+    let mut owner_arenas = Vec::with_capacity(owners.len());
+    for (j, cmd) in owners.iter().enumerate() {
+        owner_arenas.push(match arena_of(cmd.call, &replies[roots.len() * 2 + lists.len() + gone.len() + j], r.opts)? {
+            Ok(a) => a,
+            Err(f) => return Ok(Err(f)),
+        });
+    }
     let mut docs = Vec::new();
     let mut elsewhere = 0;
-    for (j, cmd) in owners.iter().enumerate() {
-        let described = json_of!(cmd, &replies[roots.len() * 2 + lists.len() + gone.len() + j], r.opts);
-        let (Some(doc), Some(frame)) = (described.pointer("/node/contentDocument"), described.pointer("/node/frameId").and_then(Value::as_str)) else {
+    for arena in &owner_arenas {
+        let owner = arena.field(0, "node").map(|at| InArena { arena, at });
+        let (Some(doc), Some(frame)) = (owner.and_then(|o| o.member("contentDocument")), owner.and_then(|o| o.text("frameId"))) else {
             elsewhere += 1;
             continue;
         };
-        let Some(backend) = doc.get("backendNodeId").and_then(Value::as_i64) else { continue };
+        let Some(backend) = doc.int("backendNodeId") else { continue };
         if mirror.node_of(backend).is_none() {
             return Ok(Err(Fallback("a frame shows another document".into())));
         }
-        docs.push((doc.clone(), frame.to_string(), backend));
+        docs.push((doc, frame.to_string(), backend));
     }
     if !owners.is_empty() {
         mirror.blind_elsewhere = elsewhere;
@@ -646,9 +653,9 @@ async fn page_listeners<'a, D: Described<'a>>(
 /// A frame the look's first question did not mark (its world is new) is
 /// marked now, and its document described again after the mark: a change
 /// after the mark is the next look's, and none before it is missed.
-async fn read_frame_documents(
+async fn read_frame_documents<'a, D: Described<'a>>(
     r: &Reader<'_>,
-    docs: &[(Value, String, i64)],
+    docs: &[(D, String, i64)],
     styles: &[String],
     mirror: &mut Mirror,
     frames: &Frames<'_>,
@@ -695,10 +702,16 @@ async fn read_frame_documents(
         }
         // The documents as described after their marks (a mark that failed leaves its frame unmarked:
         // the next look reads it again).
-        let mut described: Vec<Option<Value>> = vec![None; docs.len()];
-        for (j, &k) in to_mark.iter().enumerate() {
-            let again = json_of!(marks[j * 2 + 1], &mark_replies[j * 2 + 1], r.opts);
-            described[k] = again.get("node").cloned();
+        let mut again = Vec::with_capacity(to_mark.len());
+        for j in 0..to_mark.len() {
+            again.push(match arena_of(marks[j * 2 + 1].call, &mark_replies[j * 2 + 1], r.opts)? {
+                Ok(a) => a,
+                Err(f) => return Ok(Err(f)),
+            });
+        }
+        let mut described: Vec<Option<InArena<'_, '_>>> = vec![None; docs.len()];
+        for (arena, &k) in again.iter().zip(&to_mark) {
+            described[k] = arena.field(0, "node").map(|at| InArena { arena, at });
         }
         let mut reads = Vec::with_capacity(docs.len() * 2);
         for (k, pair) in resolve.chunks(2).enumerate() {
@@ -718,14 +731,21 @@ async fn read_frame_documents(
         }
         let replies = r.batch(&reads).await;
         for (k, (doc, frame, _)) in docs.iter().enumerate() {
-            let doc = described[k].as_ref().unwrap_or(doc);
             let facts = json_of!(reads[k * 2], &replies[k * 2], r.opts);
             let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
-            if let Err(f) = patch(mirror, &[(doc, facts)], &[listeners], &[], "a frame's document could not be read") {
-                return Ok(Err(f));
-            }
+            // Described again after its mark, or as its owner's description gave it.
+            let outcome = match described[k] {
+                Some(again) => {
+                    patch(mirror, &[(again, facts)], &[listeners], &[], "a frame's document could not be read").map(|()| has_author_shadow_root(again))
+                }
+                None => patch(mirror, &[(*doc, facts)], &[listeners], &[], "a frame's document could not be read").map(|()| has_author_shadow_root(*doc)),
+            };
+            let shadowed = match outcome {
+                Ok(s) => s,
+                Err(f) => return Ok(Err(f)),
+            };
             // The frame's watcher sees no shadow tree's inside: such a frame is read again on every look.
-            if has_author_shadow_root(doc) {
+            if shadowed {
                 mirror.unwatched_frames.insert(frame.clone());
             } else {
                 mirror.unwatched_frames.remove(frame);
@@ -803,19 +823,17 @@ async fn watch_elsewhere(
 
 /// Whether a described document holds an open or closed shadow root (not a
 /// user-agent one: every `<input>` has one of those, and the page cannot change it).
-fn has_author_shadow_root(doc: &Value) -> bool {
+fn has_author_shadow_root<'a, D: Described<'a>>(doc: D) -> bool {
     let mut stack = vec![doc];
     while let Some(n) = stack.pop() {
-        if matches!(n.get("shadowRootType").and_then(Value::as_str), Some("open" | "closed")) {
+        if matches!(n.text("shadowRootType"), Some("open" | "closed")) {
             return true;
         }
         for key in ["children", "shadowRoots"] {
-            if let Some(list) = n.get(key).and_then(Value::as_array) {
-                stack.extend(list);
-            }
+            stack.extend(n.items(key));
         }
         for key in ["contentDocument", "templateContent"] {
-            if let Some(inner) = n.get(key) {
+            if let Some(inner) = n.member(key) {
                 stack.push(inner);
             }
         }
@@ -1055,7 +1073,8 @@ mod tests {
         });
         let opts = opts();
         let reader = Reader { transport: &t, opts: &opts, deadline: Instant::now() + Duration::from_secs(5), group: "g".into() };
-        let docs = vec![(json!({ "nodeType": 9, "backendNodeId": 7 }), "F2".to_string(), 7)];
+        let doc = json!({ "nodeType": 9, "backendNodeId": 7 });
+        let docs = vec![(&doc, "F2".to_string(), 7)];
         let mut m = mirror();
         m.frame_worlds.insert("F2".into(), 41);
         // The look's first question marked F2 in the kept world.
