@@ -370,7 +370,7 @@ test('a subtree added 100 elements deep is read where it changed (serde_json sto
         assert.equal(deep.stats.captureMode, 'incremental', deep.notes.join(' | '));
         assert.equal(difference(deep, await fullCapture(page, numbering)), null);
         assert.match(deep.text, /button "Deep"/);
-        // Past what Chromium's DevTools sends itself (about 150 levels: "CBOR: stack limit exceeded").
+        // Past what Chromium's DevTools sends itself (about 147 elements: "CBOR: stack limit exceeded").
         await page.evaluate(html => { document.getElementById('t').innerHTML = html; }, nest(400, 'Deeper'));
         numbering = session._numbering();
         const deeper = await session.snapshot();

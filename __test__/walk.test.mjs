@@ -200,7 +200,7 @@ test('a page nested 120 elements deep is walked whole; one deeper than DevTools 
     const tab = await newTab(await browser());
     try {
         // 120 levels: past serde_json's 128 JSON levels (about 60 of the page's), which the walk once stopped at.
-        // 400 levels: past what Chromium's DevTools sends itself ("CBOR: stack limit exceeded", about 150).
+        // 400 levels: past what Chromium's DevTools sends itself ("CBOR: stack limit exceeded", about 147 elements).
         for (const [depth, walked] of [[120, true], [400, false]]) {
             await tab.setContent(`<main>${'<div>'.repeat(depth)}<button>Deep</button>${'</div>'.repeat(depth)}</main>`);
             const a = await buildWebAiSnapshot(tab, { domRead: 'snapshot' });
