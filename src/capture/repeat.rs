@@ -177,8 +177,19 @@ fn frame_watch(call: RepeatCall, context: i64, mode: &str, key: &str) -> CdpComm
 fn arena_of<'t>(call: Call, reply: &'t CdpReply, opts: &SnapshotOptions) -> Result<std::result::Result<JArena<'t>, Fallback>> {
     match reply {
         CdpReply::Ok(text) => Ok(json_arena::parse(text).map_err(|e| Fallback(format!("{} gave no JSON: {e}", call.method())))),
+        // Any other reply is an error or a fallback (`answered` never gives a value for one).
         _ => answered(call, reply, opts).map(|r| r.map(|_| JArena::default())),
     }
+}
+
+/// [`arena_of`] as `json_of!` is to JSON: the arena, or the function returns the error or fallback.
+macro_rules! arena_of {
+    ($cmd:expr, $reply:expr, $opts:expr) => {
+        match arena_of($cmd.call, $reply, $opts)? {
+            Ok(a) => a,
+            Err(f) => return Ok(Err(f)),
+        }
+    };
 }
 
 /// A reply's JSON, or (`?`) the error or fallback it means.
@@ -519,10 +530,7 @@ async fn read_roots(
     let mut arenas = Vec::with_capacity(roots.len());
     let mut facts = Vec::with_capacity(roots.len());
     for k in 0..roots.len() {
-        arenas.push(match arena_of(reads[k * 2].call, &replies[k * 2], r.opts)? {
-            Ok(a) => a,
-            Err(f) => return Ok(Err(f)),
-        });
+        arenas.push(arena_of!(reads[k * 2], &replies[k * 2], r.opts));
         facts.push(json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts));
     }
     let mut subtrees = Vec::with_capacity(roots.len());
@@ -559,10 +567,7 @@ async fn read_roots(
     // The frames' documents (in this process; another process's frame has none here), as deep as their pages nest.
     let mut owner_arenas = Vec::with_capacity(owners.len());
     for (j, cmd) in owners.iter().enumerate() {
-        owner_arenas.push(match arena_of(cmd.call, &replies[roots.len() * 2 + lists.len() + gone.len() + j], r.opts)? {
-            Ok(a) => a,
-            Err(f) => return Ok(Err(f)),
-        });
+        owner_arenas.push(arena_of!(cmd, &replies[roots.len() * 2 + lists.len() + gone.len() + j], r.opts));
     }
     let mut docs = Vec::new();
     let mut elsewhere = 0;
@@ -704,10 +709,7 @@ async fn read_frame_documents<'a, D: Described<'a>>(
         // the next look reads it again).
         let mut again = Vec::with_capacity(to_mark.len());
         for j in 0..to_mark.len() {
-            again.push(match arena_of(marks[j * 2 + 1].call, &mark_replies[j * 2 + 1], r.opts)? {
-                Ok(a) => a,
-                Err(f) => return Ok(Err(f)),
-            });
+            again.push(arena_of!(marks[j * 2 + 1], &mark_replies[j * 2 + 1], r.opts));
         }
         let mut described: Vec<Option<InArena<'_, '_>>> = vec![None; docs.len()];
         for (arena, &k) in again.iter().zip(&to_mark) {
@@ -735,10 +737,8 @@ async fn read_frame_documents<'a, D: Described<'a>>(
             let listeners = json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts);
             // Described again after its mark, or as its owner's description gave it.
             let outcome = match described[k] {
-                Some(again) => {
-                    patch(mirror, &[(again, facts)], &[listeners], &[], "a frame's document could not be read").map(|()| has_author_shadow_root(again))
-                }
-                None => patch(mirror, &[(*doc, facts)], &[listeners], &[], "a frame's document could not be read").map(|()| has_author_shadow_root(*doc)),
+                Some(again) => patch_frame(mirror, again, facts, listeners),
+                None => patch_frame(mirror, *doc, facts, listeners),
             };
             let shadowed = match outcome {
                 Ok(s) => s,
@@ -819,6 +819,12 @@ async fn watch_elsewhere(
         }
     }
     Ok(Ok(()))
+}
+
+/// A frame's document swapped into the mirror; whether it holds an author shadow root.
+fn patch_frame<'a, D: Described<'a>>(mirror: &mut Mirror, doc: D, facts: Value, listeners: Value) -> std::result::Result<bool, Fallback> {
+    patch(mirror, &[(doc, facts)], &[listeners], &[], "a frame's document could not be read")?;
+    Ok(has_author_shadow_root(doc))
 }
 
 /// Whether a described document holds an open or closed shadow root (not a

@@ -18,7 +18,7 @@
 //!
 //! What the walk cannot read (a shadow root, a frame of another origin in
 //! the page's process, a page that changed while it was read, a tree nested
-//! deeper than `serde_json` parses) makes the capture take its DOM snapshot after all.
+//! deeper than Chromium's DevTools sends) makes the capture take its DOM snapshot after all.
 //!
 //! The DOM agent is on only from `DOM.enable` to `DOM.disable`, both in the
 //! walk's first batch, before any page script: a page script's `:modal`

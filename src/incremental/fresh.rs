@@ -2,8 +2,8 @@
 //! -1, pierce: true })` and, node by node in the same order, what style and
 //! layout say of it (`page/capture/subtree_facts.js`), joined into the mirror's
 //! nodes in DOMSnapshot's shape. A whole document (the walk's
-//! `DOM.getDocument`) is read the same way from `dom::json_arena`, whose
-//! depth has no limit ([`Described`]).
+//! `DOM.getDocument`) is read the same way. The captures read both replies
+//! into `dom::json_arena`, whose depth has no limit ([`Described`]).
 
 use serde_json::Value;
 
@@ -11,9 +11,9 @@ use crate::dom::json_arena::{JArena, JVal};
 
 use super::mirror::{MNode, Unpatchable, NONE};
 
-/// A node of a described DOM: as serde_json read it (a changed subtree, a
-/// few levels deep), or as the arena read it (a whole document: as deep as
-/// the page nests it, which serde_json would refuse past 128 JSON levels).
+/// A node of a described DOM: as the arena read it (the captures: as deep
+/// as the page nests it, which serde_json would refuse past 128 JSON levels,
+/// about 60 of the page's), or as serde_json read it (the unit tests build theirs so).
 pub trait Described<'a>: Copy {
     /// The member `key`, of any kind.
     fn member(self, key: &str) -> Option<Self>;
