@@ -486,3 +486,22 @@ test('the browser the server launched ends with the server', async () => {
         rmSync(dir, { recursive: true, force: true });
     }
 });
+
+test('the browser the server launched ends even when the server is killed outright', async () => {
+    // A client that gives up on a server (or a crash) ends it with SIGKILL: no
+    // handler runs, so the browser must end by itself.
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-mcp-profile-'));
+    const { client, call, pid } = await connect(['--allow-file-urls', '--user-data-dir', dir]);
+    try {
+        assert.equal((await call('browser_navigate', { url: page('table.html') })).isError, false);
+        assert.ok(processesUsing(dir).length > 0, 'the browser runs with the given profile');
+        process.kill(pid, 'SIGKILL');
+        const until = Date.now() + 10000;
+        while (processesUsing(dir).length && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 100));
+        assert.deepEqual(processesUsing(dir), [], 'no browser process is left running');
+    } finally {
+        await client.close().catch(() => undefined);
+        for (const p of processesUsing(dir)) process.kill(Number(p), 'SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+    }
+});

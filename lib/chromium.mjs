@@ -113,8 +113,14 @@ export async function launchChromiumNative({ offline = false, timeoutMs = 15000,
     const args = [...flags, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', `--user-data-dir=${profile}`];
     if (windowSize) args.push(`--window-size=${windowSize[0]},${windowSize[1]}`);
     if (offline) args.push('--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>');
-    args.push('about:blank');
-    const child = spawn(exe, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // Tethered: Chromium ends its own life when the debugging pipe (fds 3
+    // and 4) closes, which happens however this process ends, SIGKILL
+    // included. Without it, a server its MCP client killed left its browser
+    // running, orphaned, with nobody to close it. The pipe carries nothing:
+    // every call goes over the port.
+    args.push('--remote-debugging-pipe', 'about:blank');
+    const child = spawn(exe, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+    child.stdio[4]?.resume();
     let stderr = '';
     child.stderr.on('data', d => { stderr = (stderr + d).slice(-4000); });
     let exited = null;
