@@ -864,7 +864,7 @@ fn patch<'a, D: Described<'a>>(
         if let Some(f) = thrown(facts, what) {
             return Err(f);
         }
-        let facts = facts.pointer("/result/value").cloned().unwrap_or(Value::Null);
+        let facts = fresh::facts_in(facts).unwrap_or(Value::Null);
         let fresh = fresh::read(*described, &facts, Some(listeners))?;
         // A root a list names is placed by that list (it may be new, or have moved).
         match fresh.first().map(|n| n.backend).filter(|b| listed.contains(b)) {

@@ -69,6 +69,7 @@ pub struct Parsed {
     /// read into borrows its text (and a `Value` would stop at 128 JSON levels,
     /// about 60 of the page's).
     document: String,
+    /// The walk's list (`fresh::facts_in`).
     facts: Value,
     pub later: Vec<(usize, &'static str)>,
 }
@@ -86,11 +87,11 @@ pub fn parse(document: String, facts: &str) -> Result<Parsed, String> {
         let text = e.pointer("/exception/description").or_else(|| e.get("text")).and_then(Value::as_str).unwrap_or("an exception");
         return Err(format!("the walk threw: {text}"));
     }
-    let values = facts.pointer("/result/value").ok_or("the walk gave no value")?;
+    let facts = fresh::facts_in(&facts).ok_or("the walk gave no value")?;
     let mut later = Vec::new();
     {
         let arena = document_arena(&document)?;
-        fresh::read_document(root_of(&arena)?, values, None, &mut later).map_err(|u| u.0)?;
+        fresh::read_document(root_of(&arena)?, &facts, None, &mut later).map_err(|u| u.0)?;
     }
     Ok(Parsed { document, facts, later })
 }
@@ -121,7 +122,7 @@ pub fn finish(mut parsed: Parsed, listeners: &str, later: Option<&str>, frame_id
         .and_then(|t| crate::compat::json_text::from_str_lossy::<Value>(t).ok())
         .and_then(|v| v.pointer("/result/value").and_then(Value::as_array).cloned())
         .unwrap_or_default();
-    if let Some(list) = parsed.facts.pointer_mut("/result/value").and_then(Value::as_array_mut) {
+    if let Some(list) = parsed.facts.as_array_mut() {
         for (k, (i, kind)) in parsed.later.iter().enumerate() {
             let slot = match *kind {
                 "marker" => 3,
@@ -136,9 +137,8 @@ pub fn finish(mut parsed: Parsed, listeners: &str, later: Option<&str>, frame_id
     let arena = document_arena(&parsed.document)?;
     let root = root_of(&arena)?;
     let doc = MDoc { frame_id, base_url: root.text("baseURL").map(str::to_string), document_url: root.text("documentURL").map(str::to_string), root: 0 };
-    let values = parsed.facts.pointer("/result/value").ok_or("the walk gave no value")?;
     let mut left = Vec::new();
-    let (nodes, entered) = fresh::read_document(root, values, Some(&listeners), &mut left).map_err(|u| u.0)?;
+    let (nodes, entered) = fresh::read_document(root, &parsed.facts, Some(&listeners), &mut left).map_err(|u| u.0)?;
     let frames = entered.into_iter().map(|e| MDoc { frame_id: e.frame_id, base_url: e.base_url, document_url: e.document_url, root: e.root });
     Ok(Mirror::from_read(nodes, std::iter::once(doc).chain(frames).collect(), style_count))
 }

@@ -98,6 +98,20 @@ impl<'a, 't> Described<'a> for InArena<'a, 't> {
 /// (`Node::WillRespondToMouseClickEvents`: mouse button events).
 const CLICK_EVENTS: [&str; 5] = ["click", "mousedown", "mouseup", "dblclick", "auxclick"];
 
+/// The facts script's list in its evaluation's reply (`None`: no value).
+///
+/// The script sends its list as one JSON string, which crosses DevTools
+/// whole: a returned list is turned into protocol values item by item. On the
+/// generated app page (about 400 entries, 15 KB) the same entries took 6.9 ms
+/// a round trip as a list and 3.1 ms as one string (a one-off probe over
+/// Playwright's CDP session, 2026-11-27). A list is still read as one.
+pub fn facts_in(reply: &Value) -> Option<Value> {
+    match reply.pointer("/result/value")? {
+        Value::String(text) => crate::compat::json_text::from_str_lossy(text).ok(),
+        other => Some(other.clone()),
+    }
+}
+
 /// The subtree in pre-order, each node's `parent` an index into the list.
 /// `root` is the `DOM.describeNode` result's node, `facts` the script's list,
 /// `listeners` the `DOMDebugger.getEventListeners` result for the subtree.

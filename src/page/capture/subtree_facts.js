@@ -1,7 +1,7 @@
 // What DOMSnapshot would say of each node of one changed subtree, for a
 // repeat capture (`this` is the subtree's root, in our isolated world): the
 // facts the DOM gives (`DOM.describeNode`) are read there; these are the ones
-// only style and layout know. One entry per node in the order
+// only style and layout know, as one JSON string. One entry per node in the order
 // `DOM.describeNode` lists them (pre-order over child nodes; template
 // contents and frame documents are not entered):
 //   element  [1, nodeName, styles|null, marker|null, before|null, after|null, inputValue|null, textValue|null, checked, selected, clicks]
@@ -214,5 +214,7 @@
     }
     }
     if (whole) globalThis.__webAiSnapshotWalk = walked;
-    return out;
+    // One string crosses DevTools whole; a list is turned into protocol values item by item
+    // (`fresh::facts_in` has the measurement).
+    return JSON.stringify(out);
 })
