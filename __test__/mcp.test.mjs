@@ -233,6 +233,26 @@ async function serveAgentPages() {
     return { url: name => `http://127.0.0.1:${server.address().port}/${name}`, close: () => new Promise(resolve => server.close(resolve)) };
 }
 
+test('tool calls a client sends at once run one at a time, in order: parallel fills each fill their own field', async () => {
+    const { client, call } = await connect();
+    try {
+        const forms = pathToFileURL(join(root, 'fixtures', 'pages', 'forms.html')).href;
+        const opened = await call('browser_navigate', { url: forms });
+        const fields = ['Email', 'Full name', 'Notes'].map(name => refOf(opened.text, 'textbox', name));
+        // Before calls were queued, two fills at once typed both values into one field in
+        // about one round of three: each round here sends three at once, and a look after them.
+        for (let round = 0; round < 4; round += 1) {
+            const values = fields.map((_, k) => `round ${round} field ${k}`);
+            const results = await Promise.all([...fields.map((ref, k) => call('browser_fill', { ref, value: values[k] })), call('get_snapshot')]);
+            for (const r of results.slice(0, -1)) assert.equal(status(r), 'Filled.', r.text);
+            const look = results.at(-1).text;
+            fields.forEach((ref, k) => assert.match(look, new RegExp(`\\[ref=${ref} value="${values[k]}"\\]`), look));
+        }
+    } finally {
+        await client.close();
+    }
+});
+
 test('bad input gets a seed-001 error with the fresh page, and the server keeps serving', async () => {
     const http = await serveAgentPages();
     const { client, call } = await connect(['--blocked-origins', 'https://blocked.example']);

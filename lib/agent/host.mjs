@@ -437,6 +437,8 @@ export class AgentHost {
         this.blocked = parseOriginRules(options.blockedOrigins);
         this.started = null;
         this.completed = null;
+        /** The call before the next one: calls run one at a time, in the order they came. */
+        this.previous = Promise.resolve();
     }
 
     get tools() {
@@ -495,8 +497,22 @@ export class AgentHost {
     /**
      * Run one tool; always resolves to `{ text, isError, image? }`.
      * `context.approve` asks this call's human (the MCP client's elicitation).
+     *
+     * Calls run one at a time, in the order they came, whoever sent them (an
+     * MCP client's parallel tool calls, two HTTP clients, CLI commands from
+     * two shells): a tool acts on state every call shares (the current tab,
+     * its focus and keyboard), and two fills at once typed both values into
+     * one field. Every call is bounded by its own deadline, so none holds
+     * the rest for long.
      */
-    async call(name, args, context = {}) {
+    call(name, args, context = {}) {
+        const run = () => this._callNow(name, args, context);
+        const result = this.previous.then(run, run);
+        this.previous = result.catch(() => undefined);
+        return result;
+    }
+
+    async _callNow(name, args, context) {
         const input = args && typeof args === 'object' && !Array.isArray(args) ? args : {};
         try {
             if (!this.tools.some(t => t.name === name)) {
