@@ -246,7 +246,7 @@ test('tool calls a client sends at once run one at a time, in order: parallel fi
             const results = await Promise.all([...fields.map((ref, k) => call('browser_fill', { ref, value: values[k] })), call('get_snapshot')]);
             for (const r of results.slice(0, -1)) assert.equal(status(r), 'Filled.', r.text);
             const look = results.at(-1).text;
-            fields.forEach((ref, k) => assert.match(look, new RegExp(`\\[ref=${ref} value="${values[k]}"\\]`), look));
+            for (const [k, ref] of fields.entries()) assert.match(look, new RegExp(`\\[ref=${ref} value="${values[k]}"\\]`), look);
         }
     } finally {
         await client.close();
