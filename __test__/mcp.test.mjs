@@ -507,6 +507,54 @@ test('the browser the server launched ends with the server', async () => {
     }
 });
 
+test('a browser the server launched that exits is replaced by the next call, which says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-mcp-profile-'));
+    const { client, call } = await connect(['--allow-file-urls', '--user-data-dir', dir]);
+    try {
+        const opened = await call('browser_navigate', { url: page('table.html') });
+        assert.equal(opened.isError, false, opened.text);
+        const stale = refOf(opened.text, 'button', 'Next');
+        // The browser process itself (its helpers carry --type=; the server names the profile too)
+        // dies, as in a crash or an OOM kill.
+        const cmdlineOf = p => {
+            try {
+                return readFileSync(`/proc/${p}/cmdline`, 'utf8');
+            } catch {
+                return ''; // gone meanwhile
+            }
+        };
+        const browserOnly = () => processesUsing(dir).filter(p => {
+            const cmdline = cmdlineOf(p);
+            return cmdline.includes('chrom') && !cmdline.includes('--type=') && !cmdline.includes('web-ai-snapshot.mjs');
+        });
+        const browser = browserOnly();
+        assert.equal(browser.length, 1, 'one browser process runs with the given profile');
+        process.kill(Number(browser[0]), 'SIGKILL');
+        const until = Date.now() + 10000;
+        // Until its helpers have gone too, and the server has had a moment to reap it.
+        const anyChromium = () => processesUsing(dir).some(p => cmdlineOf(p).includes('chrom'));
+        while (anyChromium() && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 100));
+        await new Promise(resolve => setTimeout(resolve, 300));
+        // A look starts a new browser on a blank tab and says why the page is gone.
+        const look = await call('get_snapshot');
+        assert.equal(look.isError, false, look.text);
+        assert.match(status(look), /^The browser had exited, so a new one was started/, look.text);
+        assert.match(look.text, /Page about:blank/, look.text);
+        assert.equal(browserOnly().length, 1, 'the new browser runs with the same profile');
+        // A ref from the old browser is an error that names the new start, not a dead endpoint.
+        const clicked = await call('browser_click', { ref: stale });
+        assert.equal(clicked.isError, true, clicked.text);
+        assert.doesNotMatch(clicked.text, /cannot reach the DevTools endpoint/, clicked.text);
+        // And the agent goes on: the page opens again and acts.
+        const again = await call('browser_navigate', { url: page('table.html') });
+        assert.equal(status(again), 'Opened.', again.text);
+        assert.equal((await call('browser_click', { ref: refOf(again.text, 'button', 'Next') })).isError, false);
+    } finally {
+        await client.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test('the browser the server launched ends even when the server is killed outright', async () => {
     // A client that gives up on a server (or a crash) ends it with SIGKILL: no
     // handler runs, so the browser must end by itself.

@@ -95,9 +95,20 @@ export class AgentBrowser {
         }
     }
 
+    /** Whether the browser this launched has exited (crashed, killed, closed by hand). */
+    get exited() {
+        return Boolean(this.launched && this.launched.exited());
+    }
+
     /** Close the browser if this launched it; an attached browser is left as it was. */
     async close() {
         if (this.launched) await this.launched.close();
         this.launched = null;
+    }
+
+    /** After a launched browser exited: the next start launches another. */
+    async reset() {
+        await this.close();
+        this.endpoint = this.options.cdp || null;
     }
 }

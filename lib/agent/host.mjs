@@ -264,6 +264,15 @@ function compactRows(text, delta) {
 }
 
 const LANDMARK = /^( *)- (?:banner|navigation|main|contentinfo|complementary|search|region|form)\b.*:$/;
+const RELAUNCHED = 'The browser had exited, so a new one was started: the tabs and refs from before it are gone.';
+
+/** `r` with `note` added to its status line, or as one where it has none (a look opens with the page). */
+function withStatusNote(r, note) {
+    const [first, ...rest] = r.text.split('\n');
+    const text = first.startsWith('<page ') ? [note, first, ...rest] : [`${first} ${note}`, ...rest];
+    return { ...r, text: text.join('\n') };
+}
+
 /** A landmark's block shorter than this is shown again rather than folded. */
 const FOLD_MIN_LINES = 3;
 
@@ -519,11 +528,29 @@ export class AgentHost {
                 const hint = name === 'browser_evaluate' ? ' (start the server with --allow-evaluate to offer it)' : '';
                 throw new ToolError('invalid_params', `unknown tool ${JSON.stringify(name)}${hint}`, { snapshot: false });
             }
+            const relaunched = await this._replaceExitedBrowser();
             await this.start();
-            return await this._call(name, input, context);
+            const r = await this._call(name, input, context).catch(err => this._failure(err));
+            return relaunched ? withStatusNote(r, RELAUNCHED) : r;
         } catch (err) {
             return this._failure(err);
         }
+    }
+
+    /**
+     * A browser this launched that has exited since (crashed, killed, closed
+     * by hand) is forgotten with its tabs, so that this call starts a new one
+     * instead of failing on the dead endpoint for the rest of the server's
+     * (or the kept browser's daemon's) life. Whether it did.
+     */
+    async _replaceExitedBrowser() {
+        if (!this.started || !this.browser.exited) return false;
+        await Promise.all([...this.tabs.values()].map(t => t.session.close().catch(() => undefined)));
+        this.tabs.clear();
+        this.current = null;
+        this.started = null;
+        await this.browser.reset();
+        return true;
     }
 
     async _failure(err) {
