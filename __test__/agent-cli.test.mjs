@@ -56,6 +56,11 @@ test('open, then click, fill, press, tabs, screenshot and close from new process
         const r = await cli('close');
         assert.match(r.out, /Closed the kept browser\.|No kept browser was running\./);
         assert.ok(!existsSync(join(state, 'agent.json')), 'the daemon removed its record');
+        // With no kept browser, `snapshot` shows the bundled page, and says so where an agent reads it.
+        const after = await new Promise(resolve => execFile(process.execPath, [bin, 'snapshot'], { env, timeout: 60000 }, (err, stdout, stderr) => resolve({ err, stdout, stderr })));
+        assert.equal(after.err, null, after.stderr);
+        assert.match(after.stderr, /^# no kept browser is running, so this is the bundled look-alike page; `web-ai-snapshot open URL` starts/m);
+        assert.match(after.stdout, /- document "ChatGPT"/);
         rmSync(state, { recursive: true, force: true });
     }
 });

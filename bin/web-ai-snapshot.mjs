@@ -554,7 +554,11 @@ async function main(argv) {
     if (command === 'agent-daemon') return daemonCommand(rest);
     const flagged = rest.some(a => a === '--cdp' || a.startsWith('--cdp='));
     if (command === 'snapshot') {
-        if (keptBrowserCommand(command, rest) && (await keptRunning())) return agentCommand('snapshot', rest);
+        if (keptBrowserCommand(command, rest)) {
+            if (await keptRunning()) return agentCommand('snapshot', rest);
+            // An agent whose kept browser went (`close`, a reboot) must not take the demo page for its own.
+            console.error('# no kept browser is running, so this is the bundled look-alike page; `web-ai-snapshot open URL` starts a browser the next commands act on');
+        }
         return snapshotCommand(rest);
     }
     if (command === 'doctor') return doctorCommand(rest);
