@@ -253,6 +253,43 @@ test('tool calls a client sends at once run one at a time, in order: parallel fi
     }
 });
 
+test('a page whose server never answers: its navigation stops at --navigation-timeout and the tab answers again; a click that starts one says so', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+        if (req.url === '/hang') return; // never answered
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Home</title><a href="/hang">Go nowhere</a>');
+    });
+    await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const { client, call } = await connect(['--navigation-timeout', '2000']);
+    try {
+        const home = await call('browser_navigate', { url: `${base}/` });
+        assert.equal(status(home), 'Opened.', home.text);
+        let t = Date.now();
+        const hung = await call('browser_navigate', { url: `${base}/hang` });
+        assert.equal(hung.isError, true, hung.text);
+        assert.match(status(hung), /^Error timeout: .*\/hang did not answer within 2 s, so its loading was stopped: the tab shows the page it had$/, hung.text);
+        assert.match(hung.text, /link "Go nowhere"/, 'the error carries the page the tab went back to');
+        assert.ok(Date.now() - t < 10000, `the navigation took ${Date.now() - t} ms`);
+        // Before, every later call waited out its deadline while Chrome held it for the hanging load.
+        t = Date.now();
+        const look = await call('get_snapshot');
+        assert.equal(look.isError, false, look.text);
+        assert.ok(Date.now() - t < 3000, `a look after it took ${Date.now() - t} ms`);
+        // A click that starts such a load is done, and its answer says why there is no page to show.
+        const clicked = await call('browser_click', { ref: refOf(look.text, 'link', 'Go nowhere') });
+        assert.equal(clicked.isError, false, clicked.text);
+        assert.match(status(clicked), /^Clicked\. The page gave no snapshot after it in time .*end the load with browser_navigate/, clicked.text);
+        const reloaded = await call('browser_navigate', { url: 'reload' });
+        assert.equal(reloaded.isError, false, reloaded.text);
+        assert.match(reloaded.text, /link "Go nowhere"/);
+    } finally {
+        await client.close();
+        server.closeAllConnections();
+        server.close();
+    }
+});
+
 test('bad input gets a seed-001 error with the fresh page, and the server keeps serving', async () => {
     const http = await serveAgentPages();
     const { client, call } = await connect(['--blocked-origins', 'https://blocked.example']);

@@ -146,6 +146,7 @@ Options:
   --allowed-origins <list>   only these origins may be opened (; or , separated)
   --blocked-origins <list>   these origins may not be opened
   --output-dir <dir>         downloads go here (default: downloads are refused)
+  --navigation-timeout <ms>  how long a page may take to answer and load (default: 15000)
   -h, --help                 this help
 
 Client configuration (Claude Desktop, Cursor, VS Code, …):
@@ -445,6 +446,7 @@ async function mcpCommand(argv) {
     const args = parse(argv, {
         headless: 'bool', headed: 'bool', 'executable-path': 'value', 'user-data-dir': 'value', isolated: 'bool', cdp: 'value', port: 'value',
         'allow-evaluate': 'bool', 'allow-file-urls': 'bool', 'allowed-origins': 'value', 'blocked-origins': 'value', 'output-dir': 'value',
+        'navigation-timeout': 'value',
     });
     if (args.help) return console.log(MCP_HELP);
     if (args._.length) throw new UsageError(`mcp takes no positional arguments, got ${JSON.stringify(args._[0])}`);
@@ -453,6 +455,7 @@ async function mcpCommand(argv) {
     if (args.cdp && !/^(https?|wss?):\/\//.test(args.cdp)) throw new UsageError(`--cdp must be http(s)://host:port or a ws(s):// URL, got ${JSON.stringify(args.cdp)}`);
     if (args.cdp && (args['executable-path'] || args['user-data-dir'] || args.headless || args.headed)) throw new UsageError('--cdp attaches to a running browser: --executable-path, --user-data-dir, --headless and --headed are for one the server launches');
     const port = positiveInt(args.port, 'port', { min: 0 });
+    const navigationTimeoutMs = positiveInt(args['navigation-timeout'], 'navigation-timeout', { min: 1 });
     const { parseOriginRules } = await import('../lib/agent/host.mjs');
     for (const flag of ['allowed-origins', 'blocked-origins']) {
         try {
@@ -472,6 +475,7 @@ async function mcpCommand(argv) {
         allowedOrigins: args['allowed-origins'],
         blockedOrigins: args['blocked-origins'],
         outputDir: args['output-dir'] ? resolve(args['output-dir']) : undefined,
+        navigationTimeoutMs,
         port,
     }, { version: version() });
     if (server) {

@@ -446,6 +446,8 @@ export class AgentHost {
         this.blocked = parseOriginRules(options.blockedOrigins);
         this.started = null;
         this.completed = null;
+        /** How long a page may take to answer a navigation, then to load (`--navigation-timeout`). */
+        this.navigationTimeoutMs = options.navigationTimeoutMs ?? NAVIGATION_TIMEOUT_MS;
         /** The call before the next one: calls run one at a time, in the order they came. */
         this.previous = Promise.resolve();
     }
@@ -564,6 +566,10 @@ export class AgentHost {
             code = 'invalid_params';
         } else if (err && err.errorCode === 'snapshot.timeout') {
             code = 'timeout';
+            // Another look would wait out the same deadline (a navigation the server does not
+            // answer holds every call to the tab): say what ends it instead.
+            message = `${message}; the page did not answer in time (it may be loading a page that does not answer: browser_navigate to another URL, or "reload", ends that load)`;
+            withSnapshot = false;
         } else if (err && err.errorCode === 'target.detached') {
             message = `the tab is gone (closed or detached): ${message}. ${await this._tabsLine()}`;
             this._forget(this.current);
@@ -683,14 +689,25 @@ export class AgentHost {
     }
 
     async _navigate(session, url) {
-        const r = await session.send('Page.navigate', { url }, { timeoutMs: NAVIGATION_TIMEOUT_MS });
+        let r;
+        try {
+            r = await session.send('Page.navigate', { url }, { timeoutMs: this.navigationTimeoutMs });
+        } catch (err) {
+            if (!err || err.errorCode !== 'snapshot.timeout') throw err;
+            // The server never answered. Until the navigation ends Chrome holds every later call
+            // to the tab for the document it would bring (a look waited out its deadline too):
+            // stopped, the tab is its last page again, and answers.
+            await session.send('Page.stopLoading', {}, { timeoutMs: 2000 }).catch(() => undefined);
+            session.invalidate();
+            throw new ToolError('timeout', `${url} did not answer within ${this.navigationTimeoutMs / 1000} s, so its loading was stopped: the tab shows the page it had`);
+        }
         if (r && r.errorText) throw new ToolError('action_failed', `${url} could not be opened: ${r.errorText}`);
         await this._loaded(session);
     }
 
     /** Wait (bounded) for the document to finish loading; a slow page is shown as loading. */
     async _loaded(session) {
-        const until = Date.now() + NAVIGATION_TIMEOUT_MS;
+        const until = Date.now() + this.navigationTimeoutMs;
         while (Date.now() < until) {
             if (await session.dialog()) return;
             const r = await session.send('Runtime.evaluate', { expression: 'document.readyState', returnByValue: true }, { timeoutMs: 2000 }).catch(() => null);
@@ -710,9 +727,15 @@ export class AgentHost {
         return { snapshot: r && !dialog ? r.snapshot : null, dialog };
     }
 
-    async _after(status, session, snapshot, { page = false, knownUrl = null, quiet = false } = {}) {
+    async _after(status, session, snapshot, { page = false, knownUrl = null, quiet = false, lookError = null } = {}) {
         const dialog = await this._dialogLine(session);
         if (dialog) return { text: `${status}\n${dialog}`, isError: false };
+        // The step was done, but the page gave no look after it in time: a navigation it started
+        // that the server does not answer holds every call to the tab until it ends.
+        if (!snapshot) {
+            const why = lookError ? ` (${lookError.split('\n')[0]})` : '';
+            return { text: `${status} The page gave no snapshot after it in time${why}; it may be loading a page that does not answer: get_snapshot again, or end the load with browser_navigate (another URL, or "reload").`, isError: false };
+        }
         const url = snapshot.url;
         if (url && /^https?:/.test(url) && (this.blocked.some(p => originMatches(url, p)) || (this.allowed.length && !this.allowed.some(p => originMatches(url, p))))) {
             await session.send('Page.navigate', { url: 'about:blank' }).catch(() => undefined);
@@ -864,7 +887,7 @@ export class AgentHost {
                 const echoed = ['browser_fill', 'browser_select', 'browser_click'].includes(name) && r.snapshot?.delta && status.endsWith('.')
                     ? echoOf(r.snapshot.delta, { action, ref: args.ref, value: args.value })
                     : null;
-                if (echoed === null) return this._after(status, session, r.snapshot);
+                if (echoed === null) return this._after(status, session, r.snapshot, { lookError: r.snapshotError ?? null });
                 return this._after(echoed ? `${status.slice(0, -1)}; ${echoed}.` : status, session, r.snapshot, { quiet: true });
             }
             case 'browser_press_key': {
