@@ -168,6 +168,11 @@ test('every other tool: dialogs, keys, hover, scroll, screenshot, tabs, history,
         const count = Number(/^(\d+) tabs/.exec(r.text)[1]);
         assert.match(status(await call('browser_tabs', { action: 'close', index: 1 })), /^Closed tab \[1\]/);
         assert.match((await call('browser_tabs', { action: 'list' })).text, new RegExp(`^${count - 1} tab`));
+        // With no index, close closes the current tab.
+        const listed = (await call('browser_tabs', { action: 'list' })).text;
+        const currentAt = /^\[(\d+)\] \(current\)/m.exec(listed)[1];
+        assert.match(status(await call('browser_tabs', { action: 'close' })), new RegExp(`^Closed tab \\[${currentAt}\\]`));
+        assert.match((await call('browser_tabs', { action: 'list' })).text, new RegExp(`^${count - 2} tab`));
     } finally {
         await client.close();
     }

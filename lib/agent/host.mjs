@@ -1011,7 +1011,9 @@ export class AgentHost {
             if (url) await this._navigate(session, url);
             return this._after(`Opened a new tab${url ? ` on ${url}` : ''}; it is now the current tab.`, session, await session.snapshot(this._options(false)), { page: true });
         }
-        const index = input.index;
+        // `close` with no index closes the current tab, as the peers' tab tools do.
+        const current = list.findIndex(t => t.id === this.current);
+        const index = input.index === undefined && action === 'close' && current >= 0 ? current + 1 : input.index;
         if (!Number.isInteger(index) || index < 1 || index > list.length) {
             throw new ToolError('invalid_params', `index must be a tab number from 1 to ${list.length}:\n${marked(lines())}`, { snapshot: false });
         }

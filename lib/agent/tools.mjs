@@ -33,7 +33,7 @@ export const AGENT_TOOLS = [
     }),
     tool('browser_tabs', 'List, open, select or close tabs.', {
         action: { type: 'string', enum: ['list', 'new', 'select', 'close'] },
-        index: { type: 'integer', description: 'tab number from the list (select, close)' },
+        index: { type: 'integer', description: 'tab number from the list (select; close: default current)' },
         url: { type: 'string', description: 'new: URL to open' },
     }, ['action']),
     tool('browser_screenshot', 'A PNG of the viewport.', { full_page: { type: 'boolean' } }),
