@@ -295,6 +295,23 @@ test('a page whose server never answers: its navigation stops at --navigation-ti
     }
 });
 
+test('a full-page screenshot of a long page is scaled to 8,000 pixels a side, which models accept, and says so', async () => {
+    const { client, call } = await connect();
+    try {
+        const tall = `data:text/html,${encodeURIComponent('<title>Tall</title><body style="margin:0"><div style="height:20000px;background:linear-gradient(red,blue)">top</div></body>')}`;
+        assert.equal((await call('browser_navigate', { url: tall })).isError, false);
+        const r = await call('browser_screenshot', { full_page: true });
+        assert.match(status(r), /^Screenshot of the whole page \(scaled to 40% to fit 8,000 pixels a side\)\.$/, r.text);
+        const png = Buffer.from(r.content.find(c => c.type === 'image').data, 'base64');
+        assert.equal(png.subarray(1, 4).toString(), 'PNG');
+        // 20,000 CSS pixels tall at 40%; the width is the page's (the window less any scroll bar) at 40%.
+        assert.equal(png.readUInt32BE(20), 8000, 'the image is 8,000 pixels tall');
+        assert.ok(png.readUInt32BE(16) > 480 && png.readUInt32BE(16) <= 512, `the image is ${png.readUInt32BE(16)} pixels wide`);
+    } finally {
+        await client.close();
+    }
+});
+
 test('bad input gets a seed-001 error with the fresh page, and the server keeps serving', async () => {
     const http = await serveAgentPages();
     const { client, call } = await connect(['--blocked-origins', 'https://blocked.example']);

@@ -18,6 +18,11 @@ import { toolList } from './tools.mjs';
  */
 const SNAPSHOT = { maxTokens: 3000 };
 const NAVIGATION_TIMEOUT_MS = 15000;
+/** The longest side of a screenshot, in pixels, and its largest size: what models' APIs accept (8,000 px, 5 MB). */
+const SHOT_MAX_SIDE = 8000;
+const SHOT_MAX_BASE64 = 4_500_000;
+/** How much of a page a full-page screenshot takes, in CSS pixels a side (then scaled to SHOT_MAX_SIDE). */
+const SHOT_MAX_CSS_PX = 32000;
 /**
  * How long the DOM must hold still after an action before the page is
  * looked at. Half the library's default: an agent pays it on every step,
@@ -931,14 +936,29 @@ export class AgentHost {
             }
             case 'browser_screenshot': {
                 const params = { format: 'png' };
+                let what = 'the viewport';
                 if (input.full_page === true) {
                     const m = await session.send('Page.getLayoutMetrics', {});
                     const size = m.cssContentSize || m.contentSize;
+                    const width = Math.min(Math.ceil(size.width), SHOT_MAX_CSS_PX);
+                    const height = Math.min(Math.ceil(size.height), SHOT_MAX_CSS_PX);
+                    // Models' APIs refuse images over 8,000 pixels a side: a long page is scaled to fit.
+                    const scale = Math.min(1, SHOT_MAX_SIDE / width, SHOT_MAX_SIDE / height);
                     params.captureBeyondViewport = true;
-                    params.clip = { x: 0, y: 0, width: Math.min(size.width, 8000), height: Math.min(size.height, 16000), scale: 1 };
+                    params.clip = { x: 0, y: 0, width, height, scale };
+                    const notes = [];
+                    if (scale < 1) notes.push(`scaled to ${Math.floor(scale * 100)}% to fit ${SHOT_MAX_SIDE.toLocaleString('en')} pixels a side`);
+                    if (size.height > height) notes.push(`its first ${height.toLocaleString('en')} of ${Math.ceil(size.height).toLocaleString('en')} pixels`);
+                    what = `the whole page${notes.length ? ` (${notes.join('; ')})` : ''}`;
                 }
-                const shot = await session.send('Page.captureScreenshot', params, { timeoutMs: 10000 });
-                return { text: `Screenshot of ${input.full_page === true ? 'the whole page' : 'the viewport'}.`, image: { data: shot.data, mimeType: 'image/png' }, isError: false };
+                let shot = await session.send('Page.captureScreenshot', params, { timeoutMs: 10000 });
+                let mimeType = 'image/png';
+                // And images over 5 MB: a PNG that large is sent as a JPEG instead.
+                if (shot.data.length > SHOT_MAX_BASE64) {
+                    shot = await session.send('Page.captureScreenshot', { ...params, format: 'jpeg', quality: 80 }, { timeoutMs: 10000 });
+                    mimeType = 'image/jpeg';
+                }
+                return { text: `Screenshot of ${what}.`, image: { data: shot.data, mimeType }, isError: false };
             }
             case 'browser_handle_dialog': {
                 if (typeof input.accept !== 'boolean') throw new ToolError('invalid_params', 'accept must be true or false', { snapshot: false });
