@@ -163,6 +163,32 @@ test('fill clears first by default, appends on request, refuses read-only and no
     }
 });
 
+test('fill sets a date, time, colour or range input in its own format, with the events a person would cause; a value it rejects is an error that leaves the field as it was', async () => {
+    const page = await openFixture('blank.html');
+    try {
+        await page.setContent(`<label>When <input id="d" type="date" value="2025-01-02"></label>
+            <label>At <input id="t" type="time"></label><label>Hue <input id="c" type="color"></label>
+            <label>Level <input id="r" type="range" min="0" max="10"></label><output id="log"></output>
+            <script>for (const el of document.querySelectorAll('input')) for (const e of ['input', 'change']) el.addEventListener(e, () => { document.getElementById('log').textContent += el.id + ':' + e + ' '; });</script>`);
+        const snapshot = await buildWebAiSnapshot(page);
+        const ref = name => Object.values(snapshot.refs).find(x => x.name === name)?.ref;
+        const values = () => page.evaluate(() => ['d', 't', 'c', 'r'].map(id => document.getElementById(id).value));
+        for (const [name, value] of [['When', '2026-11-27'], ['At', '13:45'], ['Hue', '#ff8800'], ['Level', '7']]) {
+            const r = await runAction(page, snapshot, 'fill', { ref: ref(name), value });
+            assert.equal(r.success, true, `${name}: ${r.message}`);
+        }
+        assert.deepEqual(await values(), ['2026-11-27', '13:45', '#ff8800', '7']);
+        assert.equal(await page.evaluate(() => document.getElementById('log').textContent.trim()), 'd:input d:change t:input t:change c:input c:change r:input r:change');
+        // Typed as a person reads it, a date is not one: the error says the format, and the date stays.
+        const bad = await runAction(page, snapshot, 'fill', { ref: ref('When'), value: '27/11/2026' });
+        assert.equal(bad.error, 'action_failed');
+        assert.match(bad.message, /holds "" after filling "27\/11\/2026" \(a date is filled as YYYY-MM-DD\)/);
+        assert.deepEqual(await values(), ['2026-11-27', '13:45', '#ff8800', '7']);
+    } finally {
+        await page.close();
+    }
+});
+
 test('select picks an option by value or by visible text', async () => {
     const { page, snapshot, ref } = await setup();
     try {

@@ -47,6 +47,7 @@ pub const CONTAINS_NODE: &str = include_str!("action/contains_node.js");
 pub const PREPARE_FILL: &str = include_str!("action/prepare_fill.js");
 pub const DELETE_SELECTION: &str = include_str!("action/delete_selection.js");
 pub const READ_VALUE: &str = include_str!("action/read_value.js");
+pub const SET_VALUE: &str = include_str!("action/set_value.js");
 pub const SELECT_OPTION: &str = include_str!("action/select_option.js");
 pub const POPUP_ROOT: &str = include_str!("action/popup_root.js");
 pub const SCROLL_PAGE: &str = include_str!("action/scroll_page.js");
@@ -54,7 +55,7 @@ pub const SETTLE: &str = include_str!("action/settle.js");
 
 /// Every script, by file name (for the tests).
 #[cfg_attr(not(test), allow(dead_code))]
-pub const ALL: [(&str, &str); 17] = [
+pub const ALL: [(&str, &str); 18] = [
     ("watch.js", WATCH),
     ("capture/page_facts.js", PAGE_FACTS),
     ("capture/marked_element.js", MARKED_ELEMENT),
@@ -68,6 +69,7 @@ pub const ALL: [(&str, &str); 17] = [
     ("action/prepare_fill.js", PREPARE_FILL),
     ("action/delete_selection.js", DELETE_SELECTION),
     ("action/read_value.js", READ_VALUE),
+    ("action/set_value.js", SET_VALUE),
     ("action/select_option.js", SELECT_OPTION),
     ("action/popup_root.js", POPUP_ROOT),
     ("action/scroll_page.js", SCROLL_PAGE),

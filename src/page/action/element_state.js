@@ -11,7 +11,10 @@
         readOnly: !!(this.readOnly || (this.getAttribute && this.getAttribute('aria-readonly') === 'true')),
         hidden: !style || style.visibility === 'hidden' || style.display === 'none',
         tag: this.localName || this.nodeName,
+        type,
         textInput: this.localName === 'textarea' || (this.localName === 'input' && !nonText.includes(type)),
+        // A value typing cannot enter: set in its own format (set_value.js).
+        formatted: this.localName === 'input' && ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(type),
         editable: !!this.isContentEditable,
         select: this.localName === 'select',
         popup: ['listbox', 'menu', 'true', 'tree', 'grid'].includes(popup),
