@@ -114,10 +114,7 @@ pub async fn fill(page: &Page<'_>, el: &Live, target: &RefTarget, value: &str, c
     if flag(s, "readOnly") {
         return Err(Fail::new(ActionCode::ElementDisabled, format!("{} is read-only", target.label())));
     }
-    if flag(s, "formatted") {
-        return fill_formatted(page, el, target, value).await;
-    }
-    if !flag(s, "textInput") && !flag(s, "editable") {
+    if !flag(s, "formatted") && !flag(s, "textInput") && !flag(s, "editable") {
         return Err(Fail::new(
             ActionCode::ActionFailed,
             format!("{} is not a text field (<{}>); fill needs an input, a textarea or an editable element", target.label(), tag(s)),
@@ -127,6 +124,9 @@ pub async fn fill(page: &Page<'_>, el: &Live, target: &RefTarget, value: &str, c
     let by_id = json!({ "backendNodeId": el.backend_node_id });
     let _ = page.send_raw("DOM.scrollIntoViewIfNeeded", &by_id, session).await?;
     page.send("DOM.focus", by_id, session).await?;
+    if flag(s, "formatted") {
+        return fill_formatted(page, el, target, value).await;
+    }
     page.call_on(session, &el.object_id, scripts::PREPARE_FILL, vec![Arg::Value(Value::Bool(clear_first))]).await?;
     if value.is_empty() {
         if clear_first {
@@ -155,24 +155,24 @@ pub async fn fill(page: &Page<'_>, el: &Live, target: &RefTarget, value: &str, c
     Ok(json!({ "value": now }))
 }
 
-/// A date, time, month, week, colour or range input: its value set in the
-/// control's own format, not typed (Chrome's date field takes keys segment by
-/// segment, in the reader's locale, so typed text never lands), then read back.
+/// A date, time, month, week, colour or range input (in view and focused):
+/// its value set in the control's own format, not typed (Chrome's date field
+/// takes keys segment by segment, in the reader's locale, so typed text never
+/// lands), then read back.
 async fn fill_formatted(page: &Page<'_>, el: &Live, target: &RefTarget, value: &str) -> Step<Value> {
     let session = el.session.as_deref();
-    let by_id = json!({ "backendNodeId": el.backend_node_id });
-    let _ = page.send_raw("DOM.scrollIntoViewIfNeeded", &by_id, session).await?;
-    page.send("DOM.focus", by_id, session).await?;
+    // element_state.js gives it in lower case.
+    let kind = el.state.get("type").and_then(Value::as_str).unwrap_or_default();
     let was = page.call_on(session, &el.object_id, scripts::SET_VALUE, vec![Arg::Value(Value::String(value.to_string()))]).await?;
     let now = page.call_on(session, &el.object_id, scripts::READ_VALUE, vec![]).await?;
     let now_text = now.as_str().unwrap_or_default();
     // A colour reads back in lower case (#FF8800 is #ff8800).
-    if now_text != value && !(tag_type(&el.state) == "color" && now_text.eq_ignore_ascii_case(value)) {
+    if now_text != value && !(kind == "color" && now_text.eq_ignore_ascii_case(value)) {
         // Rejected: the input gets back what it held, so a bad value costs nothing.
         if was.as_str().is_some_and(|w| w != now_text) {
             page.call_on(session, &el.object_id, scripts::SET_VALUE, vec![Arg::Value(was)]).await?;
         }
-        let format = match tag_type(&el.state).as_str() {
+        let format = match kind {
             "date" => " (a date is filled as YYYY-MM-DD)",
             "time" => " (a time is filled as HH:MM or HH:MM:SS)",
             "datetime-local" => " (filled as YYYY-MM-DDTHH:MM)",
@@ -187,11 +187,6 @@ async fn fill_formatted(page: &Page<'_>, el: &Live, target: &RefTarget, value: &
         ));
     }
     Ok(json!({ "value": now }))
-}
-
-/// The input's `type`, as the element's state gives it.
-fn tag_type(state: &Value) -> String {
-    state.get("type").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase()
 }
 
 /// Runs of spaces (no-break spaces included) as one space, trimmed.
