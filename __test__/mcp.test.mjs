@@ -220,6 +220,23 @@ test('after an action the result says what the agent does not know yet: rows as 
         assert.match(r.text, /Analysts expect the pause to last until spring/);
         // A page asked for is shown whole.
         assert.match((await call('get_snapshot', { viewport_only: false })).text, /- banner:\n\s+- heading "Daily News"/);
+
+        // A note is said once: a look at a long page in the viewport says what it left out, and an
+        // action that changed nothing of that does not say it again; a page asked for says it all.
+        // A generated page's data: URL (here 4,000 characters more than it shows) is named by its start and length.
+        const html = `<title>Long</title><p id="s">Off</p><button onclick="s.textContent = 'On'">Toggle</button>${'<p>Filler line</p>'.repeat(80)}<!--${'y'.repeat(4000)}-->`;
+        const dataUrl = `data:text/html,${encodeURIComponent(html)}`;
+        r = await call('browser_navigate', { url: dataUrl });
+        assert.equal(r.isError, false, r.text);
+        r = await call('get_snapshot', { viewport_only: true });
+        assert.match(r.text, /^<page nonce=\d+>\nPage data:text\/html,… \(\d,\d{3} characters\) \(revision \d+\)\nNote: viewportOnly: \d+ node\(s\) outside the viewport/, r.text);
+        assert.ok(r.text.length < 2000, `the page's URL is not printed whole: ${r.text.length} characters`);
+        r = await call('browser_click', { ref: refOf(r.text, 'button', 'Toggle') });
+        assert.match(r.text, /paragraph: On/);
+        assert.ok(!/Note:/.test(r.text), r.text);
+        assert.match((await call('get_snapshot')).text, /\nNote: viewportOnly: /);
+        assert.match((await call('browser_tabs', { action: 'list' })).text, /"Long" data:text\/html,… \(\d,\d{3} characters\)\n/);
+        await call('get_snapshot', { viewport_only: false });
     } finally {
         await client.close();
     }

@@ -365,6 +365,20 @@ class ToolError extends Error {
     }
 }
 
+/** Longest URL a result prints whole; a data: URL can be megabytes, and a model reads every character. */
+const URL_MAX_CHARS = 300;
+
+/**
+ * A URL as a result prints it: whole up to URL_MAX_CHARS; longer, its start
+ * and how long it was (a data: URL keeps its media type), so that one
+ * navigation to a generated page does not cost a model its context.
+ */
+export function shownUrl(url) {
+    if (typeof url !== 'string' || url.length <= URL_MAX_CHARS) return url;
+    const keep = url.startsWith('data:') ? Math.min(url.indexOf(',') + 1 || 60, 60) : 200;
+    return `${url.slice(0, keep)}… (${url.length.toLocaleString('en')} characters)`;
+}
+
 const DEFAULT_PORTS = { 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443' };
 
 /**
@@ -445,6 +459,8 @@ export class AgentHost {
         this.tabs = new Map();
         /** Per page session: the landmark blocks shown so far, and the revision each was last shown at. */
         this.shownBlocks = new WeakMap();
+        // The notes each tab's session last showed the agent (see `_render`).
+        this.notesShown = new WeakMap();
         this.current = null;
         this.viewportOnly = true;
         this.allowed = parseOriginRules(options.allowedOrigins);
@@ -595,7 +611,7 @@ export class AgentHost {
 
     async _tabsLine() {
         const list = await this.browser.list().catch(() => []);
-        return list.length ? `Open tabs:\n${marked(list.map((t, i) => `[${i + 1}] ${t.url}`).join('\n'))}\nChoose one with browser_tabs {action: "select", index}` : 'No tab is open: browser_tabs {action: "new"} opens one';
+        return list.length ? `Open tabs:\n${marked(list.map((t, i) => `[${i + 1}] ${shownUrl(t.url)}`).join('\n'))}\nChoose one with browser_tabs {action: "select", index}` : 'No tab is open: browser_tabs {action: "new"} opens one';
     }
 
     /** The landmark blocks a tab's session has shown the agent in full (see `foldShown`). */
@@ -628,20 +644,23 @@ export class AgentHost {
      * loading state and notes, then the text or the changes. All of it is
      * the page's to choose, so all of it goes inside the boundary.
      */
-    _render(snapshot, { page = false, knownUrl = null, quiet = false, shown = null } = {}) {
+    _render(snapshot, { page = false, knownUrl = null, quiet = false, shown = null, session = null } = {}) {
         const head = [];
         if (page) {
             // The title when the document line does not already say it; the URL when the caller did not just ask for it.
             const full = snapshot.textIsDelta ? snapshot.fullText : snapshot.text;
             const title = snapshot.title && !full.startsWith(`- document ${JSON.stringify(snapshot.title)}`) ? ` ${JSON.stringify(snapshot.title)}` : '';
-            const url = snapshot.url && snapshot.url !== knownUrl ? ` ${snapshot.url}` : '';
+            const url = snapshot.url && snapshot.url !== knownUrl ? ` ${shownUrl(snapshot.url)}` : '';
             head.push(`Page${title}${url} (revision ${snapshot.revision})`);
         }
         if (snapshot.loadingState) head.push(`Loading: ${snapshot.loadingState.signal} (${snapshot.loadingState.detail})`);
         // Notes for the model; how the library captured is not one, and the active layer's is in the text.
-        for (const n of snapshot.notes || []) {
-            if (!n.startsWith(native.FULL_CAPTURE_NOTE) && !n.startsWith(native.NOT_MIRRORED_NOTE) && !n.startsWith('activeLayerOnly:')) head.push(`Note: ${n}`);
-        }
+        // A note the tab's last result said is not said again after an action (a page with 2,000
+        // frames would otherwise repeat its frame note on every click); a page asked for says all.
+        const notes = (snapshot.notes || []).filter(n => !n.startsWith(native.FULL_CAPTURE_NOTE) && !n.startsWith(native.NOT_MIRRORED_NOTE) && !n.startsWith('activeLayerOnly:'));
+        const said = session ? this.notesShown.get(session) : undefined;
+        for (const n of notes) if (page || !said || !said.has(n)) head.push(`Note: ${n}`);
+        if (session) this.notesShown.set(session, new Set(notes));
         const d = snapshot.delta;
         const full = compactRows(snapshot.textIsDelta ? snapshot.fullText : snapshot.text, false).replace(BLOCKED_ADVICE, '(blocked)');
         // A page asked for is shown whole; after an action, what the agent was shown before is folded.
@@ -704,9 +723,9 @@ export class AgentHost {
             // stopped, the tab is its last page again, and answers.
             await session.send('Page.stopLoading', {}, { timeoutMs: 2000 }).catch(() => undefined);
             session.invalidate();
-            throw new ToolError('timeout', `${url} did not answer within ${this.navigationTimeoutMs / 1000} s, so its loading was stopped: the tab shows the page it had`);
+            throw new ToolError('timeout', `${shownUrl(url)} did not answer within ${this.navigationTimeoutMs / 1000} s, so its loading was stopped: the tab shows the page it had`);
         }
-        if (r && r.errorText) throw new ToolError('action_failed', `${url} could not be opened: ${r.errorText}`);
+        if (r && r.errorText) throw new ToolError('action_failed', `${shownUrl(url)} could not be opened: ${r.errorText}`);
         await this._loaded(session);
     }
 
@@ -749,7 +768,7 @@ export class AgentHost {
         }
         const moved = page || (this._lastUrl !== undefined && this._lastUrl !== url);
         this._lastUrl = url;
-        const rendered = this._render(snapshot, { page: moved, knownUrl, quiet, shown: this._shown(session) });
+        const rendered = this._render(snapshot, { page: moved, knownUrl, quiet, shown: this._shown(session), session });
         return { text: rendered === null ? status : `${status}\n${rendered}`, isError: false };
     }
 
@@ -794,7 +813,7 @@ export class AgentHost {
                 if (typeof input.viewport_only === 'boolean') this.viewportOnly = input.viewport_only;
                 const snapshot = await session.snapshot(this._options(false));
                 this._lastUrl = snapshot.url;
-                return { text: this._render(snapshot, { page: true, shown: this._shown(session) }), isError: false };
+                return { text: this._render(snapshot, { page: true, shown: this._shown(session), session }), isError: false };
             }
             case 'browser_navigate': {
                 const target = this._string(input, 'url');
@@ -886,7 +905,7 @@ export class AgentHost {
                         after = await this.browser.list().catch(() => after);
                         fresh = after.filter(t => !before.some(b => b.id === t.id));
                     }
-                    if (fresh.length) status += ` A new tab opened (browser_tabs {action: "select", index} to use it):\n${marked(fresh.map(t => `[${after.indexOf(t) + 1}] ${t.url}`).join('\n'))}`;
+                    if (fresh.length) status += ` A new tab opened (browser_tabs {action: "select", index} to use it):\n${marked(fresh.map(t => `[${after.indexOf(t) + 1}] ${shownUrl(t.url)}`).join('\n'))}`;
                 }
                 // Asked once: what the changes say beyond the action itself ('' nothing, or its own new states).
                 const echoed = ['browser_fill', 'browser_select', 'browser_click'].includes(name) && r.snapshot?.delta && status.endsWith('.')
@@ -1021,7 +1040,7 @@ export class AgentHost {
         const action = input.action;
         if (!['list', 'new', 'select', 'close'].includes(action)) throw new ToolError('invalid_params', 'action must be list, new, select or close', { snapshot: false });
         const list = await this.browser.list();
-        const lines = () => list.map((t, i) => `[${i + 1}]${t.id === this.current ? ' (current)' : ''} ${t.title ? `${JSON.stringify(t.title)} ` : ''}${t.url}`).join('\n');
+        const lines = () => list.map((t, i) => `[${i + 1}]${t.id === this.current ? ' (current)' : ''} ${t.title ? `${JSON.stringify(t.title)} ` : ''}${shownUrl(t.url)}`).join('\n');
         if (action === 'list') return { text: `${list.length} tab${list.length === 1 ? '' : 's'}:\n${marked(lines())}`, isError: false };
         if (action === 'new') {
             const url = input.url === undefined ? null : this._checkUrl(this._string(input, 'url'));
@@ -1029,7 +1048,7 @@ export class AgentHost {
             this.current = id;
             const session = await this._session(id);
             if (url) await this._navigate(session, url);
-            return this._after(`Opened a new tab${url ? ` on ${url}` : ''}; it is now the current tab.`, session, await session.snapshot(this._options(false)), { page: true });
+            return this._after(`Opened a new tab${url ? ` on ${shownUrl(url)}` : ''}; it is now the current tab.`, session, await session.snapshot(this._options(false)), { page: true });
         }
         // `close` with no index closes the current tab, as the peers' tab tools do.
         const current = list.findIndex(t => t.id === this.current);
@@ -1047,7 +1066,7 @@ export class AgentHost {
         await this.browser.closeTab(tab.id);
         const left = list.filter(t => t.id !== tab.id);
         if (this.current === tab.id) this.current = left.length ? left[0].id : null;
-        return { text: `Closed tab [${index}]. ${left.length ? `Current tab: ${left.find(t => t.id === this.current)?.url ?? ''}` : 'No tab is open.'}`, isError: false };
+        return { text: `Closed tab [${index}]. ${left.length ? `Current tab: ${shownUrl(left.find(t => t.id === this.current)?.url ?? '')}` : 'No tab is open.'}`, isError: false };
     }
 
     /** Close every session, and the browser if this host launched it. */
