@@ -64,6 +64,36 @@ test('a walk reads every fixture and real page as its DOM snapshot does, or says
     assert.ok(walked >= pages.length * 0.75, `walked ${walked} reads of ${pages.length} pages; fell back: ${JSON.stringify([...why])}`);
 });
 
+test('generated boxes (list markers, ::before and ::after content, in a frame too) read by a walk as by the DOM snapshot; none where there is no layout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
+    const file = join(dir, 'boxes.html');
+    writeFileSync(file, `<!doctype html><title>Boxes</title><style>
+        .new::before { content: "New: "; } .price::after { content: " USD"; } button.icon::before { content: "★ "; }
+        .gone { display: none; } .gone::before { content: "Hidden"; }
+        .locked { content-visibility: hidden; } .locked p::before { content: "Locked "; }
+    </style>
+    <ul><li>First</li><li class="new">Second</li></ul><p class="price">12</p>
+    <div class="gone"><span>x</span></div><div class="locked"><p>inside</p></div>
+    <button class="icon">Save</button>
+    <iframe title="inner" srcdoc="<style>p::before { content: 'Framed '; }</style><p>text</p><ol><li>one</li></ol>"></iframe>`);
+    const page = await openFile(await browser(), file);
+    try {
+        await page.waitForFunction(() => document.querySelector('iframe').contentDocument?.readyState === 'complete');
+        const opts = { interactiveOnly: false, compact: false };
+        const read = await buildWebAiSnapshot(page, { ...opts, domRead: 'snapshot' });
+        const walked = await buildWebAiSnapshot(page, { ...opts, domRead: 'walk' });
+        assert.ok(!walked.notes.some(n => FELL_BACK.test(n)), walked.notes.join(' | '));
+        for (const t of ['text: New:', 'text: USD', 'button "★ Save"', 'text: Framed']) assert.ok(walked.text.includes(t), `${t} in:\n${walked.text}`);
+        assert.ok(!/Hidden|Locked/.test(walked.text), walked.text);
+        assert.equal(walked.text, read.text);
+        // A later snapshot is as the first: asking for a box where there is no layout would make one.
+        assert.equal((await buildWebAiSnapshot(page, { ...opts, domRead: 'snapshot' })).text, read.text);
+    } finally {
+        await page.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test("'auto' walks a page heavy with inline state from its second look, sending no DOM snapshot, and the text is the same", async () => {
     const { dir, file } = appFile(400_000);
     const page = await openFile(await browser(), file);

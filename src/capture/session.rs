@@ -182,6 +182,8 @@ enum Walk {
     /// the world its facts were asked in, where its generated boxes are asked (none: no world).
     Asked {
         context: Option<i64>,
+        /// The generated boxes asked for as soon as the document came (`walk::generated_boxes`).
+        boxes: Option<Vec<(usize, &'static str)>>,
     },
     /// Its document and facts are read, and its generated boxes asked for, while
     /// the rest is asked; or why they could not be read (`Err`).
@@ -337,7 +339,7 @@ impl CaptureSession {
         if !self.dom_engine() {
             cmds.push(CdpCommand { project: Some(projection_spec()), ..CdpCommand::new(Call::AxTree, json!({})) });
         } else if !self.prebuilt && self.walks() {
-            self.walk = Walk::Asked { context: None };
+            self.walk = Walk::Asked { context: None, boxes: None };
             cmds.extend(walk_commands());
         } else if !self.prebuilt {
             // The DOM engine's tree: ahead of the page scripts, which the
@@ -526,10 +528,12 @@ impl CaptureSession {
                 self.replies.insert(call, CdpReply::Ok(String::new()));
             }
             Call::Walk(WalkCall::Document | WalkCall::Facts) => {
+                let early = if call == Call::Walk(WalkCall::Document) { self.ask_generated_boxes(&reply) } else { Vec::new() };
+                self.waiting.extend(early.iter().map(|c| c.call));
                 self.replies.insert(call, reply);
                 let later = self.walk_read_so_far();
                 self.waiting.extend(later.iter().map(|c| c.call));
-                return follow.into_iter().chain(later).collect();
+                return follow.into_iter().chain(early).chain(later).collect();
             }
             _ => {
                 self.replies.insert(call, reply);
@@ -570,11 +574,24 @@ impl CaptureSession {
 
     /// The walk's facts of the whole document, in our world `context`.
     fn walk_facts(&mut self, context: i64) -> CdpCommand {
-        if let Walk::Asked { context: asked_in } = &mut self.walk {
+        if let Walk::Asked { context: asked_in, .. } = &mut self.walk {
             *asked_in = Some(context);
         }
         let expression = walk::facts_expression(&self.snapshot_style_names());
         CdpCommand::new(Call::Walk(WalkCall::Facts), json!({ "expression": expression, "contextId": context, "returnByValue": true }))
+    }
+
+    /// The document is in, and the walk's facts already asked (in the world
+    /// `context`): its generated boxes are asked for at once, behind them.
+    fn ask_generated_boxes(&mut self, document: &CdpReply) -> Vec<CdpCommand> {
+        let (Walk::Asked { context: Some(context), boxes: None }, CdpReply::Ok(text)) = (&self.walk, document) else { return Vec::new() };
+        let context = *context;
+        let Ok(list) = walk::generated_boxes(text) else { return Vec::new() };
+        let expression = walk::later_expression(&self.snapshot_style_names(), &list);
+        if let Walk::Asked { boxes, .. } = &mut self.walk {
+            *boxes = Some(list);
+        }
+        vec![CdpCommand::new(Call::Walk(WalkCall::Later), json!({ "expression": expression, "contextId": context, "returnByValue": true }))]
     }
 
     /// Once the walk's document and facts are in: read them, and ask for the
@@ -586,14 +603,20 @@ impl CaptureSession {
         else {
             return Vec::new();
         };
-        let Walk::Asked { context: Some(context) } = self.walk else { return Vec::new() };
+        let Walk::Asked { context: Some(context), boxes } = &mut self.walk else { return Vec::new() };
+        let (context, boxes) = (*context, boxes.take());
+        let asked = boxes.is_some();
         let mut take = |c: WalkCall| match self.replies.get_mut(&Call::Walk(c)) {
             // Taken: the document's reply is the page's size.
             Some(CdpReply::Ok(t)) => std::mem::take(t),
             _ => String::new(),
         };
         let (document, facts) = (take(WalkCall::Document), take(WalkCall::Facts));
-        match walk::parse(document, &facts) {
+        match walk::parse(document, &facts, boxes) {
+            Ok(parsed) if asked => {
+                self.walk = Walk::Parsed(Ok(parsed));
+                Vec::new()
+            }
             Ok(parsed) => {
                 let expression = walk::later_expression(&self.snapshot_style_names(), &parsed.later);
                 self.walk = Walk::Parsed(Ok(parsed));

@@ -78,10 +78,20 @@ fn json(text: &str, what: &str) -> Result<Value, String> {
     crate::compat::json_text::from_str_lossy::<Value>(text).map_err(|e| format!("the {what} reply is not JSON: {e}"))
 }
 
+/// The generated boxes `DOM.getDocument` lists (`fresh::generated_boxes`),
+/// asked for as soon as the document is in: the evaluation queues behind the
+/// walk's in the page, so its answer comes with the listeners' instead of a
+/// round trip after the facts are read.
+pub fn generated_boxes(document: &str) -> Result<Vec<(usize, &'static str)>, String> {
+    let arena = document_arena(document)?;
+    Ok(fresh::generated_boxes(root_of(&arena)?))
+}
+
 /// Read the `DOM.getDocument` reply and the walk's evaluation: as soon as
 /// both are in, so that the generated boxes are asked for while the
-/// listeners are. An error says why the walk cannot stand in for a DOM snapshot.
-pub fn parse(document: String, facts: &str) -> Result<Parsed, String> {
+/// listeners are (`asked`: those already asked for, by [`generated_boxes`]).
+/// An error says why the walk cannot stand in for a DOM snapshot.
+pub fn parse(document: String, facts: &str, asked: Option<Vec<(usize, &'static str)>>) -> Result<Parsed, String> {
     let facts = json(facts, "walk")?;
     if let Some(e) = facts.get("exceptionDetails") {
         let text = e.pointer("/exception/description").or_else(|| e.get("text")).and_then(Value::as_str).unwrap_or("an exception");
@@ -93,7 +103,9 @@ pub fn parse(document: String, facts: &str) -> Result<Parsed, String> {
         let arena = document_arena(&document)?;
         fresh::read_document(root_of(&arena)?, &facts, None, &mut later).map_err(|u| u.0)?;
     }
-    Ok(Parsed { document, facts, later })
+    // Those asked early include boxes of elements the walk found with no layout (their
+    // answers are null, as `pseudo_facts.js` answers only what the walk left for later).
+    Ok(Parsed { document, facts, later: asked.unwrap_or(later) })
 }
 
 /// The `DOM.getDocument` reply, read with no limit on its depth.
@@ -146,7 +158,7 @@ pub fn finish(mut parsed: Parsed, listeners: &str, later: Option<&str>, frame_id
 /// [`parse`] and [`finish`] for a walk that left nothing for later.
 #[cfg(test)]
 fn read(document: &str, facts: &str, listeners: &str, frame_id: Option<String>, style_count: usize) -> Result<Mirror, String> {
-    finish(parse(document.to_string(), facts)?, listeners, None, frame_id, style_count)
+    finish(parse(document.to_string(), facts, None)?, listeners, None, frame_id, style_count)
 }
 
 #[cfg(test)]
@@ -235,7 +247,7 @@ mod tests {
             [1, "P", ["block"], null, 0, 0, null, null, false, false, false],
             [1, "P", ["block"], null, 0, 0, null, null, false, false, false]
         ]));
-        let parsed = parse(document.clone(), &facts).unwrap();
+        let parsed = parse(document.clone(), &facts, None).unwrap();
         assert_eq!(parsed.later, vec![(1, "before")], "only the ::before the DOM lists");
         assert!(later_expression(&["display".into()], &parsed.later).ends_with(r#"(["display"], [[1,"::before"]])"#));
         let answer = json!({ "result": { "type": "object", "value": [["inline"]] } }).to_string();
@@ -244,7 +256,7 @@ mod tests {
         assert_eq!((before.pseudo.as_deref(), before.parent), (Some("before"), 1));
         assert_eq!(before.styles.as_deref(), Some(&["inline".to_string()][..]));
         // A box the page gives no style for has none.
-        let parsed = parse(document.clone(), &facts).unwrap();
+        let parsed = parse(document.clone(), &facts, None).unwrap();
         let none = json!({ "result": { "type": "object", "value": [null] } }).to_string();
         assert!(finish(parsed, r#"{"listeners":[]}"#, Some(&none), None, 1).unwrap().node_of(9).is_none());
     }

@@ -339,6 +339,49 @@ fn attributes<'a>(d: impl Described<'a>) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
+/// The generated boxes of a whole document's walk that `DOM.getDocument`
+/// lists, as `(the element's place in the walk's facts, kind)`, from the
+/// document alone: the places [`read_document`] gives them (its pre-order,
+/// then each frame owner's document or one place where it has none, in the
+/// order the owners were met). Known before the walk's facts arrive, they
+/// are asked for while the facts are still on their way.
+pub fn generated_boxes<'a, D: Described<'a>>(root: D) -> Vec<(usize, &'static str)> {
+    let mut boxes = Vec::new();
+    let mut place = 0usize;
+    let mut documents: Vec<Option<D>> = vec![Some(root)];
+    let mut next = 0usize;
+    let mut stack: Vec<D> = Vec::new();
+    while next < documents.len() {
+        let doc = documents[next];
+        next += 1;
+        let Some(doc) = doc else {
+            place += 1;
+            continue;
+        };
+        stack.push(doc);
+        while let Some(d) = stack.pop() {
+            let here = place;
+            place += 1;
+            let node_type = d.int("nodeType").unwrap_or(0);
+            let local = d.text("localName");
+            if node_type == 1 {
+                for kind in ["marker", "before", "after"] {
+                    if pseudo_element(d, kind).is_some() {
+                        boxes.push((here, kind));
+                    }
+                }
+                if matches!(local, Some("iframe" | "frame")) && d.flag("isSVG") != Some(true) {
+                    documents.push(d.member("contentDocument"));
+                }
+            }
+            if node_type != 1 || !matches!(local, Some("template" | "iframe" | "frame")) {
+                stack.extend(d.items("children").into_iter().rev());
+            }
+        }
+    }
+    boxes
+}
+
 fn pseudo_element<'a, D: Described<'a>>(d: D, kind: &str) -> Option<D> {
     d.items("pseudoElements").into_iter().find(|p| p.text("pseudoType") == Some(kind))
 }
@@ -347,6 +390,34 @@ fn pseudo_element<'a, D: Described<'a>>(d: D, kind: &str) -> Option<D> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn generated_boxes_are_placed_as_the_walk_lists_nodes_frames_included() {
+        // A frame with no document here, a frame with one, a list item, and a template (whose
+        // content the walk does not enter).
+        let doc = json!({
+            "nodeType": 9, "backendNodeId": 1, "children": [
+                { "nodeType": 1, "localName": "html", "backendNodeId": 2, "children": [
+                    { "nodeType": 1, "localName": "body", "backendNodeId": 3, "pseudoElements": [{ "pseudoType": "before", "backendNodeId": 30 }], "children": [
+                        { "nodeType": 1, "localName": "iframe", "backendNodeId": 4 },
+                        { "nodeType": 1, "localName": "iframe", "backendNodeId": 5, "contentDocument": {
+                            "nodeType": 9, "backendNodeId": 50, "children": [
+                                { "nodeType": 1, "localName": "p", "backendNodeId": 51, "pseudoElements": [{ "pseudoType": "before", "backendNodeId": 52 }] }
+                            ] } },
+                        { "nodeType": 1, "localName": "li", "backendNodeId": 6,
+                            "pseudoElements": [{ "pseudoType": "marker", "backendNodeId": 60 }, { "pseudoType": "after", "backendNodeId": 61 }],
+                            "children": [{ "nodeType": 3, "backendNodeId": 7, "nodeValue": "x" }] },
+                        { "nodeType": 1, "localName": "template", "backendNodeId": 8, "children": [
+                            { "nodeType": 1, "localName": "p", "backendNodeId": 9, "pseudoElements": [{ "pseudoType": "before", "backendNodeId": 90 }] }
+                        ] }
+                    ] }
+                ] }
+            ]
+        });
+        // Places: #document 0, HTML 1, BODY 2, IFRAME 3, IFRAME 4, LI 5, text 6, TEMPLATE 7;
+        // then the first owner's (none: place 8), the second's #document 9 and its P 10.
+        assert_eq!(generated_boxes(&doc), vec![(2, "before"), (5, "marker"), (5, "after"), (10, "before")]);
+    }
 
     #[test]
     fn joins_the_dom_and_the_facts_in_order() {

@@ -26,7 +26,7 @@ pub const GLOBALS: [(&str, &str); 5] = [
     ("__webAiSnapshotWatch", "the watcher's state: its document token, counts, each session's record of changed subtrees (watch.js, take_changes.js)"),
     ("__webAiSnapshotFrameWatch", "a frame's watch state, in our world inside a frame the page's watcher cannot enter (frame_watch.js)"),
     ("__webAiSnapshotDocument", "the name of the world's document that the page facts give (page_facts.js)"),
-    ("__webAiSnapshotWalk", "the nodes a walk of a whole document listed, until its generated boxes are asked for (subtree_facts.js, pseudo_facts.js)"),
+    ("__webAiSnapshotWalk", "the nodes a walk of a whole document listed and the generated boxes each left for later, until those are asked for (subtree_facts.js, pseudo_facts.js)"),
 ];
 
 /// A page session's watcher (mutations, input, loading signals; records changed subtrees per session).

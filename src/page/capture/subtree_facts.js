@@ -29,7 +29,8 @@
 // A laid-out element's generated boxes are then given as 0, to be asked for
 // later (`pseudo_facts.js`) only where `DOM.getDocument` lists them: a
 // pseudo-element's style is computed even where it has none, three times an
-// element, and few elements have one. The walked nodes stay in `__webAiSnapshotWalk` for that call.
+// element, and few elements have one. The walked nodes, and which boxes each left, stay in
+// `__webAiSnapshotWalk` for that call.
 (function (names) {
     const MAX = 200000;
     const DESCRIBED_TEXT = 10000;
@@ -163,6 +164,9 @@
     const out = [];
     const whole = this.nodeType === 9;
     const walked = [];
+    // Per walked element, the generated boxes left for later (1 marker, 2 before, 4 after):
+    // the capture may ask for every box `DOM.getDocument` lists before it has read these facts.
+    const left = [];
     const later = on => (on ? 0 : null);
     const documents = [this];
     const stack = [];
@@ -175,10 +179,13 @@
     while (stack.length && out.length < MAX) {
         const node = stack.pop();
         if (node.nodeType === 1) {
-            if (whole) walked[out.length] = node;
             const on = elementLaidOut(node);
             laid.set(node, on);
             const cs = on ? getComputedStyle(node) : null;
+            if (whole) {
+                walked[out.length] = node;
+                if (on) left[out.length] = cs.display === 'list-item' ? 7 : 6;
+            }
             const styles = on ? styleOf(cs) : null;
             if (on) {
                 flowed(node, cs);
@@ -226,7 +233,7 @@
         for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
     }
     }
-    if (whole) globalThis.__webAiSnapshotWalk = walked;
+    if (whole) globalThis.__webAiSnapshotWalk = { walked, left };
     // One string crosses DevTools whole; a list is turned into protocol values item by item
     // (`fresh::facts_in` has the measurement).
     return JSON.stringify(out);
