@@ -1,7 +1,8 @@
 // Shared by the tests: the fixture paths, a replaying CDP session, one
 // Chromium per test file, shared by its tests (a missing browser fails
 // loudly, never skips), and the size of the long randomized tests.
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -9,6 +10,13 @@ import net from 'node:net';
 import { CHROMIUM_FLAGS, findChromium, launchChromium, newTab, openFile } from '../lib/chromium.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+// The agent CLI's kept browser lives in a state folder shared by the user's shells
+// (lib/agent/daemon.mjs); a test's CLI commands get one of their own, so that a browser a
+// developer left open (`web-ai-snapshot open`) is not what `snapshot` with no URL shows.
+const stateDir = mkdtempSync(join(tmpdir(), 'web-ai-test-state-'));
+process.env.WEB_AI_SNAPSHOT_STATE_DIR = stateDir;
+process.on('exit', () => rmSync(stateDir, { recursive: true, force: true }));
 export const pagesDir = join(root, 'fixtures', 'pages');
 export const recordedDir = join(root, 'fixtures', 'recorded');
 // Real pages (readability's test corpus, Apache-2.0), copied from ../shared/pages so
