@@ -568,8 +568,7 @@ export class AgentHost {
      */
     async _replaceExitedBrowser() {
         if (!this.started || !this.browser.exited) return false;
-        await Promise.all([...this.tabs.values()].map(t => t.session.close().catch(() => undefined)));
-        this.tabs.clear();
+        await this._closeSessions();
         this.current = null;
         this.started = null;
         await this.browser.reset();
@@ -1071,8 +1070,13 @@ export class AgentHost {
 
     /** Close every session, and the browser if this host launched it. */
     async close() {
+        await this._closeSessions();
+        await this.browser.close();
+    }
+
+    /** Every tab's page session closed (its page watcher and world let go) and forgotten. */
+    async _closeSessions() {
         await Promise.all([...this.tabs.values()].map(t => t.session.close().catch(() => undefined)));
         this.tabs.clear();
-        await this.browser.close();
     }
 }
