@@ -147,7 +147,9 @@ async function expectCode(fake, code, { options = {}, endpoint = {}, withinMs = 
         const { r, ms } = await outcome(f.url, options, endpoint);
         assert.ok(r instanceof WebAiError, `expected ${code}, got ${r && r.text ? 'a snapshot' : String(r)}`);
         assert.equal(r.errorCode, code, r.message);
-        assert.ok(ms < withinMs + 1000, `${code} took ${ms.toFixed(0)} ms`);
+        // In time, with room for a loaded machine (the other test files beside this one once
+        // made a 1.5 s deadline answer after 2.6 s), but below the 3 s deadline where "at once" is meant.
+        assert.ok(ms < withinMs + Math.max(1000, withinMs), `${code} took ${ms.toFixed(0)} ms`);
         if (message) assert.match(r.message, message);
         return r;
     } finally {
