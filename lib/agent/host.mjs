@@ -373,7 +373,7 @@ const URL_MAX_CHARS = 300;
  * and how long it was (a data: URL keeps its media type), so that one
  * navigation to a generated page does not cost a model its context.
  */
-export function shownUrl(url) {
+function shownUrl(url) {
     if (typeof url !== 'string' || url.length <= URL_MAX_CHARS) return url;
     const keep = url.startsWith('data:') ? Math.min(url.indexOf(',') + 1 || 60, 60) : 200;
     return `${url.slice(0, keep)}… (${url.length.toLocaleString('en')} characters)`;

@@ -89,7 +89,7 @@ pub fn generated_boxes(document: &str) -> Result<Vec<(usize, &'static str)>, Str
 
 /// Read the `DOM.getDocument` reply and the walk's evaluation: as soon as
 /// both are in, so that the generated boxes are asked for while the
-/// listeners are (`asked`: those already asked for, by [`generated_boxes`]).
+/// listeners are, unless they were already (`asked`, by [`generated_boxes`]).
 /// An error says why the walk cannot stand in for a DOM snapshot.
 pub fn parse(document: String, facts: &str, asked: Option<Vec<(usize, &'static str)>>) -> Result<Parsed, String> {
     let facts = json(facts, "walk")?;
@@ -98,14 +98,18 @@ pub fn parse(document: String, facts: &str, asked: Option<Vec<(usize, &'static s
         return Err(format!("the walk threw: {text}"));
     }
     let facts = fresh::facts_in(&facts).ok_or("the walk gave no value")?;
+    // Boxes asked early (which include those of elements the walk found with no layout: their
+    // answers are null, as `pseudo_facts.js` answers only what the walk left for later) need no
+    // read here: `finish` reads the document against the facts, and says as well why it cannot.
+    if let Some(later) = asked {
+        return Ok(Parsed { document, facts, later });
+    }
     let mut later = Vec::new();
     {
         let arena = document_arena(&document)?;
         fresh::read_document(root_of(&arena)?, &facts, None, &mut later).map_err(|u| u.0)?;
     }
-    // Those asked early include boxes of elements the walk found with no layout (their
-    // answers are null, as `pseudo_facts.js` answers only what the walk left for later).
-    Ok(Parsed { document, facts, later: asked.unwrap_or(later) })
+    Ok(Parsed { document, facts, later })
 }
 
 /// The `DOM.getDocument` reply, read with no limit on its depth.
@@ -259,6 +263,15 @@ mod tests {
         let parsed = parse(document.clone(), &facts, None).unwrap();
         let none = json!({ "result": { "type": "object", "value": [null] } }).to_string();
         assert!(finish(parsed, r#"{"listeners":[]}"#, Some(&none), None, 1).unwrap().node_of(9).is_none());
+        // Asked as soon as the document came: the same places, and the same mirror.
+        let early = generated_boxes(&document).unwrap();
+        assert_eq!(early, vec![(1, "before")]);
+        let m = finish(parse(document.clone(), &facts, Some(early.clone())).unwrap(), r#"{"listeners":[]}"#, Some(&answer), None, 1).unwrap();
+        assert_eq!(m.node_of(9).and_then(|n| n.styles.clone()), Some(vec!["inline".to_string()]));
+        // A page that changed between the document and the walk is still found out, by `finish`.
+        let fewer = facts_reply(json!([[9, "#document"], [1, "P", ["block"], null, 0, 0, null, null, false, false, false]]));
+        let parsed = parse(document.clone(), &fewer, Some(early)).unwrap();
+        assert!(finish(parsed, r#"{"listeners":[]}"#, Some(&answer), None, 1).is_err());
     }
 
     #[test]
