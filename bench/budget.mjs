@@ -88,8 +88,9 @@ const table = [
 ].join('\n');
 const md = `Produced by \`node bench/budget.mjs\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} back-to-back pairs after ${WARMUP} warm-ups, on a shared 2-core machine). "filling adds" is the median, over the pairs, of the budgeted processing over the other.\n\n${table}\n`;
 console.log(md);
-writeFileSync(join(root, 'bench', 'budget.json'), JSON.stringify(rows, null, 2) + '\n');
+// A partial run (--only, --no-readme) leaves the recorded results as they are.
 if (!args.includes('--no-readme') && !ONLY) {
+    writeFileSync(join(root, 'bench', 'budget.json'), JSON.stringify(rows, null, 2) + '\n');
     const readmePath = join(root, 'README.md');
     const readme = readFileSync(readmePath, 'utf8');
     const block = `<!-- budget:start -->\n${md}<!-- budget:end -->`;

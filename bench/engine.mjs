@@ -119,8 +119,9 @@ console.log(md);
 const over = results.filter(r => r.domVsPlaywright > 1);
 const summary = `\nDOM engine ÷ Playwright: median ${round(median(results.map(r => r.domVsPlaywright)), 2)}, worst ${round(Math.max(...results.map(r => r.domVsPlaywright)), 2)}; slower than Playwright on ${over.length} of ${results.length} page(s)${over.length ? `: ${over.map(r => `${r.page} ${r.domVsPlaywright}×`).join(', ')}` : ''}.\n`;
 console.log(summary);
-writeFileSync(join(root, 'bench', SCRIPT_HEAVY ? 'engine-script-heavy.json' : 'engine.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
+// A partial run (--only, --no-readme) leaves the recorded results as they are.
 if (!values['no-readme'] && !values.only) {
+    writeFileSync(join(root, 'bench', SCRIPT_HEAVY ? 'engine-script-heavy.json' : 'engine.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
     if (SCRIPT_HEAVY) writeReadmeBlock('engine-script-heavy', 'The first look on script-heavy pages', `${md}${summary}`);
     else writeReadmeBlock('engine', 'The DOM engine', md);
 }

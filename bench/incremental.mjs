@@ -217,8 +217,11 @@ if (values.kinds) {
     const rows = result.out.map(r => `| ${r.kind} | ${r.oursMs} | ${r.fullMs} | ${r.ratio} | ${r.incremental} | ${r.same ? 'yes' : 'no'} | ${r.why.replace(/^a full capture, not an incremental one: /, '')} |`);
     const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${result.version}, Node ${process.version}, release addon; medians of ${RUNS} runs after ${WARMUP} warm-up, on a shared 2-core machine), on the generated 40k-node page (1,250 cards in one \`main\`). After each kind of change, made to a different card each run and painted, a page session's \`snapshot()\` (everything: the watcher, the capture, the delta) against its full-capture twin's (\`incremental: false\`) look at the same page, taken in alternating order; "same" says whether the two texts were equal after every change.\n\n| change | session ms | full-capture twin ms | ratio | incremental | same | why not |\n|${' --- |'.repeat(7)}\n${rows.join('\n')}\n`;
     console.log(md);
-    writeFileSync(join(root, 'bench', 'incremental-kinds.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: result.version, runs: RUNS, results: result.out }, null, 1)}\n`);
-    if (!values['no-readme']) writeReadmeBlock('incremental-kinds', 'Repeat snapshots by kind of change', md);
+    // A --no-readme run leaves the recorded results as they are.
+    if (!values['no-readme']) {
+        writeFileSync(join(root, 'bench', 'incremental-kinds.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: result.version, runs: RUNS, results: result.out }, null, 1)}\n`);
+        writeReadmeBlock('incremental-kinds', 'Repeat snapshots by kind of change', md);
+    }
     process.exit(0);
 }
 
@@ -231,5 +234,8 @@ const given = [values.runs !== '5' ? `--runs ${values.runs}` : '', values.only ?
 const command = `npm run bench:incremental${given ? ` -- ${given}` : ''}`;
 const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine). "unchanged" and "one change" are a page session's \`snapshot()\` (engine \`'dom'\`), all of it: the watcher, the capture, the delta; "one change" follows a script changing one text node and the page painting it (two animation frames; the page's own frame is not the snapshot's cost), "one change, 'always'" is the same look by a session with \`incremental: 'always'\` (it reads only what changed even under ${native.REPEAT_MIN_NODES} DOM nodes, where the default session captures in full), and "session, full" is the same look by a session with \`incremental: false\`. "full, ax" and "full, dom" are bare captures (\`captureOverCdp\`, no session). "incremental" counts the changed-page snapshots that were incremental; "why not" is the reason the others were full.\n\n${[head, sep, ...rows].join('\n')}\n`;
 console.log(md);
-writeFileSync(join(root, 'bench', 'incremental.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
-if (!values['no-readme'] && !values.only) writeReadmeBlock('incremental', 'Repeat snapshots', md);
+// A partial run (--only, --no-readme) leaves the recorded results as they are.
+if (!values['no-readme'] && !values.only) {
+    writeFileSync(join(root, 'bench', 'incremental.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
+    writeReadmeBlock('incremental', 'Repeat snapshots', md);
+}

@@ -113,8 +113,9 @@ try {
     rmSync(dir, { recursive: true, force: true });
 }
 const command = `node bench/loop.mjs --runs ${RUNS}`;
-writeFileSync(join(root, 'bench', 'loop.json'), `${JSON.stringify({ command, runs: RUNS, stabilityWindowMs: WINDOW, rows }, null, 2)}\n`);
+// A --no-readme run leaves the recorded results as they are.
 if (!args.includes('--no-readme')) {
+    writeFileSync(join(root, 'bench', 'loop.json'), `${JSON.stringify({ command, runs: RUNS, stabilityWindowMs: WINDOW, rows }, null, 2)}\n`);
     const lines = [
         `Measured with \`${command}\` (medians; a Playwright page; \`stabilityWindowMs\` ${WINDOW}):`,
         '',

@@ -302,7 +302,9 @@ const sumOf = (s, k) => Object.values(summary).reduce((n, t) => n + t[s][k], 0);
 const totals = Object.fromEntries(servers.map(s => [s, { tokens: sumOf(s, 'tokens'), ms: sumOf(s, 'ms'), calls: sumOf(s, 'calls') }]));
 const command = `node bench/mcp.mjs --runs ${RUNS}${flags.servers ? ` --servers ${flags.servers}` : ''}`;
 const report = { command, runs: RUNS, node: process.version, chromium: chrome, toolListChars: lists, summary, totals, results };
-writeFileSync(join(root, 'bench', 'mcp.json'), `${JSON.stringify(report, null, 2)}\n`);
+// A partial run (--no-readme, --tasks, some --servers) leaves the recorded results as they are.
+const whole = !flags['no-readme'] && !flags.tasks && servers.length === Object.keys(DRIVERS).length;
+if (whole) writeFileSync(join(root, 'bench', 'mcp.json'), `${JSON.stringify(report, null, 2)}\n`);
 
 const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : '—');
 const lines = [];
@@ -323,7 +325,7 @@ const table = lines.join('\n');
 if (flags.json) console.log(JSON.stringify(report, null, 2));
 else console.log(`${table}\n\n(${command}; medians of ${RUNS} runs; time from spawning the server, browser started cold)`);
 
-if (!flags['no-readme'] && !flags.tasks && servers.length === Object.keys(DRIVERS).length) {
+if (whole) {
     const readme = join(root, 'README.md');
     const text = readFileSync(readme, 'utf8');
     const block = `<!-- bench:mcp -->\n${table}\n\nMedians of ${RUNS} runs of \`${command}\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}); time is from spawning the server, with the browser started cold for every server.\n<!-- /bench:mcp -->`;

@@ -181,5 +181,8 @@ const md = [
     '',
 ].join('\n');
 console.log(md);
-writeFileSync(join(root, 'bench', 'recall.json'), `${JSON.stringify({ command: 'node bench/recall.mjs', chromium: browser.version(), results }, null, 2)}\n`);
-if (!flags['no-readme'] && !flags.only) writeReadmeBlock('recall', 'Text recall on real pages', md);
+// A partial run (--only, --no-readme) leaves the recorded results as they are.
+if (!flags['no-readme'] && !flags.only) {
+    writeFileSync(join(root, 'bench', 'recall.json'), `${JSON.stringify({ command: 'node bench/recall.mjs', chromium: browser.version(), results }, null, 2)}\n`);
+    writeReadmeBlock('recall', 'Text recall on real pages', md);
+}

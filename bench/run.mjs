@@ -236,7 +236,6 @@ const meta = {
     runs: RUNS,
     warmup: WARMUP,
 };
-writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ meta, results, actions: actionResults, concurrent }, null, 1)}\n`);
 const concurrentTable = concurrent
     ? `\nConcurrent native captures (\`buildWebAiSnapshot({ cdpEndpoint, targetId })\`, ${concurrent.page} in ${concurrent.tabs} tabs of one browser):\n\n| tabs | one capture ms | ${concurrent.tabs} at once, total ms | total / one |\n| --- | --- | --- | --- |\n| ${concurrent.tabs} | ${concurrent.oneMs} | ${concurrent.allMs} | ${concurrent.ratio} |\n`
     : '';
@@ -245,7 +244,9 @@ const actionTable = actionResults.length
     : '';
 const md = `Produced by \`${meta.command}\` on ${meta.date.slice(0, 10)} (Chromium ${meta.chromium}, Node ${meta.node}, release addon; medians of ${RUNS} interleaved runs after ${WARMUP} warm-ups, on a shared 2-core machine). Every capture here is Chrome's tree (\`engine: 'ax'\`; the DOM engine, the default, is measured in [The DOM engine](#the-dom-engine)). "floor" is a bare \`Accessibility.getFullAXTree\` over the same CDP session; "our processing" is the part of "ours" spent in this package apart from waiting for the browser (replies turned into text in JS, Rust parse and serialization). "native" is \`buildWebAiSnapshot({ cdpEndpoint })\`, the Rust core connecting by itself (connect, pick the tab, attach, capture, detach); "native floor" is the same connection and attach plus one bare \`getFullAXTree\` over the websocket, its JSON not parsed. "without DOM pass" is the same capture with \`domPass: false\` (no selectors, no clickable refs); "DOM pass adds" is the median, over the runs, of ours over it run back to back. "maxTokens 2000" is the same capture with a 2,000-token budget (which also reads layout boxes to rank by the viewport); "budget adds" is the median, over the runs, of its processing over ours, run back to back; "budgeted tokens" is its text's o200k count.\n\n${table(results)}\n${actionTable}${concurrentTable}`;
 console.log(md);
+// A partial run (--only, --no-readme) leaves the recorded results as they are.
 if (!args.includes('--no-readme') && !ONLY) {
+    writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ meta, results, actions: actionResults, concurrent }, null, 1)}\n`);
     const readmePath = join(root, 'README.md');
     const readme = readFileSync(readmePath, 'utf8');
     const block = `<!-- bench:start -->\n${md}<!-- bench:end -->`;

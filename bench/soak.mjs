@@ -69,10 +69,11 @@ try {
 }
 
 const command = `node --expose-gc bench/soak.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
-writeFileSync(join(root, 'bench', 'soak.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: chromiumVersion, node: process.version, page: flags.page, rows }, null, 1)}\n`);
 const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${chromiumVersion}, Node ${process.version}, release addon): ${COUNT} snapshots of \`fixtures/real-pages/${flags.page}.html\` in one process, memory measured after a forced GC.\n\n| path | snapshots | AX nodes | ms / snapshot | RSS after ${WINDOW} (MB) | RSS at end (MB) | RSS growth | JS heap after ${WINDOW} → end (MB) |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n${rows.map(r => `| ${r.path} | ${r.snapshots} | ${r.nodes} | ${r.msPerSnapshot} | ${r.rssAfter100Mb} | ${r.rssAtEndMb} | ${r.rssGrowthPct}% | ${r.heapAfter100Mb} → ${r.heapAtEndMb} |`).join('\n')}\n`;
 console.log(md);
+// A --no-readme run leaves the recorded results as they are.
 if (!flags['no-readme']) {
+    writeFileSync(join(root, 'bench', 'soak.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: chromiumVersion, node: process.version, page: flags.page, rows }, null, 1)}\n`);
     const readmePath = join(root, 'README.md');
     const readme = readFileSync(readmePath, 'utf8');
     const block = `<!-- soak:start -->\n${md}<!-- soak:end -->`;
