@@ -369,6 +369,16 @@ class ToolError extends Error {
 const URL_MAX_CHARS = 300;
 
 /**
+ * A tab as one line of a list: its number (from 1), its URL and, in the
+ * list `browser_tabs` gives, which one is current and its title (a list in
+ * a status or an error leaves them out: there the number is what the agent
+ * needs). Every tab list the agent reads is written here.
+ */
+function tabLine(tab, index, { current = null, title = false } = {}) {
+    return `[${index + 1}]${current !== null && tab.id === current ? ' (current)' : ''} ${title && tab.title ? `${JSON.stringify(tab.title)} ` : ''}${shownUrl(tab.url)}`;
+}
+
+/**
  * A URL as a result prints it: whole up to URL_MAX_CHARS; longer, its start
  * and how long it was (a data: URL keeps its media type), so that one
  * navigation to a generated page does not cost a model its context.
@@ -457,10 +467,12 @@ export class AgentHost {
         this.options = options;
         this.browser = new AgentBrowser(options);
         this.tabs = new Map();
-        /** Per page session: the landmark blocks shown so far, and the revision each was last shown at. */
-        this.shownBlocks = new WeakMap();
-        // The notes each tab's session last showed the agent (see `_render`).
-        this.notesShown = new WeakMap();
+        /**
+         * What each tab's page session has shown the agent: the landmark blocks shown
+         * in full so far, with the revision each was last shown at (`foldShown`), and
+         * the notes of its last result (`_render`).
+         */
+        this.shown = new WeakMap();
         this.current = null;
         this.viewportOnly = true;
         this.allowed = parseOriginRules(options.allowedOrigins);
@@ -610,17 +622,17 @@ export class AgentHost {
 
     async _tabsLine() {
         const list = await this.browser.list().catch(() => []);
-        return list.length ? `Open tabs:\n${marked(list.map((t, i) => `[${i + 1}] ${shownUrl(t.url)}`).join('\n'))}\nChoose one with browser_tabs {action: "select", index}` : 'No tab is open: browser_tabs {action: "new"} opens one';
+        return list.length ? `Open tabs:\n${marked(list.map((t, i) => tabLine(t, i)).join('\n'))}\nChoose one with browser_tabs {action: "select", index}` : 'No tab is open: browser_tabs {action: "new"} opens one';
     }
 
-    /** The landmark blocks a tab's session has shown the agent in full (see `foldShown`). */
+    /** What a tab's session has shown the agent: `{ blocks, notes }` (see the constructor). */
     _shown(session) {
-        let m = this.shownBlocks.get(session);
-        if (!m) {
-            m = new Map();
-            this.shownBlocks.set(session, m);
+        let record = this.shown.get(session);
+        if (!record) {
+            record = { blocks: new Map(), notes: null };
+            this.shown.set(session, record);
         }
-        return m;
+        return record;
     }
 
     _forget(id) {
@@ -657,9 +669,10 @@ export class AgentHost {
         // A note the tab's last result said is not said again after an action (a page with 2,000
         // frames would otherwise repeat its frame note on every click); a page asked for says all.
         const notes = (snapshot.notes || []).filter(n => !n.startsWith(native.FULL_CAPTURE_NOTE) && !n.startsWith(native.NOT_MIRRORED_NOTE) && !n.startsWith('activeLayerOnly:'));
-        const said = session ? this.notesShown.get(session) : undefined;
+        const record = session ? this._shown(session) : null;
+        const said = record?.notes;
         for (const n of notes) if (page || !said || !said.has(n)) head.push(`Note: ${n}`);
-        if (session) this.notesShown.set(session, new Set(notes));
+        if (record) record.notes = new Set(notes);
         const d = snapshot.delta;
         const full = compactRows(snapshot.textIsDelta ? snapshot.fullText : snapshot.text, false).replace(BLOCKED_ADVICE, '(blocked)');
         // A page asked for is shown whole; after an action, what the agent was shown before is folded.
@@ -767,7 +780,7 @@ export class AgentHost {
         }
         const moved = page || (this._lastUrl !== undefined && this._lastUrl !== url);
         this._lastUrl = url;
-        const rendered = this._render(snapshot, { page: moved, knownUrl, quiet, shown: this._shown(session), session });
+        const rendered = this._render(snapshot, { page: moved, knownUrl, quiet, shown: this._shown(session).blocks, session });
         return { text: rendered === null ? status : `${status}\n${rendered}`, isError: false };
     }
 
@@ -812,7 +825,7 @@ export class AgentHost {
                 if (typeof input.viewport_only === 'boolean') this.viewportOnly = input.viewport_only;
                 const snapshot = await session.snapshot(this._options(false));
                 this._lastUrl = snapshot.url;
-                return { text: this._render(snapshot, { page: true, shown: this._shown(session), session }), isError: false };
+                return { text: this._render(snapshot, { page: true, shown: this._shown(session).blocks, session }), isError: false };
             }
             case 'browser_navigate': {
                 const target = this._string(input, 'url');
@@ -904,7 +917,7 @@ export class AgentHost {
                         after = await this.browser.list().catch(() => after);
                         fresh = after.filter(t => !before.some(b => b.id === t.id));
                     }
-                    if (fresh.length) status += ` A new tab opened (browser_tabs {action: "select", index} to use it):\n${marked(fresh.map(t => `[${after.indexOf(t) + 1}] ${shownUrl(t.url)}`).join('\n'))}`;
+                    if (fresh.length) status += ` A new tab opened (browser_tabs {action: "select", index} to use it):\n${marked(fresh.map(t => tabLine(t, after.indexOf(t))).join('\n'))}`;
                 }
                 // Asked once: what the changes say beyond the action itself ('' nothing, or its own new states).
                 const echoed = ['browser_fill', 'browser_select', 'browser_click'].includes(name) && r.snapshot?.delta && status.endsWith('.')
@@ -1039,7 +1052,7 @@ export class AgentHost {
         const action = input.action;
         if (!['list', 'new', 'select', 'close'].includes(action)) throw new ToolError('invalid_params', 'action must be list, new, select or close', { snapshot: false });
         const list = await this.browser.list();
-        const lines = () => list.map((t, i) => `[${i + 1}]${t.id === this.current ? ' (current)' : ''} ${t.title ? `${JSON.stringify(t.title)} ` : ''}${shownUrl(t.url)}`).join('\n');
+        const lines = () => list.map((t, i) => tabLine(t, i, { current: this.current, title: true })).join('\n');
         if (action === 'list') return { text: `${list.length} tab${list.length === 1 ? '' : 's'}:\n${marked(lines())}`, isError: false };
         if (action === 'new') {
             const url = input.url === undefined ? null : this._checkUrl(this._string(input, 'url'));
