@@ -231,6 +231,8 @@ test('after an action the result says what the agent does not know yet: rows as 
         r = await call('get_snapshot', { viewport_only: true });
         assert.match(r.text, /^<page nonce=\d+>\nPage data:text\/html,… \(\d,\d{3} characters\) \(revision \d+\)\nNote: viewportOnly: \d+ node\(s\) outside the viewport/, r.text);
         assert.ok(r.text.length < 2000, `the page's URL is not printed whole: ${r.text.length} characters`);
+        // The closing tally does not count again the nodes the viewportOnly note counts.
+        assert.ok(!/not seen or not shown/.test(r.text), r.text);
         r = await call('browser_click', { ref: refOf(r.text, 'button', 'Toggle') });
         assert.match(r.text, /paragraph: On/);
         assert.ok(!/Note:/.test(r.text), r.text);

@@ -369,6 +369,23 @@ class ToolError extends Error {
 const URL_MAX_CHARS = 300;
 
 /**
+ * A snapshot's notes less what the closing tally (`not seen or not shown: …`,
+ * which counts every kind of thing a look left out) repeats of another note:
+ * the nodes outside the viewport, which the `viewportOnly:` note already
+ * counts and says how to see. A model reads both on every page longer than
+ * the window (about 25 tokens); the library keeps the tally whole.
+ */
+function untallied(notes) {
+    if (!notes.some(n => n.startsWith('viewportOnly:'))) return notes;
+    return notes.flatMap(n => {
+        const m = /^not seen or not shown: (.*); the other notes say how to see each$/.exec(n);
+        if (!m) return [n];
+        const rest = m[1].replace(/(^|, )\d[\d,]* nodes? outside the viewport(?=,|$)/, '').replace(/^, /, '');
+        return rest ? [`not seen or not shown: ${rest}; the other notes say how to see each`] : [];
+    });
+}
+
+/**
  * A tab as one line of a list: its number (from 1), its URL and, in the
  * list `browser_tabs` gives, which one is current and its title (a list in
  * a status or an error leaves them out: there the number is what the agent
@@ -668,7 +685,7 @@ export class AgentHost {
         // Notes for the model; how the library captured is not one, and the active layer's is in the text.
         // A note the tab's last result said is not said again after an action (a page with 2,000
         // frames would otherwise repeat its frame note on every click); a page asked for says all.
-        const notes = (snapshot.notes || []).filter(n => !n.startsWith(native.FULL_CAPTURE_NOTE) && !n.startsWith(native.NOT_MIRRORED_NOTE) && !n.startsWith('activeLayerOnly:'));
+        const notes = untallied((snapshot.notes || []).filter(n => !n.startsWith(native.FULL_CAPTURE_NOTE) && !n.startsWith(native.NOT_MIRRORED_NOTE) && !n.startsWith('activeLayerOnly:')));
         const record = session ? this._shown(session) : null;
         const said = record?.notes;
         for (const n of notes) if (page || !said || !said.has(n)) head.push(`Note: ${n}`);
