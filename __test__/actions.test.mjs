@@ -128,6 +128,26 @@ test('click: success, and every click error code with a fresh snapshot', async (
     }
 });
 
+test('a layer with pointer-events: none over an element lets its click through; a layer that takes pointer events covers it', async () => {
+    const page = await openFixture('blank.html');
+    try {
+        await page.setContent(`<style>.card { position: relative; display: inline-block; margin: 8px; } .layer { position: absolute; inset: -4px; background: rgba(0,0,0,.2); }</style>
+            <div class="card"><button onclick="log.textContent += 'glass '">Under glass</button><div class="layer" style="pointer-events: none"></div></div>
+            <div class="card"><button onclick="log.textContent += 'wall '">Under wall</button><div class="layer" id="wall"></div></div>
+            <output id="log"></output>`);
+        const snapshot = await buildWebAiSnapshot(page);
+        const ref = name => Object.values(snapshot.refs).find(x => x.name === name)?.ref;
+        const glass = await runAction(page, snapshot, 'click', { ref: ref('Under glass') });
+        assert.equal(glass.success, true, glass.message);
+        const wall = await runAction(page, snapshot, 'click', { ref: ref('Under wall') });
+        assert.equal(wall.error, 'element_obscured', wall.message);
+        assert.equal(wall.evidence.coveredBy, 'div#wall.layer');
+        assert.equal(await page.evaluate(() => document.getElementById('log').textContent), 'glass ');
+    } finally {
+        await page.close();
+    }
+});
+
 test('a click that outlives its deadline is timeout, with a fresh snapshot', async () => {
     const { page, snapshot, ref } = await setup();
     try {

@@ -57,7 +57,11 @@ pub async fn click_point(page: &Page<'_>, el: &Live, target: &RefTarget) -> Step
 /// What is on top at the click point must be the element or inside it.
 async fn assert_not_obscured(page: &Page<'_>, el: &Live, target: &RefTarget, x: f64, y: f64) -> Step<()> {
     let s = el.session.as_deref();
-    let at = json!({ "x": js_round(x - el.offset.0), "y": js_round(y - el.offset.1), "includeUserAgentShadowDOM": false, "ignorePointerEventsNone": true });
+    // `ignorePointerEventsNone: false`, as a pointer hit tests: an element
+    // with `pointer-events: none` (a decorative layer over a card, a
+    // gradient over a list) lets the click through, so it covers nothing.
+    // (`true` would hit test it and name it as covering what it lets through.)
+    let at = json!({ "x": js_round(x - el.offset.0), "y": js_round(y - el.offset.1), "includeUserAgentShadowDOM": false, "ignorePointerEventsNone": false });
     let Ok(hit) = page.send_raw("DOM.getNodeForLocation", &at, s).await? else { return Ok(()) };
     let Some(hit_backend) = hit.get("backendNodeId").and_then(Value::as_i64) else { return Ok(()) };
     if hit_backend == el.backend_node_id {
