@@ -136,6 +136,14 @@ test('every other tool: dialogs, keys, hover, scroll, screenshot, tabs, history,
         assert.match(r.text, /Page 2 of 5/);
         r = await call('browser_tabs', { action: 'new', url: page('chat.html') });
         assert.match(r.text, /\nPage[^\n]*\(revision \d+\)\n- document "Assistant chat"/);
+        // Tabs keep their numbers: in the order they were opened, the new one last, whichever
+        // was brought to the front since (Chrome's own list puts the most recently active first).
+        const order = text => [...text.matchAll(/^\[(\d)\][^\n]*?(\w+)\.html$/gm)].map(m => `${m[1]}:${m[2]}`);
+        assert.deepEqual(order((await call('browser_tabs', { action: 'list' })).text), ['1:faults', '2:table', '3:chat']);
+        r = await call('browser_tabs', { action: 'select', index: 1 });
+        assert.match(r.text, /- document "Faults/, r.text);
+        assert.deepEqual(order((await call('browser_tabs', { action: 'list' })).text), ['1:faults', '2:table', '3:chat']);
+        r = await call('browser_tabs', { action: 'select', index: 3 });
         assert.equal((await call('browser_tabs', { action: 'close', index: 9 })).isError, true);
         // A streamed reply: the send returns early, the wait sees the answer once it holds still.
         // (The action's settle may see the whole reply already: the DOM is busy until it ends.)

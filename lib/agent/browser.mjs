@@ -35,6 +35,8 @@ export class AgentBrowser {
         this.options = options;
         this.endpoint = options.cdp || null;
         this.launched = null;
+        /** Each tab's place in `list()`: the order tabs were first seen in (see `list`). */
+        this.seen = new Map();
     }
 
     async start() {
@@ -71,9 +73,23 @@ export class AgentBrowser {
     }
 
     /** The browser's tabs (page targets), in the browser's order: `{ id, url, title }`. */
+    /**
+     * The browser's tabs, each keeping its place: the order they were first
+     * seen in, a new tab last. `/json/list` orders tabs by their last
+     * activity, so a tab opened or brought to the front would renumber the
+     * others between an agent's `browser_tabs list` and its `select` (tabs
+     * first seen together are taken least recently active first).
+     */
     async list() {
         const targets = await this._json('/json/list');
-        return (Array.isArray(targets) ? targets : []).filter(t => t.type === 'page').map(t => ({ id: t.id, url: t.url, title: t.title }));
+        const pages = (Array.isArray(targets) ? targets : []).filter(t => t.type === 'page');
+        for (const t of [...pages].reverse()) if (!this.seen.has(t.id)) this.seen.set(t.id, this.seen.size);
+        // Closed tabs are forgotten once they are most of what is remembered.
+        if (this.seen.size > 2 * pages.length + 64) {
+            const open = new Set(pages.map(t => t.id));
+            this.seen = new Map([...this.seen].filter(([id]) => open.has(id)).map(([id], k) => [id, k]));
+        }
+        return pages.sort((a, b) => this.seen.get(a.id) - this.seen.get(b.id)).map(t => ({ id: t.id, url: t.url, title: t.title }));
     }
 
     /** Open a tab on `url` (about:blank by default); its target id. */
