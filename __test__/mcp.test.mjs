@@ -143,7 +143,14 @@ test('every other tool: dialogs, keys, hover, scroll, screenshot, tabs, history,
         r = await call('browser_tabs', { action: 'select', index: 1 });
         assert.match(r.text, /- document "Faults/, r.text);
         assert.deepEqual(order((await call('browser_tabs', { action: 'list' })).text), ['1:faults', '2:table', '3:chat']);
+        // The selected tab is behind the one opened last, and draws no frames: a screenshot brings it to the front.
+        r = await call('browser_screenshot');
+        assert.equal(r.isError, false, r.text);
+        assert.match(r.text, /^Screenshot of the viewport\. Its tab was out of sight and is now in front/);
+        assert.equal(Buffer.from(r.content.find(c => c.type === 'image').data, 'base64').subarray(1, 4).toString(), 'PNG');
         r = await call('browser_tabs', { action: 'select', index: 3 });
+        // And back: the chat below streams its reply on timers, which a tab out of sight runs slowly.
+        assert.match((await call('browser_screenshot')).text, /^Screenshot of the viewport\. Its tab was out of sight and is now in front/);
         assert.equal((await call('browser_tabs', { action: 'close', index: 9 })).isError, true);
         // A streamed reply: the send returns early, the wait sees the answer once it holds still.
         // (The action's settle may see the whole reply already: the DOM is busy until it ends.)

@@ -983,6 +983,10 @@ export class AgentHost {
                 return this._after(`Changed (${w.observedChange}) after ${w.waitedMs} ms.`, session, { ...w.snapshot, delta: w.delta });
             }
             case 'browser_screenshot': {
+                // A tab out of sight draws no frames, and Chrome answers a screenshot with the
+                // next one: it would wait out its deadline. Such a tab is brought to the front first.
+                const hidden = await this._hidden(session);
+                if (hidden) await this.browser.activate(this.current);
                 const params = { format: 'png' };
                 let what = 'the viewport';
                 if (input.full_page === true) {
@@ -1006,7 +1010,8 @@ export class AgentHost {
                     shot = await session.send('Page.captureScreenshot', { ...params, format: 'jpeg', quality: 80 }, { timeoutMs: 10000 });
                     mimeType = 'image/jpeg';
                 }
-                return { text: `Screenshot of ${what}.`, image: { data: shot.data, mimeType }, isError: false };
+                const front = hidden ? ' Its tab was out of sight and is now in front: only a tab that draws can be captured.' : '';
+                return { text: `Screenshot of ${what}.${front}`, image: { data: shot.data, mimeType }, isError: false };
             }
             case 'browser_handle_dialog': {
                 if (typeof input.accept !== 'boolean') throw new ToolError('invalid_params', 'accept must be true or false', { snapshot: false });
