@@ -72,9 +72,8 @@ export class AgentBrowser {
         }
     }
 
-    /** The browser's tabs (page targets), in the browser's order: `{ id, url, title }`. */
     /**
-     * The browser's tabs, each keeping its place: the order they were first
+     * The browser's tabs (page targets, `{ id, url, title }`), each keeping its place: the order they were first
      * seen in, a new tab last. `/json/list` orders tabs by their last
      * activity, so a tab opened or brought to the front would renumber the
      * others between an agent's `browser_tabs list` and its `select` (tabs

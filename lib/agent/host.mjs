@@ -957,11 +957,9 @@ export class AgentHost {
             }
             case 'browser_hover': {
                 const ref = this._ref(input);
-                // Chrome delivers a pointer move with the tab's next frame, and a tab out of sight
-                // draws none: the move would never arrive. Such a tab is brought to the front
-                // (what a click or a fill need not do), and the answer says so.
-                const hidden = await this._hidden(session);
-                if (hidden) await this.browser.activate(this.current);
+                // Chrome delivers a pointer move with the tab's next frame (what a click or a
+                // fill need not wait for), and the answer says when the tab came to the front.
+                const hidden = await this._toFront(session);
                 const point = await this._point(session, ref);
                 const p = await this._perform(session, () => session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: point.x, y: point.y }));
                 const done = `Hovered${hidden ? ' (its tab was out of sight and is now in front: a pointer move reaches only a tab that draws)' : ''}.`;
@@ -983,10 +981,8 @@ export class AgentHost {
                 return this._after(`Changed (${w.observedChange}) after ${w.waitedMs} ms.`, session, { ...w.snapshot, delta: w.delta });
             }
             case 'browser_screenshot': {
-                // A tab out of sight draws no frames, and Chrome answers a screenshot with the
-                // next one: it would wait out its deadline. Such a tab is brought to the front first.
-                const hidden = await this._hidden(session);
-                if (hidden) await this.browser.activate(this.current);
+                // Chrome answers a screenshot with the tab's next frame.
+                const hidden = await this._toFront(session);
                 const params = { format: 'png' };
                 let what = 'the viewport';
                 if (input.full_page === true) {
@@ -1050,6 +1046,17 @@ export class AgentHost {
     }
 
     /** Whether the tab is out of sight (its document says so; a page that lies only delays its own hover). */
+    /**
+     * A tab out of sight draws no frames, so what waits for one (a pointer move, a
+     * screenshot) would wait out its deadline: such a tab is brought to the front.
+     * Whether it was out of sight.
+     */
+    async _toFront(session) {
+        const hidden = await this._hidden(session);
+        if (hidden) await this.browser.activate(this.current);
+        return hidden;
+    }
+
     async _hidden(session) {
         const r = await session.send('Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }).catch(() => null);
         return Boolean(r && r.result && r.result.value === 'hidden');
