@@ -144,3 +144,35 @@ test('the native client serves the kept browser without Node, prints what the JS
         rmSync(state, { recursive: true, force: true });
     }
 });
+
+test('a daemon that is exiting reads as no daemon: a connection ended without a word, or dropped', async () => {
+    const { createServer } = await import('node:net');
+    const { request } = await import('../lib/agent/daemon.mjs');
+    const state = mkdtempSync(join(tmpdir(), 'web-ai-agent-exit-'));
+    const previous = process.env.WEB_AI_SNAPSHOT_STATE_DIR;
+    process.env.WEB_AI_SNAPSHOT_STATE_DIR = state;
+    const serve = handler => new Promise(resolve => {
+        const server = createServer(handler);
+        server.listen(join(state, 'agent.sock'), () => resolve(server));
+    });
+    try {
+        let server = await serve(conn => conn.resume().end());
+        assert.equal(await request({ tool: 'close' }), null);
+        await new Promise(resolve => server.close(resolve));
+        server = await serve(conn => conn.destroy());
+        assert.equal(await request({ tool: 'close' }), null);
+        await new Promise(resolve => server.close(resolve));
+        // A daemon that answers is read as before.
+        server = await serve(conn => conn.on('data', () => conn.end('{"text":"Closed the kept browser."}')));
+        assert.deepEqual(await request({ tool: 'close' }), { text: 'Closed the kept browser.' });
+        await new Promise(resolve => server.close(resolve));
+        // Not JSON is still an error, not silence.
+        server = await serve(conn => conn.on('data', () => conn.end('oops')));
+        await assert.rejects(request({ tool: 'close' }), /not JSON/);
+        await new Promise(resolve => server.close(resolve));
+    } finally {
+        if (previous === undefined) delete process.env.WEB_AI_SNAPSHOT_STATE_DIR;
+        else process.env.WEB_AI_SNAPSHOT_STATE_DIR = previous;
+        rmSync(state, { recursive: true, force: true });
+    }
+});

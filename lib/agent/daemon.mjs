@@ -49,6 +49,10 @@ export function request(message, { timeoutMs = 120000 } = {}) {
         conn.on('end', () => {
             clearTimeout(timer);
             answered = true;
+            conn.destroy();
+            // A daemon that is exiting (after another client's `close`) may
+            // take the connection and end it without a word: no daemon.
+            if (data === '') return resolve(null);
             try {
                 resolve(JSON.parse(data));
             } catch {
@@ -58,7 +62,9 @@ export function request(message, { timeoutMs = 120000 } = {}) {
         conn.on('error', err => {
             clearTimeout(timer);
             if (answered) return;
-            if (['ENOENT', 'ECONNREFUSED'].includes(err.code)) resolve(null);
+            // ECONNRESET/EPIPE: the daemon stopped listening while this
+            // connection waited to be taken, i.e. it is exiting.
+            if (['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE'].includes(err.code)) resolve(null);
             else reject(err);
         });
     });
@@ -88,8 +94,14 @@ export async function runDaemon(options) {
     const host = new AgentHost({ allowFileUrls: true, ...options });
     let queue = Promise.resolve();
     let server = null;
-    const quit = async () => {
+    // From a `close` on, no new command finds this daemon: neither its record
+    // nor its socket takes another connection.
+    const stopListening = () => {
         server.close();
+        rmSync(record, { force: true });
+    };
+    const quit = async () => {
+        stopListening();
         await host.close().catch(() => undefined);
         rmSync(record, { force: true });
         if (process.platform !== 'win32') rmSync(socket, { force: true });
@@ -118,7 +130,7 @@ export async function runDaemon(options) {
                 queue = queue.then(async () => {
                     const answer = await cliAnswer(host, message).catch(err => ({ stdout: '', stderr: `internal.unhandled: ${firstLine(err)}\n`, code: 1 }));
                     if (answer.close) {
-                        rmSync(record, { force: true });
+                        stopListening();
                         conn.end(JSON.stringify(answer), () => quit());
                     } else {
                         conn.end(JSON.stringify(answer));
@@ -127,8 +139,7 @@ export async function runDaemon(options) {
                 return;
             }
             if (message.tool === 'close') {
-                // No new command finds this daemon from here on.
-                rmSync(record, { force: true });
+                stopListening();
                 conn.end(JSON.stringify({ text: 'Closed the kept browser.', isError: false }), () => quit());
                 return;
             }
