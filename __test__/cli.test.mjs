@@ -31,6 +31,20 @@ test('snapshot with no URL prints the bundled page with refs', async () => {
     assert.match(r.stdout, /textbox "Message ChatGPT" \[ref=@e\d+\]/);
 });
 
+test('WEB_AI_TRACE=1 prints where a capture\'s time went, one line a phase on stderr, and changes nothing else', async () => {
+    const page = join(root, 'fixtures', 'agent', 'shop.html');
+    const [plain, traced] = await Promise.all([cli('snapshot', page), cliWith({ WEB_AI_TRACE: '1' }, 'snapshot', page)]);
+    assert.equal(traced.status, 0, traced.stderr);
+    assert.equal(traced.stdout, plain.stdout);
+    assert.doesNotMatch(plain.stderr, /web-ai-trace/);
+    const phases = new Map([...traced.stderr.matchAll(/^web-ai-trace (\S+) (\d+\.\d\d)$/gm)].map(m => [m[1], Number(m[2])]));
+    for (const phase of ['engine.page', 'engine.build', 'dom.read', 'serialize', 'locate', 'build_snapshot', 'capture', 'session.outcome']) {
+        assert.ok(phases.has(phase), `${phase} in\n${traced.stderr}`);
+    }
+    // The phases nest: the capture holds its build, the build its serializing.
+    assert.ok(phases.get('capture') >= phases.get('build_snapshot') && phases.get('build_snapshot') >= phases.get('serialize'));
+});
+
 test('snapshot FILE --json prints a whole WebAiSnapshot; options pass through', async () => {
     const r = await cli('snapshot', join(pagesDir, 'forms.html'), '--json', '--refs-only', '--vendor', 'grok');
     assert.equal(r.status, 0, r.stderr);

@@ -26,6 +26,7 @@
 //!   session's kept one;
 //! - `options`, `error`: snapshot options (what the caller's JSON says a
 //!   snapshot shows, nothing of a session's), and the one error type with its code table;
+//! - `trace`: phase timings on stderr (`WEB_AI_TRACE=1`), for finding where a look's time goes;
 //! - `allocator` (addon only): the allocator and why.
 //!
 //! The napi binding (`binding`, behind the `napi` feature) only converts
@@ -46,6 +47,7 @@ mod options;
 mod page;
 mod page_session;
 mod text;
+mod trace;
 mod tree;
 
 // The agent loop's rules, as the JS layer gets them (registry freshness, target matching, vendor contracts, the doctor).

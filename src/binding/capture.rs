@@ -310,7 +310,8 @@ impl CapturePump {
                 Err(e) => return capture_outcome(Err(e), numbered, None),
             };
             let learn = state.as_deref().map(|s| (s, prefix.as_str()));
-            session_outcome(crate::capture::capture_incremental(&transport, opts, ctx).await, numbered, sent, learn)
+            let captured = crate::trace::timed_async("capture", crate::capture::capture_incremental(&transport, opts, ctx)).await;
+            crate::trace::timed("session.outcome", || session_outcome(captured, numbered, sent, learn))
         });
         CapturePump { pump }
     }

@@ -146,7 +146,8 @@ impl NativeSession {
         opts.timeout_ms = left.max(1);
         let sent = ctx.incremental.as_ref().map(|_| (self.state.clone(), base));
         let prefix = opts.ref_prefix.clone();
-        let outcome = session_outcome(crate::capture::capture_incremental(&*conn, opts, ctx).await, false, sent, Some((&self.state, prefix.as_str())));
+        let captured = crate::trace::timed_async("capture", crate::capture::capture_incremental(&*conn, opts, ctx)).await;
+        let outcome = crate::trace::timed("session.outcome", || session_outcome(captured, false, sent, Some((&self.state, prefix.as_str()))));
         self.link.keep_world(&conn, outcome.world.clone().and_then(|w| world_of(Some(w)))).await;
         if conn.broken().is_some() {
             self.link.drop_broken(&conn).await;

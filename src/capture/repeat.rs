@@ -286,7 +286,7 @@ async fn repeat(
     let asked_from = first.len();
     first.extend((0..expected).map(root));
     mirror.left_open = expected > 0;
-    let replies = reader.batch(&first).await;
+    let replies = crate::trace::timed_async("repeat.take", reader.batch(&first)).await;
     let taken = json_of!(first[0], &replies[0], opts);
     if let Some(f) = thrown(&taken, "the watcher could not be asked") {
         return Ok(Err(f));
@@ -403,6 +403,7 @@ async fn repeat(
     mirror.left_open = true;
     // The caller's look, with the subtrees' reading: the page as the snapshot shows it.
     let look = inc.after.as_ref().map(|e| command(RepeatCall::After, json!({ "expression": e, "contextId": world.context_id, "returnByValue": true })));
+    let reading = Instant::now();
     // The frames marked by the first question; any other is marked when its world is made.
     let marked: Vec<String> = watched.iter().map(|(f, _)| f.clone()).collect();
     let frames = Frames { marked: &marked, key: &key };
@@ -427,6 +428,7 @@ async fn repeat(
         Err(f) => return Ok(Err(f)),
     };
     let (roots, t) = (read.roots, read.ended);
+    crate::trace::phase("repeat.read", reading);
     if let Some(k) = before.iter().position(|c| c.call == Call::PageFacts) {
         let page = helper.read_page_facts(&before_replies[k]);
         facts.dom_hash = page.dom_hash;
@@ -435,9 +437,11 @@ async fn repeat(
     if let Err(f) = watch_elsewhere(&reader, mirror, &documents, &key).await? {
         return Ok(Err(f));
     }
-    let snapshot =
-        rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone()))
-            .await?;
+    let snapshot = crate::trace::timed_async(
+        "repeat.rebuild",
+        rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())),
+    )
+    .await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
 }
 
@@ -964,7 +968,7 @@ async fn rebuild(
         let (finished, page_of) = match mirror.take_kept(shape) {
             Some(kept) => (CaptureSession::finish_built(opts.clone(), ctx.clone(), started, kept.page, kept.dom, kept.tree, facts)?, kept.page_of),
             None => {
-                let (snap, page_of) = mirror.to_snapshot_mapped();
+                let (snap, page_of) = crate::trace::timed("mirror.to_snapshot", || mirror.to_snapshot_mapped());
                 (CaptureSession::finish_from(opts.clone(), ctx.clone(), started, &snap, facts)?, page_of)
             }
         };

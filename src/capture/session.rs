@@ -1158,7 +1158,7 @@ impl CaptureSession {
                 }
                 dom
             }
-            None => self.dom_trees(&tree, facts.viewport, &mut facts.notes),
+            None => crate::trace::timed("dom.trees", || self.dom_trees(&tree, facts.viewport, &mut facts.notes)),
         };
         let captures = self.frame_captures();
         // The tree is kept for the next build only as the engine built it.
@@ -1177,7 +1177,8 @@ impl CaptureSession {
                 t.remember_hints();
             });
         }
-        let mut snapshot = build_snapshot(&tree, subtree, facts, &self.opts, self.ctx.numbering.as_deref(), capture_ms, &dom);
+        let mut snapshot =
+            crate::trace::timed("build_snapshot", || build_snapshot(&tree, subtree, facts, &self.opts, self.ctx.numbering.as_deref(), capture_ms, &dom));
         if self.ctx.incremental.is_some() {
             snapshot.capture_mode = Some(crate::text::snapshot::CaptureMode::Full);
         }
@@ -1319,15 +1320,15 @@ impl CaptureSession {
         let style_at = self.engine_style_at();
         let (kept_page, kept_index) = (&mut self.built_page, &mut self.built_index);
         let mut engine = || {
-            let page = crate::engine::page::from_snapshot(snap, style_at);
-            let (tree, index) = crate::engine::build::build_indexed(&page);
+            let page = crate::trace::timed("engine.page", || crate::engine::page::from_snapshot(snap, style_at));
+            let (tree, index) = crate::trace::timed("engine.build", || crate::engine::build::build_indexed(&page));
             if keep_page {
                 *kept_page = Some(page);
                 *kept_index = Some(index);
             }
             tree
         };
-        let dom_pass = || snapshot_reader::read_parsed(snap, want_boxes, want_concealed);
+        let dom_pass = || crate::trace::timed("dom.read", || snapshot_reader::read_parsed(snap, want_boxes, want_concealed));
         // The thread that reads the DOM is done long before the engine: it indexes
         // the document for the refs' selectors meanwhile.
         let dom_pass_and_index = || {

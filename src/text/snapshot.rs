@@ -128,7 +128,8 @@ pub fn build_snapshot(
         _ => opts,
     };
     let Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref, mut unseen } =
-        serialize(tree, subtree_root, title.as_deref(), facts.url.as_deref(), opts, hint_fn, keying.as_ref(), select_fn);
+        crate::trace::timed("serialize", || serialize(tree, subtree_root, title.as_deref(), facts.url.as_deref(), opts, hint_fn, keying.as_ref(), select_fn));
+    let located = std::time::Instant::now();
     if text.is_empty() {
         text.push_str("- document");
     }
@@ -170,6 +171,7 @@ pub fn build_snapshot(
             ));
         }
     }
+    crate::trace::phase("locate", located);
     let elements = opts.include_elements.then(|| {
         let (mut list, left_out, hidden) = crate::text::elements::elements(&refs, opts.max_elements);
         if hidden > 0 && hidden == refs.iter().filter(|r| r.blocked_by.is_none()).count() {
@@ -195,7 +197,7 @@ pub fn build_snapshot(
     });
     notes.extend(unseen.note());
     // The hash is of the page's text, not of the boundaries (a new nonce each time).
-    let ax_hash = hash_accessibility_snapshot(&text);
+    let ax_hash = crate::trace::timed("ax_hash", || hash_accessibility_snapshot(&text));
     if let Some((nonce, origin)) = &untrusted {
         text = crate::text::untrusted::wrap(&crate::text::untrusted::neutralise(&text), nonce, origin);
     }
