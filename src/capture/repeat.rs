@@ -1251,6 +1251,53 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_subtree_hidden_or_shown_and_a_click_fact_changed_keep_the_build() {
+        let (mut m, facts, shape) = forms_mirror();
+        let build = async |m: &mut Mirror| build_offline(m, &facts, &shape).await;
+        let first = build(&mut m).await;
+        // `form.hidden = true`: the same nodes, none laid out (no computed styles).
+        let form = m.find(|n| n.node_type == 1 && n.name == "FORM").expect("a form");
+        let shown = m.read_again(form);
+        let mut hidden = shown.clone();
+        hidden.iter_mut().for_each(|n| n.styles = None);
+        m.replace(hidden).unwrap();
+        assert!(m.has_kept(), "hiding reaches the DOM pass only through its click hints, which are patched");
+        let after_hide = build(&mut m).await;
+        same(&after_hide, &whole(&m, &facts));
+        assert!(first.text.contains("textbox") && !after_hide.text.contains("textbox"), "{}", after_hide.text);
+        // Shown again: the same snapshot as before it was hidden.
+        m.replace(shown.clone()).unwrap();
+        assert!(m.has_kept());
+        let after_show = build(&mut m).await;
+        same(&after_show, &whole(&m, &facts));
+        assert_eq!(after_show.text, first.text);
+        // `cursor: pointer` set on the heading (it begins there: a click hint) and a listener
+        // added to a paragraph: each then reads as clickable, as a whole build reads it.
+        let heading = m.find(|n| n.node_type == 1 && n.name == "H1").expect("a heading");
+        let mut again = m.read_again(heading);
+        again.iter_mut().filter_map(|n| n.styles.as_mut()).for_each(|s| s[0] = "pointer".into());
+        m.replace(again).unwrap();
+        assert!(m.has_kept());
+        let pointer = build(&mut m).await;
+        same(&pointer, &whole(&m, &facts));
+        assert!(pointer.text.contains("heading \"Your cart\" [ref=") && !first.text.contains("heading \"Your cart\" [ref="), "{}", pointer.text);
+        let mut again = m.read_again(heading);
+        again.iter_mut().filter_map(|n| n.styles.as_mut()).for_each(|s| s[0] = "auto".into());
+        again[0].clickable = true;
+        m.replace(again).unwrap();
+        assert!(m.has_kept());
+        let listener = build(&mut m).await;
+        same(&listener, &whole(&m, &facts));
+        assert_eq!(listener.text, pointer.text, "a listener is a click hint as the pointer was");
+        let mut again = m.read_again(heading);
+        again[0].clickable = false;
+        m.replace(again).unwrap();
+        let plain = build(&mut m).await;
+        same(&plain, &whole(&m, &facts));
+        assert_eq!(plain.text, first.text);
+    }
+
+    #[tokio::test]
     async fn a_text_put_in_another_texts_place_is_a_change_of_value_and_keeps_the_build() {
         let (mut m, facts, shape) = forms_mirror();
         let build = async |m: &mut Mirror| build_offline(m, &facts, &shape).await;

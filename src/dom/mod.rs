@@ -348,6 +348,22 @@ impl DomTree {
         }
     }
 
+    /// A kept tree told that the click facts of `backend`'s element changed
+    /// (a listener, or where `cursor: pointer` begins), as a DOM snapshot would
+    /// now give them (`crate::incremental::kept`). False when it has no such node.
+    pub fn set_click_hint(&mut self, backend: i64, on: bool) -> bool {
+        let Some(i) = self.by_backend(backend) else { return false };
+        if on {
+            self.click_hints.insert(backend, true);
+        } else {
+            self.click_hints.remove(&backend);
+        }
+        if let Some(cell) = self.hint_memo.as_mut().and_then(|(_, memo)| memo.get_mut(i as usize)) {
+            *cell = std::sync::OnceLock::new();
+        }
+        true
+    }
+
     /// Whether the element of `backend` invites a click without being a
     /// control: a click listener, the root of a `cursor: pointer` area,
     /// `onclick`, `tabindex >= 0` or `contenteditable`.

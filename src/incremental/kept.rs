@@ -71,9 +71,16 @@ impl Kept {
         for &k in changed {
             let (Some(&p), Some(m)) = (self.page_of.get(k as usize), nodes.get(k as usize)) else { return false };
             let Some(n) = self.page.nodes.get_mut(p as usize).filter(|_| p != NONE) else { return false };
-            // The DOM pass's facts did not change (`Mirror::replace`), so neither did being laid out.
+            // Hidden or shown: laid out no longer, or now (its styles, below).
             if n.laid_out != m.styles.is_some() {
-                return false;
+                n.laid_out = m.styles.is_some();
+                only_text = false;
+                if !n.laid_out {
+                    (n.display, n.visibility, n.transform) = (Atom::default(), Atom::default(), Transform::default());
+                    if n.pseudo.is_some() {
+                        n.content.clear();
+                    }
+                }
             }
             match n.kind {
                 Some(Kind::Text) => {
@@ -114,6 +121,10 @@ impl Kept {
                 n.transform = transform;
             }
         }
+        match self.patch_click_facts(changed, nodes) {
+            None => return false,
+            Some(moved) => only_text &= !moved,
+        }
         let told = only_text
             && match &mut self.tree {
                 Some((tree, index)) => retext::patch(&self.page, tree, index, &texts),
@@ -123,6 +134,53 @@ impl Kept {
             self.tree = None;
         }
         true
+    }
+}
+
+impl Kept {
+    /// The click facts of the changed nodes and of their children, as a DOM
+    /// snapshot would give them now: a listener (`clickable`), and where
+    /// `cursor: pointer` begins (it is pointer, its parent is not), in the
+    /// engine's page and in the DOM pass's click hints. Some(whether any
+    /// changed); None when a node is not where the map says.
+    fn patch_click_facts(&mut self, changed: &[u32], nodes: &[MNode]) -> Option<bool> {
+        // The capture's first style is `cursor` when it asked for any (`engine::page::from_snapshot`).
+        let cursor = self.style_at > 0;
+        let pointer = |k: u32| cursor && nodes.get(k as usize).and_then(|m| m.styles.as_ref()).and_then(|s| s.first()).is_some_and(|c| c == "pointer");
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut moved = false;
+        for &k in changed {
+            let children = nodes.get(k as usize).map_or(&[][..], |m| m.children.as_slice());
+            for &j in std::iter::once(&k).chain(children) {
+                if !seen.insert(j) {
+                    continue;
+                }
+                let m = nodes.get(j as usize)?;
+                let Some(&p) = self.page_of.get(j as usize).filter(|&&p| p != NONE) else {
+                    // A child the engine's page does not have (the map leaves nothing out that it read).
+                    continue;
+                };
+                let element = m.node_type == 1;
+                let root = element && pointer(j) && !pointer(m.parent);
+                let n = self.page.nodes.get_mut(p as usize)?;
+                if (n.clickable, n.pointer_root) == (m.clickable, root && cursor) {
+                    continue;
+                }
+                let was = n.clickable && element || n.pointer_root;
+                n.clickable = m.clickable;
+                n.pointer_root = root && cursor;
+                moved = true;
+                let now = m.clickable && element || root;
+                if was != now {
+                    if let Some(tree) = self.dom.first_mut() {
+                        if !tree.set_click_hint(m.backend, now) {
+                            return None;
+                        }
+                    }
+                }
+            }
+        }
+        Some(moved)
     }
 }
 

@@ -304,10 +304,12 @@ impl Mirror {
                 if same {
                     continue;
                 }
-                if n.clickable != f.clickable
-                    || n.styles.as_ref().map(|s| s.get(..style_at)) != f.styles.as_ref().map(|s| s.get(..style_at))
-                    || dom_attrs(&n.attrs).ne(dom_attrs(&f.attrs))
-                {
+                // A listener, being laid out and `cursor` (the DOM pass's one style when
+                // nothing asks for boxes) are patched into what was kept, click hints
+                // included (`Kept::patch`): a row hidden or shown keeps it. Other DOM
+                // pass styles and the attributes it keeps are read by the DOM pass alone.
+                let dom_styles_differ = n.styles.as_ref().map(|s| s.get(..style_at)) != f.styles.as_ref().map(|s| s.get(..style_at));
+                if (style_at > 1 && dom_styles_differ) || dom_attrs(&n.attrs).ne(dom_attrs(&f.attrs)) {
                     self.kept = None;
                 }
                 let (parent, children) = (n.parent, std::mem::take(&mut n.children));
