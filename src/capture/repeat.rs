@@ -1271,6 +1271,38 @@ mod tests {
         let after_show = build(&mut m).await;
         same(&after_show, &whole(&m, &facts));
         assert_eq!(after_show.text, first.text);
+        // A list hidden loses its items' markers (generated boxes exist only when laid out);
+        // shown again, it gets new ones. Either way the build is kept, and whole.
+        let list = m.find(|n| n.node_type == 1 && n.name == "UL").expect("a list");
+        let with_markers = m.read_again(list);
+        assert!(with_markers.iter().any(|n| n.pseudo.is_some()), "the list's items have markers");
+        let mut hidden: Vec<MNode> = Vec::new();
+        let mut place = Vec::new();
+        for n in &with_markers {
+            if n.pseudo.is_some() {
+                place.push(crate::incremental::mirror::NONE);
+                continue;
+            }
+            place.push(hidden.len() as u32);
+            let parent = place.get(n.parent as usize).copied().unwrap_or(crate::incremental::mirror::NONE);
+            hidden.push(MNode { styles: None, parent, ..n.clone() });
+        }
+        m.replace(hidden).unwrap();
+        assert!(m.has_kept(), "markers that went are taken out of what was kept");
+        let list_hidden = build(&mut m).await;
+        same(&list_hidden, &whole(&m, &facts));
+        assert!(!list_hidden.text.contains("Blue mug") && first.text.contains("Blue mug"), "{}", list_hidden.text);
+        let mut shown_again = with_markers.clone();
+        for (j, n) in shown_again.iter_mut().enumerate() {
+            if n.pseudo.is_some() {
+                n.backend = 800_000 + j as i64;
+            }
+        }
+        m.replace(shown_again).unwrap();
+        assert!(m.has_kept(), "new markers are added to what was kept");
+        let list_shown = build(&mut m).await;
+        same(&list_shown, &whole(&m, &facts));
+        assert_eq!(list_shown.text, first.text);
         // `cursor: pointer` set on the heading (it begins there: a click hint) and a listener
         // added to a paragraph: each then reads as clickable, as a whole build reads it.
         let heading = m.find(|n| n.node_type == 1 && n.name == "H1").expect("a heading");

@@ -21,7 +21,7 @@
 //! the next build reads the mirror whole.
 
 use crate::dom::DomTree;
-use crate::engine::page::{Atom, Kind, Page, Transform, NONE};
+use crate::engine::page::{Atom, Kind, Node, Page, Pseudo, Transform, NONE};
 use crate::engine::retext::{self, Index, Retext};
 use crate::tree::AxTree;
 
@@ -69,6 +69,10 @@ impl Kept {
         let mut texts: Vec<Retext> = Vec::new();
         let mut only_text = true;
         for &k in changed {
+            // A generated box that went after it changed (`Kept::regenerate` took it out).
+            if nodes.get(k as usize).is_some_and(|m| !m.alive) {
+                continue;
+            }
             let (Some(&p), Some(m)) = (self.page_of.get(k as usize), nodes.get(k as usize)) else { return false };
             let Some(n) = self.page.nodes.get_mut(p as usize).filter(|_| p != NONE) else { return false };
             // Hidden or shown: laid out no longer, or now (its styles, below).
@@ -138,6 +142,69 @@ impl Kept {
 }
 
 impl Kept {
+    /// Generated boxes (`::marker`, `::before`, `::after`) that went with
+    /// being laid out, and new ones that came (`Mirror::replace_generated`):
+    /// each gone is taken out of its parent's children in the page, each new
+    /// one added as `engine::page::from_snapshot` reads one, and `parents`
+    /// list their children as the mirror now does. False when a node is not
+    /// where the map says. The engine's tree is built again.
+    pub fn regenerate(&mut self, parents: &[u32], nodes: &[MNode], removed: &[u32], added: &[u32]) -> bool {
+        if self.page_of.len() < nodes.len() {
+            self.page_of.resize(nodes.len(), NONE);
+        }
+        for &k in removed {
+            let Some(was) = self.page_of.get_mut(k as usize).map(|p| std::mem::replace(p, NONE)) else { return false };
+            let Some(n) = self.page.nodes.get_mut(was as usize) else { continue };
+            let parent = std::mem::replace(&mut n.parent, NONE);
+            n.laid_out = false;
+            if let Some(q) = self.page.nodes.get_mut(parent as usize) {
+                q.children.retain(|&c| c != was);
+            }
+        }
+        let cursor = self.style_at > 0;
+        let pointer = |m: &MNode| cursor && m.styles.as_ref().and_then(|s| s.first()).is_some_and(|c| c == "pointer");
+        for &k in added {
+            let Some(m) = nodes.get(k as usize) else { return false };
+            let Some(&q) = self.page_of.get(m.parent as usize).filter(|&&q| q != NONE) else { return false };
+            let Some(&scope) = self.page.scope.get(q as usize) else { return false };
+            let parent_pointer = nodes.get(m.parent as usize).is_some_and(pointer);
+            let mut n = Node {
+                kind: Some(Kind::Element),
+                tag: Atom::from(crate::dom::snapshot_reader::local_name(&m.name).as_str()),
+                parent: q,
+                backend: Some(m.backend),
+                pseudo: Some(match m.pseudo.as_deref() {
+                    Some("before") => Pseudo::Before,
+                    Some("after") => Pseudo::After,
+                    _ => Pseudo::Other,
+                }),
+                clickable: m.clickable,
+                pointer_root: pointer(m) && !parent_pointer,
+                content_doc: NONE,
+                ..Node::default()
+            };
+            if let Some(styles) = &m.styles {
+                let style = |j: usize| styles.get(self.style_at + j).map_or("", String::as_str);
+                n.laid_out = true;
+                n.display = Atom::from(style(0));
+                n.visibility = Atom::from(style(1));
+                n.content = style(2).to_string();
+                n.transform = Transform::of(style(3));
+            }
+            self.page_of[k as usize] = self.page.nodes.len() as u32;
+            self.page.nodes.push(n);
+            self.page.scope.push(scope);
+        }
+        for &q in parents {
+            let (Some(m), Some(&p)) = (nodes.get(q as usize), self.page_of.get(q as usize)) else { return false };
+            let kids: Vec<u32> = m.children.iter().filter_map(|&c| self.page_of.get(c as usize).copied()).filter(|&c| c != NONE).collect();
+            let Some(n) = self.page.nodes.get_mut(p as usize).filter(|_| p != NONE) else { return false };
+            n.children = kids;
+        }
+        self.tree = None;
+        true
+    }
+
     /// The click facts of the changed nodes and of their children, as a DOM
     /// snapshot would give them now: a listener (`clickable`), and where
     /// `cursor: pointer` begins (it is pointer, its parent is not), in the

@@ -288,38 +288,16 @@ impl Mirror {
             return Err(Unpatchable("a changed subtree holds a frame".into()));
         }
         let old: Vec<u32> = self.walk(root).collect();
+        if self.kept.is_some() && !self.same_nodes(&old, &fresh) && self.same_but_generated(&old, &fresh) {
+            self.replace_generated(&old, fresh);
+            return Ok(());
+        }
         if self.same_nodes(&old, &fresh) {
             // The same nodes in the same places: their facts are written over in place. What
             // the last build made still serves unless the DOM pass reads what changed.
             let style_at = self.kept.as_ref().map_or(0, |k| k.style_at);
             for (&k, f) in old.iter().zip(fresh) {
-                let n = &mut self.nodes[k as usize];
-                let rekeyed = (n.backend != f.backend).then_some((n.backend, f.backend));
-                let same = rekeyed.is_none()
-                    && n.value == f.value
-                    && n.attrs == f.attrs
-                    && n.styles == f.styles
-                    && n.clickable == f.clickable
-                    && (&n.text_value, &n.input_value, n.checked, n.selected) == (&f.text_value, &f.input_value, f.checked, f.selected);
-                if same {
-                    continue;
-                }
-                // A listener, being laid out and `cursor` (the DOM pass's one style when
-                // nothing asks for boxes) are patched into what was kept, click hints
-                // included (`Kept::patch`): a row hidden or shown keeps it. Other DOM
-                // pass styles and the attributes it keeps are read by the DOM pass alone.
-                let dom_styles_differ = n.styles.as_ref().map(|s| s.get(..style_at)) != f.styles.as_ref().map(|s| s.get(..style_at));
-                if (style_at > 1 && dom_styles_differ) || dom_attrs(&n.attrs).ne(dom_attrs(&f.attrs)) {
-                    self.kept = None;
-                }
-                let (parent, children) = (n.parent, std::mem::take(&mut n.children));
-                *n = MNode { parent, children, alive: true, ..f };
-                if let Some((was, now)) = rekeyed {
-                    self.rekey(k, was, now);
-                }
-                if self.kept.is_some() {
-                    self.changed.push(k);
-                }
+                self.write_over(k, f, style_at);
             }
             if self.kept.is_none() {
                 self.changed.clear();
@@ -559,6 +537,138 @@ impl Mirror {
             index.push(at);
         }
         index.first().copied().ok_or_else(|| Unpatchable("an empty subtree was read".into()))
+    }
+
+    /// Whether `fresh`, a re-read of the subtree whose nodes are `old`, holds
+    /// the same nodes in the same places but for generated boxes (`::marker`,
+    /// `::before`, `::after`), which come and go with being laid out: a row
+    /// hidden loses its list items' markers. Each generated box must be a leaf.
+    fn same_but_generated(&self, old: &[u32], fresh: &[MNode]) -> bool {
+        if fresh.first().is_none_or(|f| f.node_type == 9 || f.pseudo.is_some()) {
+            return false;
+        }
+        let generated_leaf = old.iter().all(|&k| self.nodes[k as usize].pseudo.is_none() || self.nodes[k as usize].children.is_empty())
+            && fresh.iter().all(|f| fresh.get(f.parent as usize).is_none_or(|p| p.pseudo.is_none()));
+        if !generated_leaf {
+            return false;
+        }
+        let old_real: Vec<u32> = old.iter().copied().filter(|&k| self.nodes[k as usize].pseudo.is_none()).collect();
+        let fresh_real: Vec<usize> = (0..fresh.len()).filter(|&j| fresh[j].pseudo.is_none()).collect();
+        if old_real.len() != fresh_real.len() {
+            return false;
+        }
+        // Each node's place among the real ones, for the parents' places.
+        let old_place: FxHashMap<u32, u32> = old_real.iter().enumerate().map(|(j, &k)| (k, j as u32)).collect();
+        let fresh_place: FxHashMap<u32, u32> = fresh_real.iter().enumerate().map(|(j, &i)| (i as u32, j as u32)).collect();
+        old_real.iter().zip(&fresh_real).enumerate().all(|(j, (&k, &i))| {
+            let (o, f) = (&self.nodes[k as usize], &fresh[i]);
+            let text_swap = j > 0 && o.node_type == 3 && f.node_type == 3 && !self.by_backend.contains_key(&f.backend);
+            o.alive
+                && (o.backend == f.backend || text_swap)
+                && o.node_type == f.node_type
+                && o.name == f.name
+                && o.shadow == f.shadow
+                && o.content_doc == f.content_doc
+                && (j == 0 || (f.parent as usize) < i && old_place.contains_key(&o.parent) && old_place.get(&o.parent) == fresh_place.get(&f.parent))
+        })
+    }
+
+    /// [`Mirror::replace`] for a re-read that [`Mirror::same_but_generated`]
+    /// accepts: the real nodes' facts are written over as for the same nodes,
+    /// generated boxes that went are retired and new ones placed, each
+    /// parent's children in the order the re-read gives, and what the last
+    /// build made is told of both (`Kept::regenerate`).
+    fn replace_generated(&mut self, old: &[u32], fresh: Vec<MNode>) {
+        let style_at = self.kept.as_ref().map_or(0, |k| k.style_at);
+        // Each fresh node's arena slot: the real ones are `old`'s, generated ones found or new.
+        let real_old: Vec<u32> = old.iter().copied().filter(|&k| self.nodes[k as usize].pseudo.is_none()).collect();
+        let mut slot: Vec<u32> = vec![NONE; fresh.len()];
+        let mut real = real_old.iter();
+        for (i, f) in fresh.iter().enumerate() {
+            if f.pseudo.is_none() {
+                slot[i] = real.next().copied().unwrap_or(NONE);
+            }
+        }
+        // The old generated boxes of each parent, by kind, to be taken by the new ones of that kind.
+        let mut spare: FxHashMap<(u32, Option<String>), Vec<u32>> = FxHashMap::default();
+        for &k in old.iter().rev() {
+            let n = &self.nodes[k as usize];
+            if n.pseudo.is_some() {
+                spare.entry((n.parent, n.pseudo.clone())).or_default().push(k);
+            }
+        }
+        let mut parents: Vec<u32> = Vec::new();
+        let mut order: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        let mut added = Vec::new();
+        for (i, f) in fresh.into_iter().enumerate() {
+            if i == 0 {
+                self.write_over(slot[0], f, style_at);
+                continue;
+            }
+            let parent = slot.get(f.parent as usize).copied().unwrap_or(NONE);
+            let k = if f.pseudo.is_none() {
+                self.write_over(slot[i], f, style_at);
+                slot[i]
+            } else if let Some(k) = spare.get_mut(&(parent, f.pseudo.clone())).and_then(Vec::pop) {
+                self.write_over(k, f, style_at);
+                k
+            } else {
+                let k = self.nodes.len() as u32;
+                self.by_backend.insert(f.backend, k);
+                self.nodes.push(MNode { parent, children: Vec::new(), alive: true, ..f });
+                self.live += 1;
+                added.push(k);
+                k
+            };
+            if !order.contains_key(&parent) {
+                parents.push(parent);
+            }
+            order.entry(parent).or_default().push(k);
+        }
+        let removed: Vec<u32> = spare.into_values().flatten().collect();
+        for &k in &removed {
+            self.retire(k);
+        }
+        for &p in &parents {
+            if let (Some(n), Some(kids)) = (self.nodes.get_mut(p as usize), order.remove(&p)) {
+                n.children = kids;
+            }
+        }
+        let told = match self.kept.as_mut() {
+            Some(kept) => kept.regenerate(&parents, &self.nodes, &removed, &added),
+            None => false,
+        };
+        if !told {
+            self.kept = None;
+            self.changed.clear();
+        }
+    }
+
+    /// Write fresh facts over node `k` (the same node, re-read), as [`Mirror::replace`] does.
+    fn write_over(&mut self, k: u32, f: MNode, style_at: usize) {
+        let Some(n) = self.nodes.get_mut(k as usize) else { return };
+        let rekeyed = (n.backend != f.backend).then_some((n.backend, f.backend));
+        let same = rekeyed.is_none()
+            && n.value == f.value
+            && n.attrs == f.attrs
+            && n.styles == f.styles
+            && n.clickable == f.clickable
+            && (&n.text_value, &n.input_value, n.checked, n.selected) == (&f.text_value, &f.input_value, f.checked, f.selected);
+        if same {
+            return;
+        }
+        let dom_styles_differ = n.styles.as_ref().map(|s| s.get(..style_at)) != f.styles.as_ref().map(|s| s.get(..style_at));
+        if (style_at > 1 && dom_styles_differ) || dom_attrs(&n.attrs).ne(dom_attrs(&f.attrs)) {
+            self.kept = None;
+        }
+        let (parent, children) = (n.parent, std::mem::take(&mut n.children));
+        *n = MNode { parent, children, alive: true, ..f };
+        if let Some((was, now)) = rekeyed {
+            self.rekey(k, was, now);
+        }
+        if self.kept.is_some() {
+            self.changed.push(k);
+        }
     }
 
     /// Whether `fresh`, a re-read of the subtree whose nodes are `old` (in
