@@ -7,17 +7,21 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { AgentHost, UNTRUSTED_WARNING } from './host.mjs';
 
-// The SDK is loaded after the browser has been asked to start (about 0.1 s of
-// module loading that the launch overlaps).
+// The SDK is loaded after the browser has been asked to start (about 0.3 s of
+// module loading that the launch overlaps). The streamable HTTP transport
+// (43 ms of it here) only for `--port`.
 let sdk = null;
 async function loadSdk() {
     sdk ??= Promise.all([
         import('@modelcontextprotocol/sdk/server/index.js'),
         import('@modelcontextprotocol/sdk/server/stdio.js'),
-        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
         import('@modelcontextprotocol/sdk/types.js'),
-    ]).then(([index, stdio, http, types]) => ({ ...index, ...stdio, ...http, ...types }));
+    ]).then(([index, stdio, types]) => ({ ...index, ...stdio, ...types }));
     return sdk;
+}
+
+async function loadHttpTransport() {
+    return import('@modelcontextprotocol/sdk/server/streamableHttp.js');
 }
 
 const INSTRUCTIONS = `Browse with refs: get_snapshot shows the page with a ref (@e4) on every control; act with browser_click, browser_fill and the others by ref. Each result starts with one status line, then the page or only what changed since the last result. Refs stay valid while their element exists. ${UNTRUSTED_WARNING}`;
@@ -64,7 +68,7 @@ export async function runMcpServer(options = {}, { version } = {}) {
     // The browser starts with the server, while the client initializes; a
     // failed start is reported by the first tool call, which tries again.
     host.start().catch(() => undefined);
-    const { StdioServerTransport, StreamableHTTPServerTransport, isInitializeRequest } = await loadSdk();
+    const { StdioServerTransport, isInitializeRequest } = await loadSdk();
     if (options.port === undefined) {
         const server = await createMcpServer(host, { version });
         const transport = new StdioServerTransport();
@@ -78,6 +82,7 @@ export async function runMcpServer(options = {}, { version } = {}) {
         await shutdown();
         return null;
     }
+    const { StreamableHTTPServerTransport } = await loadHttpTransport();
     const sessions = new Map();
     const http = createServer(async (req, res) => {
         const url = new URL(req.url, 'http://localhost');

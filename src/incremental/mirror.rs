@@ -613,6 +613,11 @@ impl Mirror {
                 self.write_over(k, f, style_at);
                 k
             } else {
+                // A box known elsewhere (never seen: ids are new) would leave the page's copy stale.
+                if let Some(was) = self.alive(f.backend) {
+                    self.retire(was);
+                    self.kept = None;
+                }
                 let k = self.nodes.len() as u32;
                 self.by_backend.insert(f.backend, k);
                 self.nodes.push(MNode { parent, children: Vec::new(), alive: true, ..f });
