@@ -230,12 +230,12 @@ impl Kept {
                 let element = m.node_type == 1;
                 let root = element && pointer(j) && !pointer(m.parent);
                 let n = self.page.nodes.get_mut(p as usize)?;
-                if (n.clickable, n.pointer_root) == (m.clickable, root && cursor) {
+                if (n.clickable, n.pointer_root) == (m.clickable, root) {
                     continue;
                 }
                 let was = n.clickable && element || n.pointer_root;
                 n.clickable = m.clickable;
-                n.pointer_root = root && cursor;
+                n.pointer_root = root;
                 moved = true;
                 let now = m.clickable && element || root;
                 if was != now {

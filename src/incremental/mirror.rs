@@ -288,11 +288,12 @@ impl Mirror {
             return Err(Unpatchable("a changed subtree holds a frame".into()));
         }
         let old: Vec<u32> = self.walk(root).collect();
-        if self.kept.is_some() && !self.same_nodes(&old, &fresh) && self.same_but_generated(&old, &fresh) {
+        let same = self.same_nodes(&old, &fresh);
+        if !same && self.kept.is_some() && self.same_but_generated(&old, &fresh) {
             self.replace_generated(&old, fresh);
             return Ok(());
         }
-        if self.same_nodes(&old, &fresh) {
+        if same {
             // The same nodes in the same places: their facts are written over in place. What
             // the last build made still serves unless the DOM pass reads what changed.
             let style_at = self.kept.as_ref().map_or(0, |k| k.style_at);
@@ -539,6 +540,20 @@ impl Mirror {
         index.first().copied().ok_or_else(|| Unpatchable("an empty subtree was read".into()))
     }
 
+    /// Whether re-read node `f`, `j`th of its subtree, is live node `o` (its
+    /// facts may differ; its place is the caller's to check). A text put in
+    /// another's place is the old one with a new id (see `swap_texts`), when
+    /// the id is new to the mirror (not a text moved here from elsewhere).
+    fn same_node(&self, j: usize, o: &MNode, f: &MNode) -> bool {
+        let text_swap = j > 0 && o.node_type == 3 && f.node_type == 3 && !self.by_backend.contains_key(&f.backend);
+        o.alive
+            && (o.backend == f.backend || text_swap)
+            && o.node_type == f.node_type
+            && o.name == f.name
+            && o.shadow == f.shadow
+            && o.content_doc == f.content_doc
+    }
+
     /// Whether `fresh`, a re-read of the subtree whose nodes are `old`, holds
     /// the same nodes in the same places but for generated boxes (`::marker`,
     /// `::before`, `::after`), which come and go with being laid out: a row
@@ -562,13 +577,7 @@ impl Mirror {
         let fresh_place: FxHashMap<u32, u32> = fresh_real.iter().enumerate().map(|(j, &i)| (i as u32, j as u32)).collect();
         old_real.iter().zip(&fresh_real).enumerate().all(|(j, (&k, &i))| {
             let (o, f) = (&self.nodes[k as usize], &fresh[i]);
-            let text_swap = j > 0 && o.node_type == 3 && f.node_type == 3 && !self.by_backend.contains_key(&f.backend);
-            o.alive
-                && (o.backend == f.backend || text_swap)
-                && o.node_type == f.node_type
-                && o.name == f.name
-                && o.shadow == f.shadow
-                && o.content_doc == f.content_doc
+            self.same_node(j, o, f)
                 && (j == 0 || (f.parent as usize) < i && old_place.contains_key(&o.parent) && old_place.get(&o.parent) == fresh_place.get(&f.parent))
         })
     }
@@ -687,17 +696,7 @@ impl Mirror {
         let place: FxHashMap<u32, u32> = old.iter().enumerate().map(|(j, &k)| (k, j as u32)).collect();
         old.iter().zip(fresh).enumerate().all(|(j, (&k, f))| {
             let o = &self.nodes[k as usize];
-            // A text put in another's place is the old one with a new id (see `swap_texts`),
-            // when the id is new to the mirror (not a text moved here from elsewhere).
-            let text_swap = j > 0 && o.node_type == 3 && f.node_type == 3 && !self.by_backend.contains_key(&f.backend);
-            o.alive
-                && (o.backend == f.backend || text_swap)
-                && o.node_type == f.node_type
-                && o.name == f.name
-                && o.pseudo == f.pseudo
-                && o.shadow == f.shadow
-                && o.content_doc == f.content_doc
-                && (j == 0 || (f.parent as usize) < j && place.get(&o.parent) == Some(&f.parent))
+            self.same_node(j, o, f) && o.pseudo == f.pseudo && (j == 0 || (f.parent as usize) < j && place.get(&o.parent) == Some(&f.parent))
         })
     }
 
