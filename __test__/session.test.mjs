@@ -142,7 +142,8 @@ for (const kind of SOURCES) {
             assert.match(w.delta.text, /\+ +- button "Copy answer"/);
 
             // A state change is not the hierarchy change asked for.
-            await t.page.evaluate(() => setTimeout(() => document.querySelector('#answer').setAttribute('aria-label', 'Reply'), 100));
+            // Renamed before the wait starts, so that the wait's first look sees it however loaded the machine is.
+            await t.page.evaluate(() => document.querySelector('#answer').setAttribute('aria-label', 'Reply'));
             const notThat = await t.session.waitForUiChange({ expectedChange: 'state_change', timeoutMs: 900 });
             assert.deepEqual([notThat.success, notThat.timeout], [false, true]);
             const quiet = await t.session.waitForUiChange({ timeoutMs: 500 });
