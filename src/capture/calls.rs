@@ -112,6 +112,8 @@ pub enum RepeatCall {
     OopifMark(u32),
     /// The caller's look at the page once the subtrees are read (`Incremental::after`).
     After,
+    /// The layout boxes of the page's document, read again (`crate::incremental::layout`).
+    Boxes,
     /// The remote objects of the roots, released.
     Release,
     DomDisable,
@@ -153,7 +155,7 @@ impl Call {
             Call::Repeat(RepeatCall::OopifTargets) => "Target.getTargets",
             Call::Repeat(RepeatCall::OopifWorld(_)) => "Page.createIsolatedWorld",
             Call::Repeat(RepeatCall::DomEnable) => "DOM.enable",
-            Call::Repeat(RepeatCall::Root(_)) => "Runtime.evaluate",
+            Call::Repeat(RepeatCall::Root(_) | RepeatCall::Boxes) => "Runtime.evaluate",
             Call::Repeat(RepeatCall::Describe(_) | RepeatCall::FrameDescribe(_) | RepeatCall::Identify(_)) => "DOM.describeNode",
             Call::Repeat(RepeatCall::Facts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::Listeners(_)) => "DOMDebugger.getEventListeners",

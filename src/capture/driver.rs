@@ -113,7 +113,8 @@ pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: Captur
                     send_all(transport, cleanup, Instant::now() + Duration::from_millis(CLEANUP_MS), |_, _| Vec::new()).await;
                 }
                 let mut snapshot = *snapshot;
-                let mirror = match (session.mirror.take(), session.mirror_unusable()) {
+                let why = session.mirror_unusable();
+                let mirror = match (session.mirror.take(), why) {
                     (Some(mut m), None) => {
                         // A mirror read from this reply holds its nodes in the page's order.
                         if let Some(built) = session.built.take().filter(|b| !m.frames_elsewhere && b.page.nodes.len() == m.node_slots()) {

@@ -23,7 +23,8 @@ use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::dom::json_arena::{self, JArena};
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::incremental::fresh::{Described, InArena};
-use crate::incremental::{fresh, Mirror};
+use crate::dom::viewport::Boxes;
+use crate::incremental::{fresh, layout, Mirror};
 use crate::options::SnapshotOptions;
 use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 
@@ -236,6 +237,12 @@ async fn repeat(
     // The session's key as a JS string literal (JSON's escaping is JS's).
     let key = Value::String(inc.session.clone()).to_string();
     let reader = Reader { transport, opts, deadline, group: format!("{OBJECT_GROUP}{}", inc.session) };
+    // Layout boxes are read again for the page's own document alone (`incremental::layout`).
+    let wants_boxes = opts.wants_boxes();
+    let overflow_at = helper.snapshot_style_names().iter().position(|s| s == "overflow-y");
+    if wants_boxes && (mirror.document_count() > 1 || mirror.frames_elsewhere) {
+        return Ok(Err(Fallback("the layout boxes of frames (viewportOnly, maxTokens) are read again only by a full capture".into())));
+    }
 
     let root = |k: usize| {
         command(
@@ -371,7 +378,18 @@ async fn repeat(
     };
     if root_count + list_count == 0 && blind == 0 {
         let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;
-        if same && inc.reuse && shape == mirror.shape && elsewhere_as_they_were {
+        // With boxes, a page whose DOM stayed may still have moved (a scroll, an image that
+        // loaded): unchanged only when every box is where the last build had it.
+        let boxes = if wants_boxes {
+            match read_boxes(&reader, overflow_at, world, mirror).await? {
+                Ok(b) => Some(b),
+                Err(f) => return Ok(Err(f)),
+            }
+        } else {
+            None
+        };
+        let boxes_stayed = boxes.as_ref().is_none_or(|(_, seen)| mirror.boxes_seen == Some(*seen));
+        if same && boxes_stayed && inc.reuse && shape == mirror.shape && elsewhere_as_they_were {
             return Ok(Ok(Repeated::Unchanged));
         }
         // Nothing in the DOM changed: the DOM hash stands; the rest is rebuilt with the new facts.
@@ -380,7 +398,7 @@ async fn repeat(
         }
         let t = Instant::now();
         let snapshot =
-            rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone()))
+            rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone()), boxes)
                 .await?;
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
     }
@@ -437,12 +455,53 @@ async fn repeat(
     if let Err(f) = watch_elsewhere(&reader, mirror, &documents, &key).await? {
         return Ok(Err(f));
     }
+    // The boxes of the patched page: a round trip after the reading, since the script
+    // measures what the patched mirror says is laid out.
+    let boxes = if wants_boxes {
+        match read_boxes(&reader, overflow_at, world, mirror).await? {
+            Ok(b) => Some(b),
+            Err(f) => return Ok(Err(f)),
+        }
+    } else {
+        None
+    };
     let snapshot = crate::trace::timed_async(
         "repeat.rebuild",
-        rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone())),
+        rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone()), boxes),
     )
     .await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
+}
+
+/// The layout boxes of the mirror's page document as the page has them now
+/// (`incremental::layout`), with a hash of the script's answer: the same
+/// answer twice is the same boxes.
+async fn read_boxes(
+    reader: &Reader<'_>,
+    overflow_at: Option<usize>,
+    world: &World,
+    // `&mut`: a shared borrow held across the await would need the mirror to be `Sync`.
+    mirror: &mut Mirror,
+) -> Result<std::result::Result<(Boxes, u64), Fallback>> {
+    let order = layout::order(mirror);
+    let cmd = command(RepeatCall::Boxes, json!({ "expression": layout::expression(&order), "contextId": world.context_id, "returnByValue": true }));
+    let replies = crate::trace::timed_async("repeat.boxes", reader.batch(std::slice::from_ref(&cmd))).await;
+    let Some(reply) = replies.first() else { return Ok(Err(Fallback("the layout boxes were not asked for".into()))) };
+    let v = json_of!(cmd, reply, reader.opts);
+    if let Some(f) = thrown(&v, "the layout boxes could not be read") {
+        return Ok(Err(f));
+    }
+    let Some(text) = v.pointer("/result/value").and_then(Value::as_str) else { return Ok(Err(Fallback("the layout boxes' script gave no answer".into()))) };
+    let Some(overflow_at) = overflow_at else {
+        return Ok(Err(Fallback("the mirror holds no overflow style to clip boxes by".into())));
+    };
+    let seen = {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        text.hash(&mut h);
+        h.finish()
+    };
+    Ok(layout::boxes(mirror, &order, text, overflow_at).map(|b| (b, seen)).map_err(Fallback))
 }
 
 /// The session's watch over frames of other origins in this process (`frame_watch.js`):
@@ -944,8 +1003,13 @@ async fn rebuild(
     roots: u32,
     unchanged_elsewhere: &[String],
     frame_tree: Option<Value>,
+    boxes: Option<(Boxes, u64)>,
 ) -> Result<WebAiSnapshot> {
     mirror.facts = Some(PageFacts { notes: Vec::new(), ..facts.clone() });
+    let boxes = boxes.map(|(b, seen)| {
+        mirror.boxes_seen = Some(seen);
+        b
+    });
     mirror.shape = shape.to_string();
     facts.documents = documents;
     let mut snapshot = if mirror.frames_elsewhere {
@@ -966,10 +1030,10 @@ async fn rebuild(
     } else {
         // Only values changed since the last build: its page, patched, and its DOM trees.
         let (finished, page_of) = match mirror.take_kept(shape) {
-            Some(kept) => (CaptureSession::finish_built(opts.clone(), ctx.clone(), started, kept.page, kept.dom, kept.tree, facts)?, kept.page_of),
+            Some(kept) => (CaptureSession::finish_built(opts.clone(), ctx.clone(), started, kept.page, kept.dom, kept.tree, facts, boxes)?, kept.page_of),
             None => {
                 let (snap, page_of) = crate::trace::timed("mirror.to_snapshot", || mirror.to_snapshot_mapped());
-                (CaptureSession::finish_from(opts.clone(), ctx.clone(), started, &snap, facts)?, page_of)
+                (CaptureSession::finish_from(opts.clone(), ctx.clone(), started, &snap, facts, boxes)?, page_of)
             }
         };
         match finished {
@@ -1139,7 +1203,7 @@ mod tests {
 
     /// The snapshot of the mirror built from it whole, as a first repeat capture builds it.
     fn whole(m: &Mirror, facts: &PageFacts) -> WebAiSnapshot {
-        match CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &m.to_snapshot(), facts.clone()) {
+        match CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &m.to_snapshot(), facts.clone(), None) {
             Ok((_, Step::Done(s))) => *s,
             _ => panic!("the mirror's snapshot did not build"),
         }
@@ -1193,7 +1257,7 @@ mod tests {
     /// A build from the mirror that asks the browser nothing.
     async fn build_offline(m: &mut Mirror, facts: &PageFacts, shape: &str) -> WebAiSnapshot {
         let t = Answer(|_: &str, _: &Value| CdpReply::Err("no call expected".into()));
-        rebuild(&t, &opts(), &CaptureContext::default(), Instant::now(), m, facts.clone(), Default::default(), shape, 1, &[], None).await.unwrap()
+        rebuild(&t, &opts(), &CaptureContext::default(), Instant::now(), m, facts.clone(), Default::default(), shape, 1, &[], None, None).await.unwrap()
     }
 
     fn named(n: &MNode, name: &str, value: &str) -> bool {

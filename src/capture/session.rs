@@ -161,6 +161,9 @@ pub struct CaptureSession {
     /// What the engine's build of `built_page` knew, for patching its tree after text changes.
     built_index: Option<crate::engine::retext::Index>,
     given_dom: Option<Vec<DomTree>>,
+    /// A repeat capture's layout boxes of the page's document, read again by
+    /// script (`crate::incremental::layout`): they stand for the build's.
+    given_boxes: Option<Boxes>,
     /// A page session's capture records what each frame in another process
     /// answered (`FrameReplies`): the next repeat capture replays a frame that
     /// has not changed since instead of asking it again (`frame_replay`).
@@ -290,6 +293,7 @@ impl CaptureSession {
             built_page: None,
             built_index: None,
             given_dom: None,
+            given_boxes: None,
             record_frames: false,
             given_facts: false,
             frame_replies: FrameReplies::default(),
@@ -1171,6 +1175,9 @@ impl CaptureSession {
         facts.unread_frames = self.unread_frames;
         let capture_ms = self.started.elapsed().as_secs_f64() * 1000.0;
         let mut dom = dom;
+        if let (Some(boxes), Some(t)) = (self.given_boxes.take(), dom.first_mut()) {
+            t.set_boxes(boxes);
+        }
         if self.keep_built {
             dom.iter_mut().for_each(|t| {
                 t.remember_locations();
@@ -1412,8 +1419,14 @@ impl CaptureSession {
         if self.opts.root_selector.is_some() {
             return Some("a rootSelector capture".into());
         }
-        if self.opts.wants_boxes() || self.opts.mark_untrusted {
-            return Some("layout boxes (viewportOnly, includeElements, maxTokens, untrustedContent: 'mark') move with any change".into());
+        // Boxes move with any change: a repeat capture reads them all again by script
+        // (`crate::incremental::layout`), but only those of the page's own document, and
+        // none of what `elements` and the concealment marks need besides (focus, styles).
+        if self.opts.include_elements || self.opts.mark_untrusted {
+            return Some("layout boxes and focus (includeElements, untrustedContent: 'mark') are not mirrored".into());
+        }
+        if self.opts.wants_boxes() && (!self.frames.is_empty() || self.mirror.as_ref().is_some_and(|m| m.document_count() > 1)) {
+            return Some("the layout boxes of frames (viewportOnly, maxTokens) are read again only by a full capture".into());
         }
         if self.dom_documented.contains(&None) {
             return Some("the page has shadow roots, whose DOM snapshot is not its element tree".into());
@@ -1434,9 +1447,11 @@ impl CaptureSession {
         started: Instant,
         snap: &snapshot_reader::Snapshot<'_>,
         mut facts: PageFacts,
+        boxes: Option<Boxes>,
     ) -> Result<(CaptureSession, Step)> {
         let mut s = CaptureSession::with_page_snapshot(opts, ctx, snap, true);
         s.started = started;
+        s.given_boxes = boxes;
         s.documents = std::mem::take(&mut facts.documents);
         s.stage = Stage::First;
         s.facts = Some(facts);
@@ -1460,9 +1475,11 @@ impl CaptureSession {
         dom: Vec<DomTree>,
         tree: Option<(AxTree, crate::engine::retext::Index)>,
         mut facts: PageFacts,
+        boxes: Option<Boxes>,
     ) -> Result<(CaptureSession, Step)> {
         let mut s = CaptureSession::new(opts, ctx);
         s.started = started;
+        s.given_boxes = boxes;
         s.keep_built = true;
         let (tree, index) = tree.unwrap_or_else(|| crate::engine::build::build_indexed(&page));
         s.ax_tree = Some(Ok(tree));

@@ -145,6 +145,13 @@ impl DomTree {
         }
     }
 
+    /// Layout boxes read again since the tree was built (a repeat capture's,
+    /// `crate::incremental::layout`): the hints remembered of the old ones go.
+    pub fn set_boxes(&mut self, boxes: Boxes) {
+        self.boxes = Some(boxes);
+        self.hint_memo = None;
+    }
+
     /// Build the selector index of the root document now: a capture does it
     /// on the thread that read the DOM, beside the engine, instead of after it.
     pub fn index_root_document(&mut self) {

@@ -91,6 +91,9 @@ pub struct Mirror {
     /// session's group (it read subtrees): the next one turns the one off and lets the
     /// others go. A new mirror assumes so (a repeat capture that fell back may have).
     pub left_open: bool,
+    /// A hash of the layout boxes the last build from the mirror placed (`super::layout`):
+    /// a look that needs boxes finds the page unchanged only when they are the same.
+    pub boxes_seen: Option<u64>,
     /// The engine's page and the DOM pass's trees of the last build, while
     /// only values changed since (see [`super::kept`]).
     kept: Option<Kept>,
@@ -261,6 +264,27 @@ impl Mirror {
     pub fn subtree_size(&self, backend: i64) -> Option<usize> {
         let &root = self.by_backend.get(&backend)?;
         Some(self.walk(root).count())
+    }
+
+    /// The page's document's elements and texts in the order a walk of its
+    /// child nodes meets them (no generated boxes, shadow trees, template
+    /// contents or frame documents), each with its parent's place in the list
+    /// (`usize::MAX`: a child of the document): `super::layout`.
+    pub(crate) fn document_order(&self) -> Vec<(&MNode, usize)> {
+        let Some(root) = self.docs.first().map(|d| d.root).filter(|&r| r != NONE) else { return Vec::new() };
+        let mut out = Vec::with_capacity(self.live);
+        let mut stack = vec![(root, usize::MAX)];
+        while let Some((k, parent)) = stack.pop() {
+            let Some(n) = self.nodes.get(k as usize).filter(|n| n.alive && n.pseudo.is_none() && n.node_type != 11) else { continue };
+            let here = if matches!(n.node_type, 1 | 3) {
+                out.push((n, parent));
+                out.len() - 1
+            } else {
+                parent
+            };
+            stack.extend(n.children.iter().rev().map(|&c| (c, here)));
+        }
+        out
     }
 
     /// The subtree of `i` in pre-order (explicit stack: the depth is the page's).

@@ -19,6 +19,7 @@
 
 pub mod fresh;
 pub mod kept;
+pub mod layout;
 pub mod mirror;
 
 pub use mirror::{Mirror, Unpatchable};

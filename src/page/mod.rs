@@ -39,6 +39,7 @@ pub const TAKE_CHANGES: &str = include_str!("capture/take_changes.js");
 pub const SUBTREE_FACTS: &str = include_str!("capture/subtree_facts.js");
 pub const PSEUDO_FACTS: &str = include_str!("capture/pseudo_facts.js");
 pub const FRAME_WATCH: &str = include_str!("capture/frame_watch.js");
+pub const LAYOUT_BOXES: &str = include_str!("capture/layout_boxes.js");
 
 // The actions' scripts.
 pub const ELEMENT_STATE: &str = include_str!("action/element_state.js");
@@ -55,7 +56,7 @@ pub const SETTLE: &str = include_str!("action/settle.js");
 
 /// Every script, by file name (for the tests).
 #[cfg_attr(not(test), allow(dead_code))]
-pub const ALL: [(&str, &str); 18] = [
+pub const ALL: [(&str, &str); 19] = [
     ("watch.js", WATCH),
     ("capture/page_facts.js", PAGE_FACTS),
     ("capture/marked_element.js", MARKED_ELEMENT),
@@ -63,6 +64,7 @@ pub const ALL: [(&str, &str); 18] = [
     ("capture/subtree_facts.js", SUBTREE_FACTS),
     ("capture/pseudo_facts.js", PSEUDO_FACTS),
     ("capture/frame_watch.js", FRAME_WATCH),
+    ("capture/layout_boxes.js", LAYOUT_BOXES),
     ("action/element_state.js", ELEMENT_STATE),
     ("action/describe_element.js", DESCRIBE_ELEMENT),
     ("action/contains_node.js", CONTAINS_NODE),

@@ -1,0 +1,181 @@
+//! Layout boxes for a repeat capture that needs them (`viewportOnly`,
+//! `maxTokens`): the mirror keeps none, since boxes move with any change (a
+//! row added moves every row below it; an image that loads or a scroll moves
+//! them with no mutation at all). Each such look reads the box of every
+//! laid-out element and text of the page's document again with one script
+//! (`page/capture/layout_boxes.js`) and places them as a DOM snapshot's
+//! bounds are placed (`crate::dom::snapshot_reader`): clipped by every
+//! ancestor whose overflow clips, scrollers marked.
+//!
+//! Why a script and not a DOM snapshot: the snapshot carries the whole page
+//! again (every text, every attribute) to give the boxes. Measured on this
+//! machine (`target/exp` probes, 2026-11-28): the script over all 26,264
+//! element and text nodes of the generated 40k-node page took 110–133 ms
+//! against 490–790 ms for the agent's whole capture there; over cnn's 2,080
+//! nodes 7 ms against 130–270 ms. Its boxes equal the snapshot's: over the
+//! 17 real pages of `fixtures/real-pages`, 39,669 of 40,002 nodes' bounds
+//! were the same to the bit and 176 within 0.02 px; the rest were SVG shapes
+//! and `wbr`, which carry no text a snapshot shows.
+//!
+//! What the script cannot measure it leaves out, as a box the snapshot would
+//! not give either: generated boxes (`::before`, `::after`, `::marker`),
+//! whose visibility then follows their element's.
+
+use serde_json::json;
+
+use super::mirror::MNode;
+use super::Mirror;
+use crate::dom::viewport::{Boxes, Rect};
+
+/// What the page's walk must meet to measure the mirror's nodes: which are
+/// laid out, how many there are and the hash of their types and names.
+pub struct Order {
+    laid: String,
+    count: usize,
+    hash: u32,
+}
+
+const FNV_OFFSET: u32 = 0x811c_9dc5;
+const FNV_PRIME: u32 = 0x0100_0193;
+
+/// The hash `layout_boxes.js` keeps of each node it meets: its type, then
+/// its name's UTF-16 code units.
+fn hash_node(mut hash: u32, n: &MNode) -> u32 {
+    hash = (hash ^ n.node_type as u32).wrapping_mul(FNV_PRIME);
+    for unit in n.name.encode_utf16() {
+        hash = (hash ^ unit as u32).wrapping_mul(FNV_PRIME);
+    }
+    hash
+}
+
+/// The order of the mirror's page document, as the script will walk it.
+pub fn order(m: &Mirror) -> Order {
+    let nodes = m.document_order();
+    let laid: String = nodes.iter().map(|(n, _)| if n.styles.is_some() { '1' } else { '0' }).collect();
+    let hash = nodes.iter().fold(FNV_OFFSET, |h, (n, _)| hash_node(h, n));
+    Order { laid, count: nodes.len(), hash }
+}
+
+/// The script's call, for `Runtime.evaluate` in our world.
+pub fn expression(order: &Order) -> String {
+    crate::page::call_expression(crate::page::LAYOUT_BOXES, &[json!(order.laid)])
+}
+
+/// The boxes of the script's answer (`value`, the string it returned) for
+/// the mirror it was asked with. `overflow_at` is where `overflow-y` is
+/// among the mirror's computed styles. An error says why the answer is not
+/// of this mirror's page (it changed since, or lists other nodes).
+pub fn boxes(m: &Mirror, order: &Order, value: &str, overflow_at: usize) -> Result<Boxes, String> {
+    let (count, hash, rects): (usize, u32, Vec<f64>) =
+        serde_json::from_str(value).map_err(|e| format!("the layout boxes' answer is not as written: {e}"))?;
+    if count != order.count || hash != order.hash {
+        return Err(format!("the page lists {count} elements and texts where the mirror has {} (or others)", order.count));
+    }
+    let nodes = m.document_order();
+    let laid = nodes.iter().filter(|(n, _)| n.styles.is_some()).count();
+    if nodes.len() != count || rects.len() != laid * 4 {
+        return Err(format!("the layout boxes' answer gives {} numbers for {laid} laid-out nodes", rects.len()));
+    }
+    let scrolls = |s: &str| matches!(s, "auto" | "scroll");
+    let clips = |s: &str| matches!(s, "auto" | "scroll" | "hidden" | "clip");
+    let mut out = Boxes::default();
+    // The clip each listed node's content gets (parents come first).
+    let mut inner: Vec<Rect> = Vec::with_capacity(nodes.len());
+    let mut next = rects.chunks_exact(4);
+    for (n, parent) in &nodes {
+        let own = inner.get(*parent).copied().unwrap_or(Rect::EVERYWHERE);
+        let Some(styles) = &n.styles else {
+            inner.push(own);
+            continue;
+        };
+        let Some(rect) = next.next().and_then(Rect::from_slice) else {
+            inner.push(own);
+            continue;
+        };
+        out.insert(n.backend, rect, own);
+        let overflow = styles.get(overflow_at).map(String::as_str);
+        if overflow.is_some_and(scrolls) {
+            out.mark_scroller(n.backend);
+        }
+        // The root elements' overflow is the viewport's (CSS overflow propagation), not a box's.
+        let root_element = n.name == "HTML" || n.name == "BODY";
+        inner.push(if overflow.is_some_and(clips) && !root_element { rect.clip(own) } else { own });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::viewport::Placement;
+    use crate::incremental::mirror::{MDoc, NONE};
+
+    /// A node of a test mirror: laid out with `overflow` (styles: cursor, overflow-y), or not.
+    fn node(node_type: i64, name: &str, backend: i64, parent: u32, overflow: Option<&str>) -> MNode {
+        MNode {
+            node_type,
+            name: name.into(),
+            backend,
+            parent,
+            styles: overflow.map(|o| vec!["auto".to_string(), o.to_string()]),
+            alive: true,
+            ..MNode::default()
+        }
+    }
+
+    /// document > html > body > (div.scroller > p > text, div[hidden] > text, span::before)
+    fn page() -> Mirror {
+        let nodes = vec![
+            node(9, "#document", 1, NONE, None),
+            node(1, "HTML", 2, 0, Some("visible")),
+            node(1, "BODY", 3, 1, Some("hidden")),
+            node(1, "DIV", 4, 2, Some("auto")),
+            node(1, "P", 5, 3, Some("visible")),
+            node(3, "#text", 6, 4, Some("visible")),
+            node(1, "DIV", 7, 2, None),
+            node(3, "#text", 8, 6, None),
+            node(1, "SPAN", 9, 2, Some("visible")),
+            MNode { pseudo: Some("before".into()), ..node(1, "::before", 10, 8, Some("visible")) },
+            node(8, "#comment", 11, 2, None),
+        ];
+        Mirror::from_read(nodes, vec![MDoc { root: 0, ..MDoc::default() }], 2)
+    }
+
+    fn answer(order: &Order, rects: &[[f64; 4]]) -> String {
+        json!([order.count, order.hash, rects.concat()]).to_string()
+    }
+
+    #[test]
+    fn boxes_are_placed_and_clipped_as_a_snapshot_places_them() {
+        let m = page();
+        let order = order(&m);
+        // Pseudo-elements and comments are not met; nodes outside layout are not measured.
+        assert_eq!(order.laid, "11111001", "html, body, div, p, text, div (none), text (none), span");
+        assert_eq!(order.count, 8);
+        let rects = [[0.0, 0.0, 800.0, 3000.0], [0.0, 0.0, 800.0, 3000.0], [0.0, 100.0, 300.0, 200.0], [0.0, 350.0, 300.0, 20.0], [0.0, 350.0, 120.0, 20.0], [0.0, 400.0, 50.0, 20.0]];
+        let b = boxes(&m, &order, &answer(&order, &rects), 1).expect("the answer is of this mirror");
+        let view = Placement::page(800.0, 600.0);
+        // The paragraph is inside the viewport but scrolled out of its scroller's box.
+        assert_eq!(b.in_view(5, &view), Some(false));
+        assert_eq!(b.in_view(6, &view), Some(false));
+        assert_eq!(b.in_view(4, &view), Some(true));
+        assert!(b.is_scroller(4) && !b.is_scroller(5));
+        // BODY's `overflow: hidden` is the viewport's, not a clip of its own box.
+        assert_eq!(b.in_view(9, &view), Some(true));
+        // No box for a node outside layout, as in a DOM snapshot.
+        assert_eq!(b.in_view(7, &view), None);
+        assert_eq!(b.in_view(10, &view), None);
+    }
+
+    #[test]
+    fn an_answer_of_another_page_or_shape_is_refused() {
+        let m = page();
+        let order = order(&m);
+        let rects = [[0.0, 0.0, 1.0, 1.0]; 6];
+        let other = Order { laid: order.laid.clone(), count: order.count, hash: order.hash ^ 1 };
+        assert!(boxes(&m, &order, &answer(&other, &rects), 1).is_err(), "other names");
+        assert!(boxes(&m, &order, &answer(&order, &rects[..5]), 1).is_err(), "a box short");
+        assert!(boxes(&m, &order, "[1, 2]", 1).is_err(), "not an answer");
+        assert!(boxes(&m, &order, "not json", 1).is_err());
+    }
+}
