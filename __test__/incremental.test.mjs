@@ -26,17 +26,17 @@ after(closeBrowser);
 const MUTATE = readFileSync(join(root, 'bench', 'mutations.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '');
 const OPTIONS = { engine: 'dom', timeoutMs: 60000 };
 
-async function open(path) {
+async function open(path, options = OPTIONS) {
     const page = await openFile(await browser(), path);
-    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: options });
     return { page, session, close: async () => { await session.close(); await page.close(); } };
 }
 
 const mutate = (page, seed, only = null) => page.evaluate(([src, s, k]) => (0, eval)(`(${src})`)(s, k), [MUTATE, seed, only]);
 
 /** A full capture of the page with the session's numbering as it stands. */
-async function fullCapture(page, numbering) {
-    const outcome = await pumpCapture(adapt(page).send, { activeLayerOnly: true, ...OPTIONS }, numbering, null, null);
+async function fullCapture(page, numbering, options = OPTIONS) {
+    const outcome = await pumpCapture(adapt(page).send, { activeLayerOnly: true, ...options }, numbering, null, null);
     assert.ok(!outcome.error, outcome.error && outcome.error.message);
     return JSON.parse(outcome.snapshot);
 }
@@ -101,20 +101,24 @@ async function checkedLook(session, page) {
     return s;
 }
 
-/** Apply `seeds` one by one on a fresh page (each of the kind `kindOf(seed)`; null: any); the first step whose snapshots differ, or null. */
-async function run(path, seeds, onStep = () => {}, kindOf = () => null) {
-    const { page, session, close } = await open(path);
+/**
+ * Apply `seeds` one by one on a fresh page (each of the kind `kindOf(seed)`; null: any); the first
+ * step whose snapshots differ, or null. `options` are the snapshots' (both sides'); `change` makes
+ * each step's change (a random mutation).
+ */
+async function run(path, seeds, onStep = () => {}, kindOf = () => null, { options = OPTIONS, change = mutate } = {}) {
+    const { page, session, close } = await open(path, options);
     try {
         await session.snapshot();
         const done = [];
         for (let k = 0; k < seeds.length; k += 1) {
-            done.push(await mutate(page, seeds[k], kindOf(seeds[k])));
+            done.push(await change(page, seeds[k], kindOf(seeds[k])));
             const numbering = session._numbering();
             let inc;
             let full;
             try {
                 inc = await session.snapshot();
-                full = await fullCapture(page, numbering);
+                full = await fullCapture(page, numbering, options);
             } catch (err) {
                 // A capture that fails outright says where, and how to get there again.
                 err.message = `${path}: after mutation ${k + 1} (seeds ${JSON.stringify(seeds.slice(0, k + 1))}): ${err.message}\nMutations:\n${done.map((d, i) => `  ${i + 1}. ${d}`).join('\n')}`;
@@ -936,4 +940,51 @@ test(`after each of ${MUTATION_TOTAL} random mutations, the incremental snapshot
     assert.ok(steps >= MUTATION_TOTAL, `${steps} mutations`);
     // The proof is about incremental snapshots: most of them must have been.
     assert.ok(modes.incremental >= 0.7 * steps, `incremental ${modes.incremental} of ${steps} (full ${modes.full})`);
+});
+
+// An agent's looks (the MCP server's, the agent CLI's): only what is in the viewport, within a
+// token budget. Boxes move with any change and with none (a scroll): each such repeat look
+// measures them again by script (src/incremental/layout.rs) instead of a full capture.
+const AGENT_OPTIONS = { ...OPTIONS, viewportOnly: true, maxTokens: 3000 };
+const AGENT_STEPS = sized(24, 6);
+test(`looks that need layout boxes (viewportOnly and maxTokens, an agent's) stay incremental through ${4 * AGENT_STEPS} random mutations and scrolls, each the full capture`, { timeout: 10 * 60 * 1000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-agent-looks-'));
+    try {
+        const big = join(dir, 'generated-5k.html');
+        writeFileSync(big, generatePage(5000));
+        // One step in three scrolls the page (no mutation at all), down or back up.
+        const change = (page, seed, kind) =>
+            seed % 3 === 2 ? page.evaluate(dy => { window.scrollBy(0, dy); return `scrolled by ${dy}`; }, seed % 2 ? 450 : -300) : mutate(page, seed, kind);
+        const plan = [big, join(pagesDir, 'forms.html'), join(realPagesDir, 'gitlab-blog.html'), join(realPagesDir, 'wikipedia.html')];
+        const modes = { full: 0, incremental: 0 };
+        let steps = 0;
+        for (const path of plan) {
+            const seeds = Array.from({ length: AGENT_STEPS }, (_, k) => 3301 * (steps + 1) + k);
+            const failure = await run(path, seeds, s => { modes[s.stats.captureMode] += 1; }, () => null, { options: AGENT_OPTIONS, change });
+            assert.equal(failure, null, failure && `${path}: after step ${failure.step + 1} (seeds ${JSON.stringify(seeds.slice(0, failure.step + 1))}, ${failure.mode}):\n${failure.done.map((d, i) => `  ${i + 1}. ${d}`).join('\n')}\n${failure.diff}`);
+            steps += seeds.length;
+        }
+        assert.ok(modes.incremental >= 0.8 * steps, `incremental ${modes.incremental} of ${steps} (full ${modes.full})`);
+
+        // Nothing moved: the watcher's answer stands. A scroll alone: a new look, of the rows now in view.
+        const { page, session, close } = await open(big, AGENT_OPTIONS);
+        try {
+            const first = await session.snapshot();
+            const again = await session.snapshot();
+            assert.equal(again.revision, first.revision, 'an unchanged page keeps its revision');
+            assert.match(first.text, /Item 0: /);
+            await page.evaluate(() => document.querySelector('#card-60').scrollIntoView());
+            const numbering = session._numbering();
+            const scrolled = await session.snapshot();
+            assert.equal(scrolled.stats.captureMode, 'incremental');
+            assert.ok(scrolled.revision > first.revision, 'a scroll is a change of what the agent sees');
+            assert.doesNotMatch(scrolled.text, /Item 0: /);
+            assert.match(scrolled.text, /Item 60: /);
+            assert.equal(difference(scrolled, await fullCapture(page, numbering, AGENT_OPTIONS)), null);
+        } finally {
+            await close();
+        }
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
 });
