@@ -73,11 +73,11 @@ async function serveHtml(body) {
  * another origin in the page's process; localhost: another site, a process of its own),
  * loaded, with an incremental session on it.
  */
-async function framedShop(host) {
+async function framedShop(host, options = OPTIONS) {
     const child = await serveHtml(() => '<!doctype html><title>Card</title><p id=t>Card number</p><input id=card name=card aria-label=Card><button>Pay now</button>');
     const top = await serveHtml(() => `<!doctype html><title>Shop</title><h1>Checkout</h1><button>Top</button><iframe title="Payment" src="http://${host}:${child.address().port}/"></iframe>`);
     const page = await newTab(await browser());
-    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: options });
     const close = async () => {
         await session.close();
         await page.close();
@@ -947,7 +947,7 @@ test(`after each of ${MUTATION_TOTAL} random mutations, the incremental snapshot
 // measures them again by script (src/incremental/layout.rs) instead of a full capture.
 const AGENT_OPTIONS = { ...OPTIONS, viewportOnly: true, maxTokens: 3000 };
 const AGENT_STEPS = sized(24, 6);
-test(`looks that need layout boxes (viewportOnly and maxTokens, an agent's) stay incremental through ${4 * AGENT_STEPS} random mutations and scrolls, each the full capture`, { timeout: 10 * 60 * 1000 }, async () => {
+test(`looks that need layout boxes (viewportOnly and maxTokens, an agent's) stay incremental through ${5 * AGENT_STEPS} random mutations and scrolls, each the full capture, frames in other processes too`, { timeout: 10 * 60 * 1000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-agent-looks-'));
     try {
         const big = join(dir, 'generated-5k.html');
@@ -955,7 +955,8 @@ test(`looks that need layout boxes (viewportOnly and maxTokens, an agent's) stay
         // One step in three scrolls the page (no mutation at all), down or back up.
         const change = (page, seed, kind) =>
             seed % 3 === 2 ? page.evaluate(dy => { window.scrollBy(0, dy); return `scrolled by ${dy}`; }, seed % 2 ? 450 : -300) : mutate(page, seed, kind);
-        const plan = [big, join(pagesDir, 'forms.html'), join(realPagesDir, 'gitlab-blog.html'), join(realPagesDir, 'wikipedia.html')];
+        // Frames of the page's origin, three deep, are walked by the same script.
+        const plan = [big, join(pagesDir, 'forms.html'), join(pagesDir, 'frames.html'), join(realPagesDir, 'gitlab-blog.html'), join(realPagesDir, 'wikipedia.html')];
         const modes = { full: 0, incremental: 0 };
         let steps = 0;
         for (const path of plan) {
@@ -965,6 +966,26 @@ test(`looks that need layout boxes (viewportOnly and maxTokens, an agent's) stay
             steps += seeds.length;
         }
         assert.ok(modes.incremental >= 0.8 * steps, `incremental ${modes.incremental} of ${steps} (full ${modes.full})`);
+
+        // A frame of another site is in another process: its own capture reads its boxes, placed at its owner's.
+        const shop = await framedShop('localhost', AGENT_OPTIONS);
+        try {
+            await shop.session.snapshot();
+            const frame = shop.page.frames().find(f => f !== shop.page.mainFrame());
+            for (const change of [
+                () => shop.page.evaluate(() => { document.querySelector('h1').textContent = 'Checkout (2)'; }),
+                () => frame.evaluate(() => { document.querySelector('#t').textContent = 'Card number, 16 digits'; }),
+                () => shop.page.evaluate(() => { document.body.insertAdjacentHTML('afterbegin', '<div style="height:400px">Banner</div>'); }),
+            ]) {
+                await change();
+                const numbering = shop.session._numbering();
+                const look = await shop.session.snapshot();
+                assert.equal(look.stats.captureMode, 'incremental', look.notes.join('; '));
+                assert.equal(difference(look, await fullCapture(shop.page, numbering, AGENT_OPTIONS)), null);
+            }
+        } finally {
+            await shop.close();
+        }
 
         // Nothing moved: the watcher's answer stands. A scroll alone: a new look, of the rows now in view.
         const { page, session, close } = await open(big, AGENT_OPTIONS);

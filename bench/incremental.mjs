@@ -4,6 +4,9 @@
 //
 //   node bench/incremental.mjs [--runs N] [--only NAME] [--no-readme]
 //   node bench/incremental.mjs --kinds [--runs N] [--no-readme]   each kind of change on the 40k-node page
+//   --agent          the sessions look as the MCP server and the agent CLI do
+//                    (viewportOnly, maxTokens 3000: layout boxes on every look);
+//                    its results are recorded apart from the plain looks'
 //
 //   full ax, full dom — a full capture with each engine (DOM pass on);
 //   pw               — Playwright's page.ariaSnapshot({ mode: 'ai' }) (it has no incremental mode);
@@ -31,7 +34,11 @@ import { launchChromium, openFile } from '../lib/chromium.mjs';
 import { generatePage } from './generate.mjs';
 import { measurePages, median, root, round, writeReadmeBlock } from './pages.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, kinds: { type: 'boolean' }, 'no-readme': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, kinds: { type: 'boolean' }, agent: { type: 'boolean' }, 'no-readme': { type: 'boolean' } } });
+// The sessions' snapshot options: an agent's looks need layout boxes (`lib/agent/host.mjs`).
+const LOOK = values.agent ? { engine: 'dom', timeoutMs: 60_000, viewportOnly: true, maxTokens: 3000 } : { engine: 'dom', timeoutMs: 60_000 };
+const AGENT = values.agent ? '-agent' : '';
+const AGENT_WORDS = values.agent ? ', every look as an agent\'s (`viewportOnly`, `maxTokens: 3000`, as the MCP server and the agent CLI look)' : '';
 const RUNS = Number(values.runs);
 const WARMUP = 1;
 
@@ -51,9 +58,9 @@ function changeOneText(k) {
 
 async function measure(browser, p) {
     const page = await openFile(browser, p.path);
-    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
-    const whole = createPageSession(page, { cacheTtlMs: 0, incremental: false, snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
-    const always = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
+    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: LOOK });
+    const whole = createPageSession(page, { cacheTtlMs: 0, incremental: false, snapshotOptions: LOOK });
+    const always = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: LOOK });
     try {
         const cdp = await ax.cdpSessionFor(page);
         const send = (m, params) => cdp.send(m, params);
@@ -152,8 +159,8 @@ const KINDS = {
 
 async function measureKinds(browser, path) {
     const page = await openFile(browser, path);
-    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
-    const twin = createPageSession(page, { cacheTtlMs: 0, incremental: false, snapshotOptions: { engine: 'dom', timeoutMs: 60_000 } });
+    const session = createPageSession(page, { cacheTtlMs: 0, snapshotOptions: LOOK });
+    const twin = createPageSession(page, { cacheTtlMs: 0, incremental: false, snapshotOptions: LOOK });
     const out = [];
     try {
         await session.snapshot();
@@ -213,14 +220,14 @@ if (values.kinds) {
         await browser.close();
         rmSync(dir, { recursive: true, force: true });
     }
-    const command = `npm run bench:incremental -- --kinds${values.runs !== '5' ? ` --runs ${values.runs}` : ''}`;
+    const command = `npm run bench:incremental -- --kinds${values.agent ? ' --agent' : ''}${values.runs !== '5' ? ` --runs ${values.runs}` : ''}`;
     const rows = result.out.map(r => `| ${r.kind} | ${r.oursMs} | ${r.fullMs} | ${r.ratio} | ${r.incremental} | ${r.same ? 'yes' : 'no'} | ${r.why.replace(/^a full capture, not an incremental one: /, '')} |`);
-    const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${result.version}, Node ${process.version}, release addon; medians of ${RUNS} runs after ${WARMUP} warm-up, on a shared 2-core machine), on the generated 40k-node page (1,250 cards in one \`main\`). After each kind of change, made to a different card each run and painted, a page session's \`snapshot()\` (everything: the watcher, the capture, the delta) against its full-capture twin's (\`incremental: false\`) look at the same page, taken in alternating order; "same" says whether the two texts were equal after every change.\n\n| change | session ms | full-capture twin ms | ratio | incremental | same | why not |\n|${' --- |'.repeat(7)}\n${rows.join('\n')}\n`;
+    const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${result.version}, Node ${process.version}, release addon; medians of ${RUNS} runs after ${WARMUP} warm-up, on a shared 2-core machine), on the generated 40k-node page (1,250 cards in one \`main\`)${AGENT_WORDS}. After each kind of change, made to a different card each run and painted, a page session's \`snapshot()\` (everything: the watcher, the capture, the delta) against its full-capture twin's (\`incremental: false\`) look at the same page, taken in alternating order; "same" says whether the two texts were equal after every change.\n\n| change | session ms | full-capture twin ms | ratio | incremental | same | why not |\n|${' --- |'.repeat(7)}\n${rows.join('\n')}\n`;
     console.log(md);
     // A --no-readme run leaves the recorded results as they are.
     if (!values['no-readme']) {
-        writeFileSync(join(root, 'bench', 'incremental-kinds.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: result.version, runs: RUNS, results: result.out }, null, 1)}\n`);
-        writeReadmeBlock('incremental-kinds', 'Repeat snapshots by kind of change', md);
+        writeFileSync(join(root, 'bench', `incremental-kinds${AGENT}.json`), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: result.version, runs: RUNS, results: result.out }, null, 1)}\n`);
+        writeReadmeBlock(`incremental-kinds${AGENT}`, 'Repeat snapshots by kind of change', md);
     }
     process.exit(0);
 }
@@ -230,12 +237,12 @@ const { results, version } = await measurePages(values.only, measure, r => `${r.
 const head = "| page | full, ax ms | full, dom ms | Playwright ai ms | session, full ms | unchanged ms | one change ms | one change, 'always' ms | change / session full | change / full dom | change / full ax | incremental | why not |";
 const sep = '|' + ' --- |'.repeat(13);
 const rows = results.map(r => `| ${r.page} | ${r.fullAxMs} | ${r.fullDomMs} | ${r.pwMs} | ${r.sessionFullMs} | ${r.unchangedMs} | ${r.changeMs} | ${r.changeAlwaysMs} | ${r.changeVsSessionFull} | ${r.changeVsFullDom} | ${r.changeVsFullAx} | ${r.incrementalShare} | ${r.why || ''} |`);
-const given = [values.runs !== '5' ? `--runs ${values.runs}` : '', values.only ? `--only ${values.only}` : ''].filter(Boolean).join(' ');
+const given = [values.agent ? '--agent' : '', values.runs !== '5' ? `--runs ${values.runs}` : '', values.only ? `--only ${values.only}` : ''].filter(Boolean).join(' ');
 const command = `npm run bench:incremental${given ? ` -- ${given}` : ''}`;
-const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine). "unchanged" and "one change" are a page session's \`snapshot()\` (engine \`'dom'\`), all of it: the watcher, the capture, the delta; "one change" follows a script changing one text node and the page painting it (two animation frames; the page's own frame is not the snapshot's cost), "one change, 'always'" is the same look by a session with \`incremental: 'always'\` (it reads only what changed even under ${native.REPEAT_MIN_NODES} DOM nodes, where the default session captures in full), and "session, full" is the same look by a session with \`incremental: false\`. "full, ax" and "full, dom" are bare captures (\`captureOverCdp\`, no session). "incremental" counts the changed-page snapshots that were incremental; "why not" is the reason the others were full.\n\n${[head, sep, ...rows].join('\n')}\n`;
+const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of ${RUNS} rotated runs after ${WARMUP} warm-up, on a shared 2-core machine)${AGENT_WORDS}. "unchanged" and "one change" are a page session's \`snapshot()\` (engine \`'dom'\`), all of it: the watcher, the capture, the delta; "one change" follows a script changing one text node and the page painting it (two animation frames; the page's own frame is not the snapshot's cost), "one change, 'always'" is the same look by a session with \`incremental: 'always'\` (it reads only what changed even under ${native.REPEAT_MIN_NODES} DOM nodes, where the default session captures in full), and "session, full" is the same look by a session with \`incremental: false\`. "full, ax" and "full, dom" are bare captures (\`captureOverCdp\`, no session). "incremental" counts the changed-page snapshots that were incremental; "why not" is the reason the others were full.\n\n${[head, sep, ...rows].join('\n')}\n`;
 console.log(md);
 // A partial run (--only, --no-readme) leaves the recorded results as they are.
 if (!values['no-readme'] && !values.only) {
-    writeFileSync(join(root, 'bench', 'incremental.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
-    writeReadmeBlock('incremental', 'Repeat snapshots', md);
+    writeFileSync(join(root, 'bench', `incremental${AGENT}.json`), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
+    writeReadmeBlock(`incremental${AGENT}`, 'Repeat snapshots', md);
 }

@@ -21,9 +21,9 @@ use super::driver::{capture_in, drive, drive_from, Captured};
 use super::session::{CaptureSession, CdpCommand, Step};
 use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::dom::json_arena::{self, JArena};
+use crate::dom::viewport::Boxes;
 use crate::error::{ErrorCode, Result, WebAiError};
 use crate::incremental::fresh::{Described, InArena};
-use crate::dom::viewport::Boxes;
 use crate::incremental::{fresh, layout, Mirror};
 use crate::options::SnapshotOptions;
 use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
@@ -237,12 +237,11 @@ async fn repeat(
     // The session's key as a JS string literal (JSON's escaping is JS's).
     let key = Value::String(inc.session.clone()).to_string();
     let reader = Reader { transport, opts, deadline, group: format!("{OBJECT_GROUP}{}", inc.session) };
-    // Layout boxes are read again for the page's own document alone (`incremental::layout`).
+    // Layout boxes are read again by one script in our world (`incremental::layout`): of the
+    // documents it can enter, not those of frames of other origins in this process (frames in
+    // other processes are read again by their own captures, boxes and all).
     let wants_boxes = opts.wants_boxes();
     let overflow_at = helper.snapshot_style_names().iter().position(|s| s == "overflow-y");
-    if wants_boxes && (mirror.document_count() > 1 || mirror.frames_elsewhere) {
-        return Ok(Err(Fallback("the layout boxes of frames (viewportOnly, maxTokens) are read again only by a full capture".into())));
-    }
 
     let root = |k: usize| {
         command(
@@ -397,9 +396,21 @@ async fn repeat(
             return Ok(Err(f));
         }
         let t = Instant::now();
-        let snapshot =
-            rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone()), boxes)
-                .await?;
+        let snapshot = rebuild(
+            transport,
+            opts,
+            ctx,
+            started,
+            mirror,
+            facts,
+            documents,
+            &shape,
+            0,
+            &unchanged_elsewhere,
+            all_as_they_were.then(|| frame_tree.clone()),
+            boxes,
+        )
+        .await?;
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
     }
 
@@ -467,7 +478,20 @@ async fn repeat(
     };
     let snapshot = crate::trace::timed_async(
         "repeat.rebuild",
-        rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, all_as_they_were.then(|| frame_tree.clone()), boxes),
+        rebuild(
+            transport,
+            opts,
+            ctx,
+            started,
+            mirror,
+            facts,
+            documents,
+            &shape,
+            roots,
+            &unchanged_elsewhere,
+            all_as_they_were.then(|| frame_tree.clone()),
+            boxes,
+        ),
     )
     .await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
@@ -1016,6 +1040,7 @@ async fn rebuild(
         let snap = mirror.to_snapshot();
         let mut session = CaptureSession::with_page_snapshot(opts.clone(), ctx.clone(), &snap, false);
         session.give_facts(facts.clone());
+        session.given_boxes = boxes;
         // Frames in other processes that have not changed answer as they did (see `FrameReplies`).
         session.frame_replay.frames = unchanged_elsewhere.iter().filter_map(|f| mirror.oopif_replies.frames.get(f).map(|r| (f.clone(), r.clone()))).collect();
         // All of them as they were: they are the frames the last capture's targets named.

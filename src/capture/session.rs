@@ -163,7 +163,7 @@ pub struct CaptureSession {
     given_dom: Option<Vec<DomTree>>,
     /// A repeat capture's layout boxes of the page's document, read again by
     /// script (`crate::incremental::layout`): they stand for the build's.
-    given_boxes: Option<Boxes>,
+    pub(crate) given_boxes: Option<Boxes>,
     /// A page session's capture records what each frame in another process
     /// answered (`FrameReplies`): the next repeat capture replays a frame that
     /// has not changed since instead of asking it again (`frame_replay`).
@@ -1420,13 +1420,10 @@ impl CaptureSession {
             return Some("a rootSelector capture".into());
         }
         // Boxes move with any change: a repeat capture reads them all again by script
-        // (`crate::incremental::layout`), but only those of the page's own document, and
-        // none of what `elements` and the concealment marks need besides (focus, styles).
+        // (`crate::incremental::layout`), but none of what `elements` and the concealment
+        // marks need besides (focus, styles).
         if self.opts.include_elements || self.opts.mark_untrusted {
             return Some("layout boxes and focus (includeElements, untrustedContent: 'mark') are not mirrored".into());
-        }
-        if self.opts.wants_boxes() && (!self.frames.is_empty() || self.mirror.as_ref().is_some_and(|m| m.document_count() > 1)) {
-            return Some("the layout boxes of frames (viewportOnly, maxTokens) are read again only by a full capture".into());
         }
         if self.dom_documented.contains(&None) {
             return Some("the page has shadow roots, whose DOM snapshot is not its element tree".into());
@@ -1590,7 +1587,9 @@ impl CaptureSession {
             Some(Ok(mut t)) => {
                 t.root_frame = ax.root.and_then(|r| ax.node(r)).and_then(|n| n.frame_id.clone());
                 t.add_hint_ids(main.click_hints);
-                t.boxes = main.boxes;
+                // A repeat capture's boxes, read again by script, stand for the mirror's (none):
+                // frames in other processes are placed at their owners' boxes below.
+                t.boxes = self.given_boxes.take().or(main.boxes);
                 t.concealed = main.concealed.into_iter().collect();
                 t.placement = viewport.map(|(w, h)| Placement::page(w, h));
                 out.push(t);

@@ -33,6 +33,7 @@ pub struct Order {
     laid: String,
     count: usize,
     hash: u32,
+    documents: usize,
 }
 
 const FNV_OFFSET: u32 = 0x811c_9dc5;
@@ -40,20 +41,50 @@ const FNV_PRIME: u32 = 0x0100_0193;
 
 /// The hash `layout_boxes.js` keeps of each node it meets: its type, then
 /// its name's UTF-16 code units.
+/// (A document: its type alone.)
 fn hash_node(mut hash: u32, n: &MNode) -> u32 {
     hash = (hash ^ n.node_type as u32).wrapping_mul(FNV_PRIME);
+    if n.node_type == 9 {
+        return hash;
+    }
     for unit in n.name.encode_utf16() {
         hash = (hash ^ unit as u32).wrapping_mul(FNV_PRIME);
     }
     hash
 }
 
+/// Whether the script measures the node: an element or text with a layout object (a
+/// document has one too, the layout view, whose box is its frame's viewport).
+fn measured(n: &MNode) -> bool {
+    n.node_type != 9 && n.styles.is_some()
+}
+
 /// The order of the mirror's page document, as the script will walk it.
 pub fn order(m: &Mirror) -> Order {
     let nodes = m.document_order();
-    let laid: String = nodes.iter().map(|(n, _)| if n.styles.is_some() { '1' } else { '0' }).collect();
+    let laid: String = nodes.iter().map(|(n, _)| if measured(n) { '1' } else { '0' }).collect();
     let hash = nodes.iter().fold(FNV_OFFSET, |h, (n, _)| hash_node(h, n));
-    Order { laid, count: nodes.len(), hash }
+    let documents = nodes.iter().filter(|(n, _)| n.node_type == 9).count();
+    Order { laid, count: nodes.len(), hash, documents }
+}
+
+/// Where a listed node sits, for its children (see [`boxes`]).
+#[derive(Clone, Copy)]
+struct At {
+    /// What the node's content is clipped by, in the page's viewport.
+    inner: Rect,
+    /// Where its document's viewport sits in the page's.
+    offset: (f64, f64),
+    /// Its document is shown (its owner has a box, and so on up).
+    placed: bool,
+    /// What the node itself is clipped by.
+    own: Rect,
+    /// Its box in the page's viewport, when it has one.
+    rect: Option<Rect>,
+}
+
+impl At {
+    const PAGE: At = At { inner: Rect::EVERYWHERE, offset: (0.0, 0.0), placed: true, own: Rect::EVERYWHERE, rect: None };
 }
 
 /// The script's call, for `Runtime.evaluate` in our world.
@@ -66,40 +97,64 @@ pub fn expression(order: &Order) -> String {
 /// among the mirror's computed styles. An error says why the answer is not
 /// of this mirror's page (it changed since, or lists other nodes).
 pub fn boxes(m: &Mirror, order: &Order, value: &str, overflow_at: usize) -> Result<Boxes, String> {
-    let (count, hash, rects): (usize, u32, Vec<f64>) =
+    let (count, hash, documents, rects): (usize, u32, usize, Vec<f64>) =
         serde_json::from_str(value).map_err(|e| format!("the layout boxes' answer is not as written: {e}"))?;
+    if documents < order.documents {
+        return Err(format!(
+            "{} frame(s) of other origins in the page's process, whose layout boxes only a full capture reads (viewportOnly, maxTokens)",
+            order.documents - documents
+        ));
+    }
     if count != order.count || hash != order.hash {
         return Err(format!("the page lists {count} elements and texts where the mirror has {} (or others)", order.count));
     }
     let nodes = m.document_order();
-    let laid = nodes.iter().filter(|(n, _)| n.styles.is_some()).count();
+    let laid = nodes.iter().filter(|(n, _)| measured(n)).count();
     if nodes.len() != count || rects.len() != laid * 4 {
         return Err(format!("the layout boxes' answer gives {} numbers for {laid} laid-out nodes", rects.len()));
     }
     let scrolls = |s: &str| matches!(s, "auto" | "scroll");
     let clips = |s: &str| matches!(s, "auto" | "scroll" | "hidden" | "clip");
     let mut out = Boxes::default();
-    // The clip each listed node's content gets (parents come first).
-    let mut inner: Vec<Rect> = Vec::with_capacity(nodes.len());
+    // Per listed node (parents come first): what its content is clipped by, where its
+    // document's viewport sits in the page's, and its own box there.
+    let mut at: Vec<At> = Vec::with_capacity(nodes.len());
     let mut next = rects.chunks_exact(4);
     for (n, parent) in &nodes {
-        let own = inner.get(*parent).copied().unwrap_or(Rect::EVERYWHERE);
+        let up = at.get(*parent).copied();
+        if n.node_type == 9 {
+            // The page's document is the viewport; a frame's sits at its owner's box and is
+            // seen through it. An owner with no box shows nothing of its document.
+            at.push(match up {
+                None => At::PAGE,
+                Some(owner) => match owner.rect.filter(|_| owner.placed) {
+                    Some(r) => At { inner: r.clip(owner.own), offset: (r.x, r.y), placed: true, own: owner.own, rect: None },
+                    None => At { placed: false, ..owner },
+                },
+            });
+            continue;
+        }
+        let up = up.unwrap_or(At::PAGE);
+        let here = At { own: up.inner, rect: None, ..up };
         let Some(styles) = &n.styles else {
-            inner.push(own);
+            at.push(here);
             continue;
         };
-        let Some(rect) = next.next().and_then(Rect::from_slice) else {
-            inner.push(own);
+        let Some(rect) = next.next().and_then(Rect::from_slice).map(|r| r.moved(up.offset.0, up.offset.1)) else {
+            at.push(here);
             continue;
         };
-        out.insert(n.backend, rect, own);
         let overflow = styles.get(overflow_at).map(String::as_str);
-        if overflow.is_some_and(scrolls) {
-            out.mark_scroller(n.backend);
+        if up.placed {
+            out.insert(n.backend, rect, up.inner);
+            if overflow.is_some_and(scrolls) {
+                out.mark_scroller(n.backend);
+            }
         }
         // The root elements' overflow is the viewport's (CSS overflow propagation), not a box's.
         let root_element = n.name == "HTML" || n.name == "BODY";
-        inner.push(if overflow.is_some_and(clips) && !root_element { rect.clip(own) } else { own });
+        let inner = if overflow.is_some_and(clips) && !root_element { rect.clip(up.inner) } else { up.inner };
+        at.push(At { inner, rect: Some(rect), ..here });
     }
     Ok(out)
 }
@@ -126,7 +181,7 @@ mod tests {
     /// document > html > body > (div.scroller > p > text, div[hidden] > text, span::before)
     fn page() -> Mirror {
         let nodes = vec![
-            node(9, "#document", 1, NONE, None),
+            node(9, "#document", 1, NONE, Some("auto")),
             node(1, "HTML", 2, 0, Some("visible")),
             node(1, "BODY", 3, 1, Some("hidden")),
             node(1, "DIV", 4, 2, Some("auto")),
@@ -142,7 +197,7 @@ mod tests {
     }
 
     fn answer(order: &Order, rects: &[[f64; 4]]) -> String {
-        json!([order.count, order.hash, rects.concat()]).to_string()
+        json!([order.count, order.hash, order.documents, rects.concat()]).to_string()
     }
 
     #[test]
@@ -150,9 +205,16 @@ mod tests {
         let m = page();
         let order = order(&m);
         // Pseudo-elements and comments are not met; nodes outside layout are not measured.
-        assert_eq!(order.laid, "11111001", "html, body, div, p, text, div (none), text (none), span");
-        assert_eq!(order.count, 8);
-        let rects = [[0.0, 0.0, 800.0, 3000.0], [0.0, 0.0, 800.0, 3000.0], [0.0, 100.0, 300.0, 200.0], [0.0, 350.0, 300.0, 20.0], [0.0, 350.0, 120.0, 20.0], [0.0, 400.0, 50.0, 20.0]];
+        assert_eq!(order.laid, "011111001", "the document, html, body, div, p, text, div (none), text (none), span");
+        assert_eq!(order.count, 9);
+        let rects = [
+            [0.0, 0.0, 800.0, 3000.0],
+            [0.0, 0.0, 800.0, 3000.0],
+            [0.0, 100.0, 300.0, 200.0],
+            [0.0, 350.0, 300.0, 20.0],
+            [0.0, 350.0, 120.0, 20.0],
+            [0.0, 400.0, 50.0, 20.0],
+        ];
         let b = boxes(&m, &order, &answer(&order, &rects), 1).expect("the answer is of this mirror");
         let view = Placement::page(800.0, 600.0);
         // The paragraph is inside the viewport but scrolled out of its scroller's box.
@@ -172,10 +234,47 @@ mod tests {
         let m = page();
         let order = order(&m);
         let rects = [[0.0, 0.0, 1.0, 1.0]; 6];
-        let other = Order { laid: order.laid.clone(), count: order.count, hash: order.hash ^ 1 };
+        let other = Order { laid: order.laid.clone(), hash: order.hash ^ 1, ..order };
         assert!(boxes(&m, &order, &answer(&other, &rects), 1).is_err(), "other names");
         assert!(boxes(&m, &order, &answer(&order, &rects[..5]), 1).is_err(), "a box short");
         assert!(boxes(&m, &order, "[1, 2]", 1).is_err(), "not an answer");
+        let blind = json!([order.count, order.hash, 0, rects.concat()]).to_string();
+        assert!(boxes(&m, &order, &blind, 1).is_err_and(|e| e.contains("frame(s) of other origins")), "a document it could not enter");
         assert!(boxes(&m, &order, "not json", 1).is_err());
+    }
+
+    #[test]
+    fn a_frame_document_is_placed_at_its_owner_and_seen_through_it() {
+        let nodes = vec![
+            node(9, "#document", 1, NONE, None),
+            node(1, "HTML", 2, 0, Some("visible")),
+            node(1, "BODY", 3, 1, Some("visible")),
+            MNode { content_doc: Some(1), ..node(1, "IFRAME", 4, 2, Some("visible")) },
+            node(1, "IFRAME", 5, 2, None),
+            // The first frame's document: a paragraph inside the frame's box, one below it.
+            node(9, "#document", 11, NONE, Some("auto")),
+            node(1, "HTML", 12, 5, Some("visible")),
+            node(1, "BODY", 13, 6, Some("visible")),
+            node(1, "P", 14, 7, Some("visible")),
+            node(1, "P", 15, 7, Some("visible")),
+        ];
+        let m = Mirror::from_read(nodes, vec![MDoc { root: 0, ..MDoc::default() }, MDoc { root: 5, ..MDoc::default() }], 2);
+        let order = order(&m);
+        assert_eq!(order.laid, "0111001111", "the page's nodes, then the frame's document and its nodes");
+        let rects = [
+            [0.0, 0.0, 800.0, 600.0],
+            [0.0, 0.0, 800.0, 600.0],
+            [100.0, 200.0, 300.0, 150.0],
+            [0.0, 0.0, 300.0, 150.0],
+            [0.0, 0.0, 300.0, 150.0],
+            [10.0, 20.0, 100.0, 20.0],
+            [10.0, 400.0, 100.0, 20.0],
+        ];
+        let b = boxes(&m, &order, &answer(&order, &rects), 1).expect("the answer is of this mirror");
+        let view = Placement::page(800.0, 600.0);
+        let (inside, shown) = b.placed(14, &view).expect("a box");
+        assert_eq!((inside.x, inside.y), (110.0, 220.0), "at the owner's box");
+        assert_eq!(shown, crate::dom::viewport::Shown::Fully);
+        assert_eq!(b.in_view(15, &view), Some(false), "inside the viewport, but below the frame's box");
     }
 }

@@ -266,23 +266,37 @@ impl Mirror {
         Some(self.walk(root).count())
     }
 
-    /// The page's document's elements and texts in the order a walk of its
-    /// child nodes meets them (no generated boxes, shadow trees, template
-    /// contents or frame documents), each with its parent's place in the list
-    /// (`usize::MAX`: a child of the document): `super::layout`.
+    /// The documents, elements and texts of the page in the order a walk of
+    /// child nodes meets them (no generated boxes, shadow trees or template
+    /// contents), the page's document first, then each frame's document in the
+    /// order its owner was met (then theirs), as DOMSnapshot lists them. Each
+    /// comes with its parent's place in the list (a frame's document: its
+    /// owner's; the page's document: `usize::MAX`). For `super::layout`.
     pub(crate) fn document_order(&self) -> Vec<(&MNode, usize)> {
         let Some(root) = self.docs.first().map(|d| d.root).filter(|&r| r != NONE) else { return Vec::new() };
         let mut out = Vec::with_capacity(self.live);
-        let mut stack = vec![(root, usize::MAX)];
-        while let Some((k, parent)) = stack.pop() {
-            let Some(n) = self.nodes.get(k as usize).filter(|n| n.alive && n.pseudo.is_none() && n.node_type != 11) else { continue };
-            let here = if matches!(n.node_type, 1 | 3) {
-                out.push((n, parent));
-                out.len() - 1
-            } else {
-                parent
-            };
-            stack.extend(n.children.iter().rev().map(|&c| (c, here)));
+        let mut documents = vec![(root, usize::MAX)];
+        let mut visited = vec![false; self.docs.len()];
+        visited[0] = true;
+        let mut d = 0;
+        while let Some(&(doc_root, owner)) = documents.get(d) {
+            d += 1;
+            let mut stack = vec![(doc_root, owner)];
+            while let Some((k, parent)) = stack.pop() {
+                let Some(n) = self.nodes.get(k as usize).filter(|n| n.alive && n.pseudo.is_none() && n.node_type != 11) else { continue };
+                let here = if matches!(n.node_type, 1 | 3 | 9) {
+                    out.push((n, parent));
+                    out.len() - 1
+                } else {
+                    parent
+                };
+                if let Some(c) = n.content_doc.filter(|&c| c < self.docs.len() && !std::mem::replace(&mut visited[c], true)) {
+                    if let Some(r) = self.docs.get(c).map(|d| d.root).filter(|&r| r != NONE) {
+                        documents.push((r, here));
+                    }
+                }
+                stack.extend(n.children.iter().rev().map(|&c| (c, here)));
+            }
         }
         out
     }
