@@ -946,7 +946,7 @@ test(`after each of ${MUTATION_TOTAL} random mutations, the incremental snapshot
 // token budget. Boxes move with any change and with none (a scroll): each such repeat look
 // measures them again by script (src/incremental/layout.rs) instead of a full capture.
 const AGENT_OPTIONS = { ...OPTIONS, viewportOnly: true, maxTokens: 3000 };
-const AGENT_STEPS = sized(24, 6);
+const AGENT_STEPS = sized(24, 4);
 test(`looks that need layout boxes (viewportOnly and maxTokens, an agent's) stay incremental through ${5 * AGENT_STEPS} random mutations and scrolls, each the full capture, frames in other processes too`, { timeout: 10 * 60 * 1000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-agent-looks-'));
     try {
