@@ -1425,6 +1425,10 @@ impl CaptureSession {
         if self.opts.include_elements || self.opts.mark_untrusted {
             return Some("layout boxes and focus (includeElements, untrustedContent: 'mark') are not mirrored".into());
         }
+        let other_origins = self.mirror.as_ref().map_or(0, |m| m.frames_of_other_origins());
+        if self.opts.wants_boxes() && other_origins > 0 {
+            return Some(crate::incremental::layout::other_origins(other_origins));
+        }
         if self.dom_documented.contains(&None) {
             return Some("the page has shadow roots, whose DOM snapshot is not its element tree".into());
         }

@@ -87,6 +87,12 @@ impl At {
     const PAGE: At = At { inner: Rect::EVERYWHERE, offset: (0.0, 0.0), placed: true, own: Rect::EVERYWHERE, rect: None };
 }
 
+/// Why a page's looks that need boxes are full captures: `count` frames the
+/// script cannot enter (another origin in the page's process).
+pub fn other_origins(count: usize) -> String {
+    format!("{count} frame(s) of other origins in the page's process, whose layout boxes only a full capture reads (viewportOnly, maxTokens)")
+}
+
 /// The script's call, for `Runtime.evaluate` in our world.
 pub fn expression(order: &Order) -> String {
     crate::page::call_expression(crate::page::LAYOUT_BOXES, &[json!(order.laid)])
@@ -100,10 +106,7 @@ pub fn boxes(m: &Mirror, order: &Order, value: &str, overflow_at: usize) -> Resu
     let (count, hash, documents, rects): (usize, u32, usize, Vec<f64>) =
         serde_json::from_str(value).map_err(|e| format!("the layout boxes' answer is not as written: {e}"))?;
     if documents < order.documents {
-        return Err(format!(
-            "{} frame(s) of other origins in the page's process, whose layout boxes only a full capture reads (viewportOnly, maxTokens)",
-            order.documents - documents
-        ));
+        return Err(other_origins(order.documents - documents));
     }
     if count != order.count || hash != order.hash {
         return Err(format!("the page lists {count} elements and texts where the mirror has {} (or others)", order.count));

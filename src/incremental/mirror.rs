@@ -251,6 +251,23 @@ impl Mirror {
         self.docs.len()
     }
 
+    /// How many frame documents the mirror holds of an origin other than the
+    /// page's (a script in the page's world cannot enter them). A frame at
+    /// `about:blank` or `about:srcdoc` has its parent's origin; `file:`,
+    /// `data:` and error pages have an opaque one, never the page's.
+    pub fn frames_of_other_origins(&self) -> usize {
+        let origin = |d: &MDoc| d.document_url.as_deref().and_then(|u| url::Url::parse(u).ok()).map(|u| u.origin());
+        let Some(page) = self.docs.first().and_then(origin) else { return self.docs.len().saturating_sub(1) };
+        self.docs
+            .iter()
+            .skip(1)
+            .filter(|d| {
+                let url = d.document_url.as_deref().unwrap_or_default();
+                !(url.starts_with("about:blank") || url.starts_with("about:srcdoc")) && origin(d).is_none_or(|o| !page.is_tuple() || o != page)
+            })
+            .count()
+    }
+
     /// Whether each frame whose document the mirror holds still shows that document.
     pub fn same_documents(&self, now: &FxHashMap<String, String>) -> bool {
         self.docs.iter().filter_map(|d| d.frame_id.as_deref()).all(|f| self.documents.get(f) == now.get(f))
