@@ -280,4 +280,19 @@ mod tests {
         assert_eq!(shown, crate::dom::viewport::Shown::Fully);
         assert_eq!(b.in_view(15, &view), Some(false), "inside the viewport, but below the frame's box");
     }
+
+    #[test]
+    fn frames_of_other_origins_are_counted_by_their_documents_urls() {
+        let doc = |url: &str| MDoc { document_url: Some(url.into()), ..MDoc::default() };
+        let docs = |urls: &[&str]| {
+            let nodes: Vec<MNode> = urls.iter().enumerate().map(|(i, _)| node(9, "#document", i as i64 + 1, NONE, None)).collect();
+            let docs = urls.iter().enumerate().map(|(i, u)| MDoc { root: i as u32, ..doc(u) }).collect();
+            Mirror::from_read(nodes, docs, 2).frames_of_other_origins()
+        };
+        assert_eq!(docs(&["https://a.example/x", "https://a.example/frame", "about:srcdoc", "about:blank"]), 0);
+        assert_eq!(docs(&["https://a.example/x", "https://b.example/", "http://a.example/", "https://a.example:8443/"]), 3);
+        // Opaque origins (an error page, data:, file:) are never the page's.
+        assert_eq!(docs(&["https://a.example/x", "chrome-error://chromewebdata/", "data:text/html,hi"]), 2);
+        assert_eq!(docs(&["file:///tmp/a.html", "file:///tmp/b.html", "about:srcdoc"]), 1);
+    }
 }
