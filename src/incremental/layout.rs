@@ -8,14 +8,14 @@
 //! ancestor whose overflow clips, scrollers marked.
 //!
 //! Why a script and not a DOM snapshot: the snapshot carries the whole page
-//! again (every text, every attribute) to give the boxes. Measured on this
-//! machine (`target/exp` probes, 2026-11-28): the script over all 26,264
-//! element and text nodes of the generated 40k-node page took 110–133 ms
-//! against 490–790 ms for the agent's whole capture there; over cnn's 2,080
-//! nodes 7 ms against 130–270 ms. Its boxes equal the snapshot's: over the
-//! 17 real pages of `fixtures/real-pages`, 39,669 of 40,002 nodes' bounds
-//! were the same to the bit and 176 within 0.02 px; the rest were SVG shapes
-//! and `wbr`, which carry no text a snapshot shows.
+//! again (every text, every attribute) to give the boxes, and then the whole
+//! page must be read and built again from it. `node bench/layout-boxes.mjs`
+//! (2026-11-28, this 2-core machine) puts the script at 0.21–0.92× a bare
+//! `DOMSnapshot.captureSnapshot` on the benchmark pages (0.50× on the
+//! generated 40k-node page: 209 against 418 ms, a loaded run), and its boxes
+//! equal the snapshot's bounds less the scroll offset: 53,673 of 54,006 to
+//! the bit and 176 more within 0.02 px; the rest are SVG shapes and `wbr`,
+//! which carry no text a snapshot shows.
 //!
 //! What the script cannot measure it leaves out, as a box the snapshot would
 //! not give either: generated boxes (`::before`, `::after`, `::marker`),
