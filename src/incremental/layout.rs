@@ -54,9 +54,16 @@ fn hash_node(mut hash: u32, n: &MNode) -> u32 {
 }
 
 /// Whether the script measures the node: an element or text with a layout object (a
-/// document has one too, the layout view, whose box is its frame's viewport).
+/// document has one too, the layout view, whose box is its frame's viewport). Not a
+/// text of white space alone: the engine makes no node of one (`engine/build.rs`), so
+/// nothing asks for its box, and most texts of a real page are such (515 of ars-1's 734).
 fn measured(n: &MNode) -> bool {
-    n.node_type != 9 && n.styles.is_some()
+    n.styles.is_some()
+        && match n.node_type {
+            1 => true,
+            3 => !n.value.as_deref().unwrap_or_default().trim().is_empty(),
+            _ => false,
+        }
 }
 
 /// The order of the mirror's page document, as the script will walk it.
@@ -139,7 +146,7 @@ pub fn boxes(m: &Mirror, order: &Order, value: &str, overflow_at: usize) -> Resu
         }
         let up = up.unwrap_or(At::PAGE);
         let here = At { own: up.inner, rect: None, ..up };
-        let Some(styles) = &n.styles else {
+        let Some(styles) = n.styles.as_ref().filter(|_| measured(n)) else {
             at.push(here);
             continue;
         };
@@ -173,6 +180,7 @@ mod tests {
         MNode {
             node_type,
             name: name.into(),
+            value: (node_type == 3).then(|| "words".to_string()),
             backend,
             parent,
             styles: overflow.map(|o| vec!["auto".to_string(), o.to_string()]),
@@ -192,8 +200,10 @@ mod tests {
             node(3, "#text", 6, 4, Some("visible")),
             node(1, "DIV", 7, 2, None),
             node(3, "#text", 8, 6, None),
+            // Laid out, but white space alone: no node of the engine's asks for its box.
+            MNode { value: Some(" \n ".into()), ..node(3, "#text", 12, 2, Some("visible")) },
             node(1, "SPAN", 9, 2, Some("visible")),
-            MNode { pseudo: Some("before".into()), ..node(1, "::before", 10, 8, Some("visible")) },
+            MNode { pseudo: Some("before".into()), ..node(1, "::before", 10, 9, Some("visible")) },
             node(8, "#comment", 11, 2, None),
         ];
         Mirror::from_read(nodes, vec![MDoc { root: 0, ..MDoc::default() }], 2)
@@ -208,8 +218,8 @@ mod tests {
         let m = page();
         let order = order(&m);
         // Pseudo-elements and comments are not met; nodes outside layout are not measured.
-        assert_eq!(order.laid, "011111001", "the document, html, body, div, p, text, div (none), text (none), span");
-        assert_eq!(order.count, 9);
+        assert_eq!(order.laid, "0111110001", "the document, html, body, div, p, text, div (none), text (none), white space, span");
+        assert_eq!(order.count, 10);
         let rects = [
             [0.0, 0.0, 800.0, 3000.0],
             [0.0, 0.0, 800.0, 3000.0],
@@ -230,6 +240,7 @@ mod tests {
         // No box for a node outside layout, as in a DOM snapshot.
         assert_eq!(b.in_view(7, &view), None);
         assert_eq!(b.in_view(10, &view), None);
+        assert_eq!(b.in_view(12, &view), None);
     }
 
     #[test]

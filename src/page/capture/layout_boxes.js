@@ -8,7 +8,8 @@
 // (no shadow trees or template contents: the mirror's order), the page's
 // document first, then each frame document it can enter, in the order their
 // owners were met (then theirs), as DOMSnapshot lists documents. `laid` has
-// one character per node met, '1' where the mirror says it has a layout
+// one character per node met, '1' where the capture needs its box: an
+// element or a text (not of white space alone) the mirror says has a layout
 // object (a DOM snapshot gives a box for exactly those). Only those are
 // measured: asking a node outside layout for its box (under
 // `content-visibility: hidden`, in a closed <details>) would make layout
