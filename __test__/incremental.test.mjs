@@ -430,6 +430,34 @@ test('a change that restyles another element through :has(), a sibling combinato
     }
 });
 
+test("an element made `display: contents` keeps its text on show, unless what holds it skips its content", async () => {
+    // Such an element has no box (`checkVisibility` is false there), but its texts are laid out
+    // as its parent's: the facts script once read them as locked, and the heading went missing.
+    const cases = [
+        ['<main><h1 id="x">Checkout</h1><button>Pay</button></main>', /heading "Checkout"/, true],
+        ['<main><div><span id="x">Price <b>12</b> euros</span></div><button>Pay</button></main>', /Price 12 euros/, true],
+        ['<main><div style="content-visibility: hidden"><h1 id="x">Checkout</h1></div><button>Pay</button></main>', /Checkout/, false],
+        ['<main><details><summary>More</summary><p id="x">Fine print</p></details><button>Pay</button></main>', /Fine print/, false],
+    ];
+    for (const [html, line, shown] of cases) {
+        const page = await newTab(await browser());
+        await page.setContent(html);
+        const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+        try {
+            await session.snapshot();
+            await page.evaluate(() => { document.getElementById('x').style.display = 'contents'; });
+            const numbering = session._numbering();
+            const s = await session.snapshot();
+            assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
+            assert.equal(difference(s, await fullCapture(page, numbering)), null, html);
+            assert.equal(line.test(s.text), shown, `${html}\n${s.text}`);
+        } finally {
+            await session.close();
+            await page.close();
+        }
+    }
+});
+
 test('what cannot be bounded falls back to a full capture, and the notes say why', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
     try {

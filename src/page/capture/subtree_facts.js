@@ -52,11 +52,20 @@
     // next, take both from here (their style is their parent's) instead of asking again:
     // on the generated app page that was about a third of the walk's time in the page.
     const shown = new Map();
-    const lockedText = p => {
-        if (p.localName === 'details') return !p.open;
-        // A laid-out element is not locked (`elementLaidOut` asked).
-        const seen = shown.get(p);
-        return seen ? seen.cs.contentVisibility === 'hidden' : locked(p) || getComputedStyle(p).contentVisibility === 'hidden';
+    // Whether a text whose parent is `parent` is in content layout skips. Its parent may have
+    // no box of its own (`display: contents`, for which `checkVisibility` is false whatever
+    // locks it or not: a DOM snapshot still gives its texts layout objects), so the nearest
+    // ancestor that has one says, by what it is; none is asked its style before it is known
+    // to be rendered (a style computed in skipped content makes layout objects there).
+    const lockedText = parent => {
+        for (let p = parent; p; p = p.parentElement) {
+            if (p.localName === 'details' && !p.open) return true;
+            // A laid-out element is not locked (`elementLaidOut` asked).
+            const seen = shown.get(p);
+            if (seen) return seen.cs.contentVisibility === 'hidden';
+            if (!locked(p)) return getComputedStyle(p).contentVisibility === 'hidden';
+        }
+        return true;
     };
     const elementLaidOut = el => {
         if (locked(el)) return false;
