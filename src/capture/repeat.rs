@@ -379,13 +379,9 @@ async fn repeat(
         let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;
         // With boxes, a page whose DOM stayed may still have moved (a scroll, an image that
         // loaded): unchanged only when every box is where the last build had it.
-        let boxes = if wants_boxes {
-            match read_boxes(&reader, overflow_at, world, mirror).await? {
-                Ok(b) => Some(b),
-                Err(f) => return Ok(Err(f)),
-            }
-        } else {
-            None
+        let boxes = match read_boxes(&reader, wants_boxes.then_some(overflow_at), world, mirror).await? {
+            Ok(b) => b,
+            Err(f) => return Ok(Err(f)),
         };
         let boxes_stayed = boxes.as_ref().is_none_or(|(_, seen)| mirror.boxes_seen == Some(*seen));
         if same && boxes_stayed && inc.reuse && shape == mirror.shape && elsewhere_as_they_were {
@@ -468,13 +464,9 @@ async fn repeat(
     }
     // The boxes of the patched page: a round trip after the reading, since the script
     // measures what the patched mirror says is laid out.
-    let boxes = if wants_boxes {
-        match read_boxes(&reader, overflow_at, world, mirror).await? {
-            Ok(b) => Some(b),
-            Err(f) => return Ok(Err(f)),
-        }
-    } else {
-        None
+    let boxes = match read_boxes(&reader, wants_boxes.then_some(overflow_at), world, mirror).await? {
+        Ok(b) => b,
+        Err(f) => return Ok(Err(f)),
     };
     let snapshot = crate::trace::timed_async(
         "repeat.rebuild",
@@ -497,16 +489,19 @@ async fn repeat(
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
 }
 
-/// The layout boxes of the mirror's page document as the page has them now
-/// (`incremental::layout`), with a hash of the script's answer: the same
-/// answer twice is the same boxes.
+/// The layout boxes of the mirror's page as the page has them now
+/// (`incremental::layout`), with a hash of the script's answer (the same
+/// answer twice is the same boxes), for a look that needs them: `wanted`
+/// holds where `overflow-y` is among the mirror's styles (None: it has none);
+/// None asks nothing.
 async fn read_boxes(
     reader: &Reader<'_>,
-    overflow_at: Option<usize>,
+    wanted: Option<Option<usize>>,
     world: &World,
     // `&mut`: a shared borrow held across the await would need the mirror to be `Sync`.
     mirror: &mut Mirror,
-) -> Result<std::result::Result<(Boxes, u64), Fallback>> {
+) -> Result<std::result::Result<Option<(Boxes, u64)>, Fallback>> {
+    let Some(overflow_at) = wanted else { return Ok(Ok(None)) };
     let order = layout::order(mirror);
     let cmd = command(RepeatCall::Boxes, json!({ "expression": layout::expression(&order), "contextId": world.context_id, "returnByValue": true }));
     let replies = crate::trace::timed_async("repeat.boxes", reader.batch(std::slice::from_ref(&cmd))).await;
@@ -525,7 +520,7 @@ async fn read_boxes(
         text.hash(&mut h);
         h.finish()
     };
-    Ok(layout::boxes(mirror, &order, text, overflow_at).map(|b| (b, seen)).map_err(Fallback))
+    Ok(layout::boxes(mirror, &order, text, overflow_at).map(|b| Some((b, seen))).map_err(Fallback))
 }
 
 /// The session's watch over frames of other origins in this process (`frame_watch.js`):
