@@ -203,6 +203,16 @@ macro_rules! json_of {
     };
 }
 
+/// A step's value, or the function returns the fallback the step gave.
+macro_rules! or_fallback {
+    ($step:expr) => {
+        match $step {
+            Ok(v) => v,
+            Err(f) => return Ok(Err(f)),
+        }
+    };
+}
+
 /// An evaluation's exception, as a fallback.
 fn thrown(v: &Value, what: &str) -> Option<Fallback> {
     let ex = v.get("exceptionDetails")?;
@@ -379,10 +389,7 @@ async fn repeat(
         let same = facts.url == last.url && facts.title == last.title && facts.viewport == last.viewport;
         // With boxes, a page whose DOM stayed may still have moved (a scroll, an image that
         // loaded): unchanged only when every box is where the last build had it.
-        let boxes = match read_boxes(&reader, wants_boxes.then_some(overflow_at), world, mirror).await? {
-            Ok(b) => b,
-            Err(f) => return Ok(Err(f)),
-        };
+        let boxes = or_fallback!(read_boxes(&reader, wants_boxes.then_some(overflow_at), world, mirror).await?);
         let boxes_stayed = boxes.as_ref().is_none_or(|(_, seen)| mirror.boxes_seen == Some(*seen));
         if same && boxes_stayed && inc.reuse && shape == mirror.shape && elsewhere_as_they_were {
             return Ok(Ok(Repeated::Unchanged));
@@ -464,10 +471,7 @@ async fn repeat(
     }
     // The boxes of the patched page: a round trip after the reading, since the script
     // measures what the patched mirror says is laid out.
-    let boxes = match read_boxes(&reader, wants_boxes.then_some(overflow_at), world, mirror).await? {
-        Ok(b) => b,
-        Err(f) => return Ok(Err(f)),
-    };
+    let boxes = or_fallback!(read_boxes(&reader, wants_boxes.then_some(overflow_at), world, mirror).await?);
     let snapshot = crate::trace::timed_async(
         "repeat.rebuild",
         rebuild(

@@ -1425,8 +1425,9 @@ impl CaptureSession {
         if self.opts.include_elements || self.opts.mark_untrusted {
             return Some("layout boxes and focus (includeElements, untrustedContent: 'mark') are not mirrored".into());
         }
-        let other_origins = self.mirror.as_ref().map_or(0, |m| m.frames_of_other_origins());
-        if self.opts.wants_boxes() && other_origins > 0 {
+        // (The frames' URLs are parsed only for a capture that needs boxes.)
+        let other_origins = if self.opts.wants_boxes() { self.mirror.as_ref().map_or(0, |m| m.frames_of_other_origins()) } else { 0 };
+        if other_origins > 0 {
             return Some(crate::incremental::layout::other_origins(other_origins));
         }
         if self.dom_documented.contains(&None) {
