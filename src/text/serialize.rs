@@ -466,7 +466,15 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
                 }
             }
         };
-        for c in children {
+        // A text that says the name of the element beside it (a dropped label's
+        // "Pro" after its radio "Pro") goes before adjacent text is merged: merged
+        // with the next label's text ("Pro Country") it would no longer match.
+        let echoes: Vec<bool> = if compact { children.iter().enumerate().map(|(k, &c)| echoes_neighbour(view, &children, k, c)).collect() } else { Vec::new() };
+        for (k, c) in children.into_iter().enumerate() {
+            if echoes.get(k).copied().unwrap_or(false) {
+                view[c as usize].kept = false;
+                continue;
+            }
             let child = &view[c as usize];
             if child.kind == Kind::Text {
                 // A list bullet: from a ListMarker, or (inside ARIA items, where Chrome
@@ -504,6 +512,22 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
     if cut > 0 {
         notes.push(format!("{cut} text line(s) longer than maxTextChars ({max_text}) were cut; each says how many characters it left out"));
     }
+}
+
+/// Whether text `c`, the `k`th of `children`, is the name of a control next to it.
+fn echoes_neighbour(view: &[VNode<'_>], children: &[u32], k: usize, c: u32) -> bool {
+    let text = &view[c as usize];
+    let said = text.name.trim();
+    if text.kind != Kind::Text || said.is_empty() {
+        return false;
+    }
+    let names_it = |j: Option<usize>| {
+        j.and_then(|j| children.get(j)).is_some_and(|&s| {
+            let s = &view[s as usize];
+            s.kind == Kind::Element && roles::is_tier1_role(&s.role) && s.name.trim() == said
+        })
+    };
+    names_it(k.checked_sub(1)) || names_it(Some(k + 1))
 }
 
 /// A text line cut at `max` characters, with what it left out said at the cut.
@@ -1389,6 +1413,26 @@ mod tests {
             t,
             "- document \"P\":\n  - heading [level=2]:\n    - link \"Deals\" [ref=@e1]\n  - link \"BBC\" [ref=@e2]\n  - link \"Card\" [ref=@e3]:\n    - heading [level=3]"
         );
+    }
+
+    #[test]
+    fn a_labels_text_beside_its_control_goes_before_it_could_merge_with_the_next_labels() {
+        // `<label><input type=radio> Pro</label>\n<label>Country <select>`: the labels
+        // are out of the tree, their texts adjacent, each with the space that joined it.
+        let t = compact(json!([{ "role": "group", "name": "Plan", "children": [
+            { "role": "radio", "name": "Free" }, { "role": "StaticText", "name": "Free" },
+            { "role": "radio", "name": "Pro" }, { "role": "StaticText", "name": "Pro " },
+            { "role": "StaticText", "name": "Country " }, { "role": "combobox", "name": "Country" },
+            { "role": "StaticText", "name": "Prices in euros" },
+        ] }]));
+        assert_eq!(
+            t,
+            "- document \"P\":\n  - group \"Plan\":\n    - radio \"Free\" [ref=@e1]\n    - radio \"Pro\" [ref=@e2]\n    - combobox \"Country\" [ref=@e3]\n    - text: Prices in euros"
+        );
+        // Text that says more than the control's name stays whole.
+        let t =
+            compact(json!([{ "role": "StaticText", "name": "Press " }, { "role": "StaticText", "name": "Send now" }, { "role": "button", "name": "Send" }]));
+        assert!(t.contains("- text: Press Send now"), "{t}");
     }
 
     #[test]
