@@ -274,8 +274,32 @@ function compactSelects(text, delta) {
     return out.join('\n');
 }
 
+/**
+ * A table's nameless row group (`thead`, `tbody`) without its line: its rows
+ * say what they are (a header row's cells are column headers), and its
+ * children move up a level.
+ */
+function withoutRowGroups(text, delta) {
+    const lines = text.split('\n');
+    const out = [];
+    // The indent of each row group left out that holds the lines being read.
+    const open = [];
+    for (const line of lines) {
+        const mark = delta ? line.slice(0, 2) : '';
+        const rest = line.slice(mark.length);
+        const indent = /^ */.exec(rest)[0].length;
+        while (open.length && indent <= open[open.length - 1]) open.pop();
+        if (rest.slice(indent) === '- rowgroup:') {
+            open.push(indent);
+            continue;
+        }
+        out.push(open.length ? `${mark}${rest.slice(2 * open.length)}` : line);
+    }
+    return out.join('\n');
+}
+
 /** A snapshot's text or its changes as the model reads them. */
-const forModel = (text, delta) => blockedLine(compactSelects(compactRows(text, delta), delta));
+const forModel = (text, delta) => blockedLine(compactSelects(withoutRowGroups(compactRows(text, delta), delta), delta));
 
 const CELL = /^- (?:cell|gridcell)(?: ("(?:[^"\\]|\\.)*"))?(?:: (.*))?$/;
 
@@ -365,48 +389,41 @@ function landmarkBlocks(lines) {
 
 /**
  * A page shown again after an action, with each landmark (banner,
- * navigation, main, …) whose block reads exactly as in an earlier result
- * folded to its first line: `- banner: (as at revision 3)`, or `- banner:
- * (unchanged)` when it reads as it did at the last result, which the model
- * knows as that result, or the page before it and that result's changes,
- * showed it (a field the agent filled since it last saw the block in full
- * is such a change: its own). The model has that result in its context and
- * every ref in it still holds (refs are stable in a session); what changed
- * is shown in full. `shown` maps each block shown so far to the revision it
- * was last shown at; `before` holds the blocks of the last result's page;
- * `showing` is what this text shows in full (to learn once it is sent).
+ * navigation, main, …) whose block reads as the model already knows it
+ * folded to its first line: `- banner: (unchanged)` when it reads as at the
+ * last result, `- banner: (as before)` when as at an earlier one (a modal
+ * closed: the page reads as before it opened). Results do not say their
+ * revision (the tools take none), so a fold names none either.
+ * The model knows the page at each result: shown whole, or the page before
+ * with that result's changes (a field the agent filled is such a change, its
+ * own). Every ref in a folded block still holds (refs are stable in a
+ * session); what changed is shown in full. `shown` holds each block known
+ * so far; `before` the blocks of the last result's page.
  */
 function foldShown(text, shown, before) {
     const lines = text.split('\n');
     const blocks = new Map(landmarkBlocks(lines).map(b => [b.start, b]));
     const out = [];
-    const showing = [];
     let skipTo = -1;
     for (let i = 0; i < lines.length; i += 1) {
         if (i < skipTo) continue;
         const block = blocks.get(i);
-        if (block && before?.has(block.key)) {
-            out.push(`${lines[i]} (unchanged)`);
-            skipTo = block.end;
-            continue;
-        }
-        const at = block ? shown.get(block.key) : undefined;
+        const at = !block ? undefined : before?.has(block.key) ? 'unchanged' : shown.has(block.key) ? 'as before' : undefined;
         if (at !== undefined) {
-            out.push(`${lines[i]} (as at revision ${at})`);
+            out.push(`${lines[i]} (${at})`);
             skipTo = block.end;
             continue;
         }
-        if (block) showing.push(block);
         out.push(lines[i]);
     }
-    return { text: out.join('\n'), showing };
+    return out.join('\n');
 }
 
-/** Remember the landmark blocks a result showed in full. */
-function learnShown(blocks, shown, revision) {
+/** Remember the landmark blocks of a result's page. */
+function learnShown(blocks, shown) {
     // A long session on a changing page keeps the most recent blocks only.
     if (shown.size > 500) shown.clear();
-    for (const b of blocks) shown.set(b.key, revision);
+    for (const b of blocks) shown.add(b.key);
 }
 
 /**
@@ -562,8 +579,8 @@ export class AgentHost {
         this.browser = new AgentBrowser(options);
         this.tabs = new Map();
         /**
-         * What each tab's page session has shown the agent: the landmark blocks shown
-         * in full so far, with the revision each was last shown at (`foldShown`),
+         * What each tab's page session has shown the agent: the landmark blocks it
+         * knows (`foldShown`),
          * the notes of its last result, the document line it last showed and the
          * landmark blocks of the page at its last result (`_render`).
          */
@@ -724,7 +741,7 @@ export class AgentHost {
     _shown(session) {
         let record = this.shown.get(session);
         if (!record) {
-            record = { blocks: new Map(), notes: null, root: null, before: null };
+            record = { blocks: new Set(), notes: null, root: null, before: null };
             this.shown.set(session, record);
         }
         return record;
@@ -757,7 +774,7 @@ export class AgentHost {
             const full = snapshot.textIsDelta ? snapshot.fullText : snapshot.text;
             const title = snapshot.title && !full.startsWith(`- document ${JSON.stringify(snapshot.title)}`) ? ` ${JSON.stringify(snapshot.title)}` : '';
             const url = snapshot.url && snapshot.url !== knownUrl ? ` ${shownUrl(snapshot.url)}` : '';
-            head.push(`Page${title}${url} (revision ${snapshot.revision})`);
+            if (title || url) head.push(`Page${title}${url}`);
         }
         if (snapshot.loadingState) head.push(`Loading: ${snapshot.loadingState.signal} (${snapshot.loadingState.detail})`);
         // Notes for the model; how the library captured is not one, and the active layer's is in the text.
@@ -771,13 +788,19 @@ export class AgentHost {
         const d = snapshot.delta;
         const full = forModel(snapshot.textIsDelta ? snapshot.fullText : snapshot.text, false);
         // A page asked for is shown whole; after an action, what the agent was shown before is folded.
-        const whole = shown && !page ? foldShown(full, shown, record?.before) : { text: full, showing: shown ? landmarkBlocks(full.split('\n')) : [] };
-        if (record) record.before = new Set(landmarkBlocks(full.split('\n')).map(b => b.key));
-        let body = whole.text;
+        const folded = shown && !page ? foldShown(full, shown, record?.before) : full;
+        // The document's line (its title), which a page shown again after an action leaves out when the agent knows it.
+        const root = /^- document (?:"(?:[^"\\]|\\.)*")?:?(?=\n|$)/.exec(full)?.[0] ?? null;
+        const knownRoot = record?.root;
+        // What the model knows of the page from now on: this result's page, shown whole, folded, or as the changes to the last.
+        const blocks = landmarkBlocks(full.split('\n'));
+        if (record) Object.assign(record, { before: new Set(blocks.map(b => b.key)), root });
+        if (shown) learnShown(blocks, shown);
+        let body = folded;
         if (!page && d) {
             if (!d.added.length && !d.removed.length && !d.changed.length && !/^[+~-]/m.test(d.text)) {
-                if (!head.length) return `No change on the page (revision ${snapshot.revision}).`;
-                body = `No change on the page (revision ${snapshot.revision}).`;
+                if (!head.length) return 'No change on the page.';
+                body = 'No change on the page.';
             } else if (quiet) {
                 // The changes were only the action's own (`echoOf`): the status says it all.
                 if (!head.length) return null;
@@ -785,15 +808,11 @@ export class AgentHost {
             } else {
                 // The changes when they are shorter than the page, under a header of their own.
                 const changes = forModel(compactChanges(d.text, snapshot.textIsDelta ? snapshot.fullText : snapshot.text), true);
-                if (changes.length < whole.text.length * 0.8) body = changes;
+                if (changes.length < folded.length * 0.8) body = changes;
             }
         }
-        if (shown && body === whole.text) learnShown(whole.showing, shown, snapshot.revision);
-        if (record && body === whole.text) {
-            // The page shown again after an action, its title as the agent last read it: the document's line says nothing new.
-            const root = /^- document (?:"(?:[^"\\]|\\.)*")?:?(?=\n|$)/.exec(body)?.[0] ?? null;
-            if (!page && root && root === record.root && body.split('\n').slice(1).every(l => l.startsWith('  '))) body = body.split('\n').slice(1).map(l => l.slice(2)).join('\n');
-            record.root = root;
+        if (!page && body === folded && root && root === knownRoot && folded.split('\n').slice(1).every(l => l.startsWith('  '))) {
+            body = folded.split('\n').slice(1).map(l => l.slice(2)).join('\n');
         }
         return marked([...head, ...(body === null ? [] : [body])].join('\n'));
     }
@@ -1061,7 +1080,7 @@ export class AgentHost {
                 const w = await session.waitForUiChange({ expectedChange: input.expected_change ?? null, timeoutMs, snapshotOptions: this._options(false) });
                 const d = await this._dialogLine(session);
                 if (d) return { text: d, isError: false };
-                if (!w.success) return { text: `No change held still within ${timeoutMs} ms (revision ${session.revision}).`, isError: false };
+                if (!w.success) return { text: `No change held still within ${timeoutMs} ms.`, isError: false };
                 // The changes since the last look the agent saw.
                 return this._after(`Changed after ${w.waitedMs} ms.`, session, { ...w.snapshot, delta: w.delta });
             }
