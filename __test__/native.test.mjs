@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildWebAiSnapshot, runAction, WebAiError } from '../lib/index.mjs';
+import { buildWebAiSnapshot, createPageSession, runAction, WebAiError } from '../lib/index.mjs';
+import native from '../lib/native.cjs';
 import { freePort, launchWithEndpoint, pagesDir, newTab } from './helpers.mjs';
 
 let browser;
@@ -186,6 +187,68 @@ test('actions run on a { cdpEndpoint } tab like on a Playwright page', async () 
         const f = await runAction(source, r.snapshot, 'fill', { ref: email.ref, value: 'a@b.c' });
         assert.equal(f.success, true, f.message);
         assert.equal(f.value, 'a@b.c');
+    } finally {
+        await page.close();
+    }
+});
+
+/**
+ * `f()` called from deep in the JS stack, as an app's call can come: 2,500
+ * frames above where a plain recursion of the same frames runs out of V8's
+ * stack (about 11,000 frames here). Boxed, a call needs well under that much
+ * stack; unboxed, a debug build's call needed about 8,000 frames' worth, a
+ * release build's nearly all of it.
+ */
+function fromDeep(f) {
+    let most = 0;
+    const probe = n => {
+        most = n;
+        probe(n + 1);
+    };
+    try {
+        probe(0);
+    } catch {
+        // RangeError: the depth is found.
+    }
+    const down = n => (n ? down(n - 1) : f());
+    return down(most - 2500);
+}
+
+test('a capture, a session look and an action over { cdpEndpoint } work when called deep in the JS stack or right after another call resolves', async () => {
+    // napi builds an async call's future on the JS thread's stack; unboxed, a capture's
+    // future left too little of it, and the call threw `undefined` (src/binding/mod.rs).
+    const page = await newTab(browser);
+    try {
+        await page.goto(pathToFileURL(join(pagesDir, 'actions.html')).href);
+        const source = { cdpEndpoint: endpoint, urlIncludes: 'actions.html' };
+        // The addon's async functions, called where the library's async wrappers cannot put them: deep.
+        const captured = await fromDeep(() => native.captureNative(source, {}, null));
+        assert.equal(captured.error, undefined);
+        const kept = new native.NativeSession();
+        try {
+            for (let i = 0; i < 3; i += 1) assert.equal((await fromDeep(() => kept.captureEndpoint(source, {}, null))).error, undefined);
+            assert.equal((await fromDeep(() => kept.send(source, 'Runtime.evaluate', { expression: '1' }, 5000))).error, undefined);
+        } finally {
+            await kept.close();
+        }
+        const snapshot = await buildWebAiSnapshot(source);
+        const go = Object.values(snapshot.refs).find(r => r.role === 'button' && r.name === 'Go');
+        const r = await fromDeep(() => native.actNative(source, { action: 'click', args: { ref: go.ref }, snapshotId: snapshot.snapshotId, refCount: Object.keys(snapshot.refs).length, target: snapshot.refs[go.ref], timeoutMs: 5000 }));
+        assert.equal(r.success, true, r.message);
+        const session = createPageSession(source, { cacheTtlMs: 0 });
+        try {
+            // Each look in the continuation of the last one's await, as an agent's loop makes them.
+            const first = await session.snapshot();
+            await page.evaluate(() => { document.getElementById('log').textContent = 'changed once'; });
+            const second = await session.snapshot();
+            await page.evaluate(() => { document.getElementById('log').textContent = 'changed twice'; });
+            const third = await fromDeep(() => session.snapshot());
+            assert.match(second.text, /changed once/);
+            assert.match(third.text, /changed twice/);
+            assert.ok(third.revision > first.revision);
+        } finally {
+            await session.close();
+        }
     } finally {
         await page.close();
     }

@@ -63,7 +63,7 @@ pub(super) fn action_result(o: act::ActionOutcome) -> ActionResult {
 #[napi]
 pub async fn act_over(send: JsSend, input: ActionInput) -> ActionResult {
     let request = request_of(input);
-    action_result(act::run(&JsTransport { send }, &request).await)
+    action_result(Box::pin(act::run(&JsTransport { send }, &request)).await)
 }
 
 /// Run one action on a tab of a running browser, connecting from Rust.
@@ -73,13 +73,13 @@ pub async fn act_native(endpoint: EndpointInput, input: ActionInput) -> ActionRe
     let started = std::time::Instant::now();
     let deadline = started + std::time::Duration::from_millis(request.timeout_ms.max(1) as u64);
     let opened = match Endpoint::try_from(endpoint) {
-        Ok(endpoint) => native::NativeConnection::open(&endpoint, deadline).await,
+        Ok(endpoint) => Box::pin(native::NativeConnection::open(&endpoint, deadline)).await,
         Err(e) => Err(e),
     };
     match opened {
         Ok(conn) => {
             let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u32;
-            let mut o = act::run(&conn, &ActionRequest { timeout_ms: left.max(1), ..request }).await;
+            let mut o = Box::pin(act::run(&conn, &ActionRequest { timeout_ms: left.max(1), ..request })).await;
             conn.close().await;
             o.action_ms = started.elapsed().as_secs_f64() * 1000.0;
             action_result(o)
@@ -113,7 +113,7 @@ pub struct VerifyOutcome {
 #[napi]
 pub async fn verify_over(send: JsSend, target: Value, timeout_ms: u32) -> VerifyOutcome {
     let target: RefTarget = serde_json::from_value(target).unwrap_or_default();
-    match act::verify(&JsTransport { send }, &target, timeout_ms).await {
+    match Box::pin(act::verify(&JsTransport { send }, &target, timeout_ms)).await {
         Ok(c) => VerifyOutcome {
             verdict: Some(Verdict { verdict: verdict_kind(c.verdict), message: c.message, now: c.now.map(|(role, name)| Identity { role, name }) }),
             failure: None,

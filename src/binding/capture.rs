@@ -395,7 +395,7 @@ pub async fn capture_native(endpoint: EndpointInput, options: Value, numbering: 
         Ok(e) => e,
         Err(e) => return capture_outcome(Err(e), numbered, None),
     };
-    capture_outcome(native::capture_endpoint(&endpoint, opts, ctx).await, numbered, None)
+    capture_outcome(Box::pin(native::capture_endpoint(&endpoint, opts, ctx)).await, numbered, None)
 }
 
 /// How the note on a page session's repeat snapshot that had to read the whole page begins.
@@ -417,12 +417,12 @@ pub async fn navigate_native(endpoint: EndpointInput, url: String, timeout_ms: u
         Ok(e) => e,
         Err(e) => return Outcome { error: Some(e.into()) },
     };
-    Outcome { error: native::navigate(&endpoint, &url, timeout_ms).await.err().map(Into::into) }
+    Outcome { error: Box::pin(native::navigate(&endpoint, &url, timeout_ms)).await.err().map(Into::into) }
 }
 
 /// The benchmark's native floor: `[totalMs, connectMs, bytes]`.
 #[napi]
 pub async fn native_bare_tree(endpoint: EndpointInput, timeout_ms: u32) -> Result<Vec<f64>> {
     let endpoint = Endpoint::try_from(endpoint).map_err(|e| Error::new(Status::InvalidArg, e.to_string()))?;
-    native::bare_tree(&endpoint, timeout_ms).await.map(|r| r.to_vec()).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+    Box::pin(native::bare_tree(&endpoint, timeout_ms)).await.map(|r| r.to_vec()).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
 }

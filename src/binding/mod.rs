@@ -10,6 +10,16 @@
 //!
 //! One file a concept: [`capture`], [`session`], [`action`], [`agent`]; this
 //! one holds the constants and the error shape they share.
+//!
+//! Every async function awaits its capture, action or connection behind a
+//! `Box::pin`. napi builds an async function's future on the JS thread's
+//! stack when it is called, and a future is as large as its largest await:
+//! inlined, a whole capture's state machine. The release addon then ran out
+//! of V8's stack from a call 10 JS frames deep, or from the continuation of
+//! an `await` of another call of the session (a page session's second look),
+//! and threw `undefined`; the debug addon did from 3,000 frames. Boxed, a
+//! call works from 8,000 frames deep in both (plain JS recurses about
+//! 11,000 here), and `native.test.mjs` calls each from 6,000.
 
 // napi-derive registers the exports only outside `cfg(test)`, so in the
 // crate's own test build (clippy --all-targets) every export looks unused.

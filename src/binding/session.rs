@@ -136,7 +136,7 @@ impl NativeSession {
         };
         ctx.numbering = Some(self.state.numbering());
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(opts.timeout_ms.max(1) as u64);
-        let (conn, world) = match self.link.get(&endpoint, deadline).await {
+        let (conn, world) = match Box::pin(self.link.get(&endpoint, deadline)).await {
             Ok(c) => c,
             Err(e) => return capture_outcome(Err(e), false, None),
         };
@@ -146,7 +146,7 @@ impl NativeSession {
         opts.timeout_ms = left.max(1);
         let sent = ctx.incremental.as_ref().map(|_| (self.state.clone(), base));
         let prefix = opts.ref_prefix.clone();
-        let captured = crate::trace::timed_async("capture", crate::capture::capture_incremental(&*conn, opts, ctx)).await;
+        let captured = Box::pin(crate::trace::timed_async("capture", crate::capture::capture_incremental(&*conn, opts, ctx))).await;
         let outcome = crate::trace::timed("session.outcome", || session_outcome(captured, false, sent, Some((&self.state, prefix.as_str()))));
         self.link.keep_world(&conn, outcome.world.clone().and_then(|w| world_of(Some(w)))).await;
         if conn.broken().is_some() {
@@ -160,7 +160,7 @@ impl NativeSession {
     pub async fn track_requests(&self, endpoint: EndpointInput, timeout_ms: u32) -> Outcome {
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
         let result = match Endpoint::try_from(endpoint) {
-            Ok(endpoint) => self.link.track_requests(&endpoint, deadline).await,
+            Ok(endpoint) => Box::pin(self.link.track_requests(&endpoint, deadline)).await,
             Err(e) => Err(e),
         };
         Outcome { error: result.err().map(Into::into) }
@@ -178,7 +178,7 @@ impl NativeSession {
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
         let params = params.unwrap_or_else(|| Value::Object(Default::default()));
         let result = match Endpoint::try_from(endpoint) {
-            Ok(endpoint) => self.link.call(&endpoint, &method, &params, deadline).await,
+            Ok(endpoint) => Box::pin(self.link.call(&endpoint, &method, &params, deadline)).await,
             Err(e) => Err(e),
         };
         match result {
@@ -192,7 +192,7 @@ impl NativeSession {
     pub async fn watch_dialogs(&self, endpoint: EndpointInput, timeout_ms: u32) -> Outcome {
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
         let result = match Endpoint::try_from(endpoint) {
-            Ok(endpoint) => self.link.watch_dialogs(&endpoint, deadline).await,
+            Ok(endpoint) => Box::pin(self.link.watch_dialogs(&endpoint, deadline)).await,
             Err(e) => Err(e),
         };
         Outcome { error: result.err().map(Into::into) }
@@ -217,9 +217,9 @@ impl NativeSession {
     ) -> EvaluateOutcome {
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms.max(1) as u64);
         let result = match Endpoint::try_from(endpoint) {
-            Ok(endpoint) => match self.link.get(&endpoint, deadline).await {
+            Ok(endpoint) => match Box::pin(self.link.get(&endpoint, deadline)).await {
                 Ok((conn, _)) => {
-                    let r = self.link.evaluate(&conn, &function_source, global.as_deref(), &args, deadline).await;
+                    let r = Box::pin(self.link.evaluate(&conn, &function_source, global.as_deref(), &args, deadline)).await;
                     if r.as_ref().is_err_and(crate::native::is_fatal) {
                         self.link.drop_broken(&conn).await;
                     }
@@ -242,13 +242,13 @@ impl NativeSession {
         let started = std::time::Instant::now();
         let deadline = started + std::time::Duration::from_millis(request.timeout_ms.max(1) as u64);
         let opened = match Endpoint::try_from(endpoint) {
-            Ok(endpoint) => self.link.get(&endpoint, deadline).await,
+            Ok(endpoint) => Box::pin(self.link.get(&endpoint, deadline)).await,
             Err(e) => Err(e),
         };
         match opened {
             Ok((conn, _)) => {
                 let left = deadline.saturating_duration_since(std::time::Instant::now()).as_millis() as u32;
-                let mut o = act::run(&*conn, &ActionRequest { timeout_ms: left.max(1), ..request }).await;
+                let mut o = Box::pin(act::run(&*conn, &ActionRequest { timeout_ms: left.max(1), ..request })).await;
                 // A tab that went away fails the action with its cause, not as a timeout.
                 if !o.success {
                     if let Some(e) = conn.broken() {
