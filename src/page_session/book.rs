@@ -21,6 +21,7 @@ use crate::text::delta::{compare, Delta, Side};
 /// `delta: true` answers with the delta when it is under this share of the
 /// full text's tokens: a delta near the size of the page costs the reader
 /// more (it must be put together with the last text) than it saves.
+#[cfg_attr(not(feature = "napi"), allow(dead_code))] // the binding's
 pub const DELTA_SHARE: f64 = 0.7;
 
 /// The session's snapshot ids an action accepts as current (refs are stable
@@ -240,6 +241,7 @@ impl Book {
 /// Seed 004 §4.4: the page's first loading signal, or `None` (never partial).
 /// The page's own signals (`page`, from its watcher) come first; then a
 /// progressbar the snapshot shows; then requests the last action started.
+#[cfg_attr(not(feature = "napi"), allow(dead_code))] // the binding's
 pub fn loading_state(text: &str, page: Option<&Value>, in_flight: &[String]) -> Option<Value> {
     if let Some(p) = page.filter(|p| !p.is_null() && *p != &Value::Bool(false)) {
         return Some(p.clone());
@@ -261,6 +263,7 @@ pub fn loading_state(text: &str, page: Option<&Value>, in_flight: &[String]) -> 
 }
 
 /// Whether a `delta: true` look answers with the delta rather than the whole text.
+#[cfg_attr(not(feature = "napi"), allow(dead_code))] // the binding's
 pub fn delta_is_shorter(full_text: &str, delta_text: &str) -> bool {
     let (full, delta) = (crate::compat::hash::estimate_tokens(full_text), crate::compat::hash::estimate_tokens(delta_text));
     (delta as f64) < DELTA_SHARE * full as f64

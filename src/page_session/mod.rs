@@ -16,7 +16,11 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 pub mod book;
+// The settle rule and the wait's judgement are asked only through the binding
+// (and their own tests): a build without it has no caller for them.
+#[cfg_attr(not(feature = "napi"), allow(dead_code))]
 pub mod settle;
+#[cfg_attr(not(feature = "napi"), allow(dead_code))]
 pub mod ui_wait;
 
 use crate::incremental::Mirror;
