@@ -37,7 +37,8 @@ test('open, then click, fill, press, tabs, screenshot and close from new process
         assert.match(r.out, /^Filled/);
         r = await cli('press', 'Enter');
         assert.match(r.out, /^Pressed Enter\./);
-        r = await cli('wait', '--timeout', '3000');
+        r = await cli('wait', '--timeout', '3000', '--stability-window', '100');
+        assert.equal(r.code, 0, r.out);
         r = await cli('snapshot');
         assert.match(r.out, /Showing 1 product\b/);
         assert.match(r.out, /button "Add Tea Cup to cart"/);

@@ -170,10 +170,19 @@ test('every other tool: dialogs, keys, hover, scroll, screenshot, tabs, history,
         assert.match((await call('get_snapshot')).text, /sunny in Paris tomorrow, with a high of 24 degrees/);
         r = await call('wait_for_ui_change', { timeout_ms: 300 });
         assert.match(r.text, /^No change held still within 300 ms/);
+        // Seed 004's stability window: how long a change must hold still.
+        r = await call('wait_for_ui_change', { timeout_ms: 300, stability_window_ms: 50 });
+        assert.match(r.text, /^No change held still within 300 ms/);
+        assert.match(status(await call('wait_for_ui_change', { stability_window_ms: -1 })), /^Error invalid_params: stability_window_ms must be a number from 0 to 10000/);
         // History.
         await call('browser_navigate', { url: page('table.html') });
         assert.match((await call('browser_navigate', { url: 'back' })).text, /\n(?:Page [^\n]*\n)?- document "Assistant chat"/);
         assert.match((await call('browser_navigate', { url: 'forward' })).text, /\n(?:Page [^\n]*\n)?- document "Employees"/);
+        // A counter that ticks every 100 ms never holds still for the default 300 ms; for 20 ms it does.
+        const ticking = `data:text/html,${encodeURIComponent('<title>Ticks</title><p id="c">0</p><script>setInterval(() => { c.textContent = Number(c.textContent) + 1; }, 100)</script>')}`;
+        assert.equal((await call('browser_navigate', { url: ticking })).isError, false);
+        assert.match((await call('wait_for_ui_change', { timeout_ms: 1000 })).text, /^No change held still within 1000 ms/);
+        assert.match(status(await call('wait_for_ui_change', { timeout_ms: 1000, stability_window_ms: 20 })), /^Changed after \d+ ms\./);
         assert.match(status(await call('browser_navigate', { url: 'reload' })), /^Reloaded\./);
         // A hover in a tab out of sight: the tab comes to the front (a pointer move needs its frames), and the answer says so.
         r = await call('browser_tabs', { action: 'list' });

@@ -91,7 +91,7 @@ const AGENT_HELP = `Usage: web-ai-snapshot open URL|FILE [--headed] [--executabl
        web-ai-snapshot click REF | fill REF VALUE [--submit] | type REF TEXT [--submit]
        web-ai-snapshot select REF VALUE | press KEY | hover REF
        web-ai-snapshot scroll (REF | --direction up|down|top|bottom [--amount N])
-       web-ai-snapshot wait [--timeout MS] | tabs [new URL | select N | close N]
+       web-ai-snapshot wait [--timeout MS] [--stability-window MS] | tabs [new URL | select N | close N]
        web-ai-snapshot screenshot [FILE] [--full-page] | navigate URL | back | forward | reload
        web-ai-snapshot close
 

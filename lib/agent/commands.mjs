@@ -63,7 +63,7 @@ export function keptBrowserCommand(command, rest) {
  * screenshot), or `{ help: true }`. Usage errors throw a UsageError.
  */
 export function agentCall(command, argv, cwd = process.cwd()) {
-    const args = parse(argv, { viewport: 'bool', submit: 'bool', direction: 'value', amount: 'value', timeout: 'value', 'full-page': 'bool' });
+    const args = parse(argv, { viewport: 'bool', submit: 'bool', direction: 'value', amount: 'value', timeout: 'value', 'stability-window': 'value', 'full-page': 'bool' });
     if (args.help) return { help: true };
     const [a, b, ...extra] = args._;
     const need = (n, what) => {
@@ -93,7 +93,13 @@ export function agentCall(command, argv, cwd = process.cwd()) {
             return { tool: 'browser_scroll', args: a ? { ref: a } : { direction: args.direction, ...(args.amount ? { amount: positiveInt(args.amount, 'amount', { min: 1 }) } : {}) } };
         case 'wait':
             need(0, 'no arguments');
-            return { tool: 'wait_for_ui_change', args: args.timeout ? { timeout_ms: positiveInt(args.timeout, 'timeout') } : {} };
+            return {
+                tool: 'wait_for_ui_change',
+                args: {
+                    ...(args.timeout ? { timeout_ms: positiveInt(args.timeout, 'timeout') } : {}),
+                    ...(args['stability-window'] ? { stability_window_ms: positiveInt(args['stability-window'], 'stability-window') } : {}),
+                },
+            };
         case 'tabs': {
             if (!a) return { tool: 'browser_tabs', args: { action: 'list' } };
             if (a === 'new') return { tool: 'browser_tabs', args: { action: 'new', ...(b ? { url: urlOf(b, cwd) } : {}) } };

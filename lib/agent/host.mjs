@@ -1076,8 +1076,16 @@ export class AgentHost {
                 if (input.timeout_ms !== undefined && (!Number.isFinite(input.timeout_ms) || input.timeout_ms < 0 || input.timeout_ms > 60000)) {
                     throw new ToolError('invalid_params', 'timeout_ms must be a number from 0 to 60000', { snapshot: false });
                 }
+                if (input.stability_window_ms !== undefined && (!Number.isFinite(input.stability_window_ms) || input.stability_window_ms < 0 || input.stability_window_ms > 10000)) {
+                    throw new ToolError('invalid_params', 'stability_window_ms must be a number from 0 to 10000', { snapshot: false });
+                }
                 const timeoutMs = input.timeout_ms ?? 5000;
-                const w = await session.waitForUiChange({ expectedChange: input.expected_change ?? null, timeoutMs, snapshotOptions: this._options(false) });
+                const w = await session.waitForUiChange({
+                    expectedChange: input.expected_change ?? null,
+                    timeoutMs,
+                    stabilityWindowMs: input.stability_window_ms,
+                    snapshotOptions: this._options(false),
+                });
                 const d = await this._dialogLine(session);
                 if (d) return { text: d, isError: false };
                 if (!w.success) return { text: `No change held still within ${timeoutMs} ms.`, isError: false };

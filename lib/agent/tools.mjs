@@ -30,6 +30,7 @@ export const AGENT_TOOLS = [
     tool('wait_for_ui_change', 'Wait until the page changes and holds still (streamed text, loading lists); returns the changes.', {
         expected_change: { type: 'string', enum: ['hierarchy_diff', 'text_change', 'state_change'] },
         timeout_ms: { type: 'integer', description: 'default 5000' },
+        stability_window_ms: { type: 'integer', description: 'how long the change must hold still; default 300' },
     }),
     tool('browser_tabs', 'List, open, select or close tabs.', {
         action: { type: 'string', enum: ['list', 'new', 'select', 'close'] },
