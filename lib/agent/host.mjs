@@ -822,7 +822,8 @@ export class AgentHost {
         const session = await this._session();
         const dialog = await this._dialogLine(session);
         if (dialog) return dialog;
-        return this._render(await session.snapshot(this._options(false)), { page: true });
+        // The page an error carries is what the agent knows next: the folds of later results start from it.
+        return this._render(await session.snapshot(this._options(false)), { page: true, shown: this._shown(session).blocks, session });
     }
 
     _checkUrl(url) {
@@ -1020,7 +1021,7 @@ export class AgentHost {
                 if (!r.success) {
                     // An error carries the whole page, not only what changed: the agent chooses again from it.
                     const whole = r.snapshot && r.snapshot.textIsDelta ? { ...r.snapshot, text: r.snapshot.fullText, textIsDelta: false } : r.snapshot;
-                    const page = whole ? this._render(whole, { page: true }) : (r.snapshotError ?? '');
+                    const page = whole ? this._render(whole, { page: true, shown: this._shown(session).blocks, session }) : (r.snapshotError ?? '');
                     return { text: `Error ${r.error}: ${r.message}${page ? `\n${page}` : ''}`, isError: true };
                 }
                 if (input.submit === true && (name === 'browser_fill' || name === 'browser_type')) {
