@@ -66,7 +66,11 @@ impl UiWait {
         self.quiet_ms = quiet_ms;
         match (self.dirty_since, self.candidate_at) {
             (Some(since), _) if quiet_ms >= self.window_ms || t - since >= self.window_ms => Next::Look,
-            (None, Some(at)) if t - at >= self.window_ms => Next::Candidate,
+            // The page has not moved since the candidate was read, and not for the window
+            // before now: the candidate has held still that long, counted from the page's
+            // last change rather than from the look (which a page moving for the whole
+            // window takes after its change: a wait then paid the window twice).
+            (None, Some(at)) if t - at >= self.window_ms || quiet_ms >= self.window_ms => Next::Candidate,
             _ => Next::Poll(POLL_MS.min((self.timeout_ms - t).max(1.0))),
         }
     }
@@ -144,6 +148,26 @@ mod tests {
         assert_eq!(w.looked(st(3).as_ref(), st(3), 310.0, true, true, false), Looked::Candidate, "quiet for less than the window");
         assert_eq!(w.watched(st(3), 100.0, 400.0), Next::Poll(POLL_MS));
         assert_eq!(w.watched(st(3), 400.0, 620.0), Next::Candidate);
+    }
+
+    #[test]
+    fn a_candidate_holds_still_from_the_pages_last_change_not_from_its_look() {
+        // A field typed into (moving from the start), then a list rendered at 150 ms:
+        // looked at 300 ms, when the window of moving ran out; quiet since 150.
+        let mut w = UiWait::new(5000.0, 300.0, st(1));
+        assert_eq!(w.watched(st(2), 0.0, 0.0), Next::Poll(POLL_MS));
+        assert_eq!(w.watched(st(3), 10.0, 160.0), Next::Poll(POLL_MS));
+        assert_eq!(w.watched(st(3), 150.0, 300.0), Next::Look);
+        assert_eq!(w.looked(st(3).as_ref(), st(3), 330.0, true, true, false), Looked::Candidate, "quiet 150 ms at the look");
+        assert_eq!(w.watched(st(3), 250.0, 400.0), Next::Poll(POLL_MS));
+        assert_eq!(w.watched(st(3), 305.0, 455.0), Next::Candidate, "held still for the window since 150 ms, not since the look at 330");
+        // A page that moved after the look is looked at again, not answered.
+        let mut w = UiWait::new(5000.0, 300.0, st(1));
+        w.watched(st(2), 0.0, 0.0);
+        assert_eq!(w.watched(st(3), 150.0, 300.0), Next::Look);
+        assert_eq!(w.looked(st(3).as_ref(), st(3), 330.0, true, true, false), Looked::Candidate);
+        assert_eq!(w.watched(st(4), 10.0, 455.0), Next::Poll(POLL_MS), "moved since the candidate: not the answer");
+        assert_eq!(w.watched(st(4), 310.0, 760.0), Next::Look, "read again once quiet");
     }
 
     #[test]
