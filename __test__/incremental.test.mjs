@@ -387,6 +387,29 @@ test('a subtree added 100 elements deep is read where it changed (serde_json sto
     }
 });
 
+/**
+ * A page from `html` (its frames loaded), a session's look, `act` in the page, a look
+ * again: read incrementally, equal to a full capture, and `line` in its text or not (`shown`).
+ */
+async function lookAfter(html, act, line, shown) {
+    const page = await newTab(await browser());
+    await page.setContent(html);
+    await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every(f => f.contentDocument && f.contentDocument.readyState === 'complete'));
+    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    try {
+        await session.snapshot();
+        await page.evaluate(act);
+        const numbering = session._numbering();
+        const s = await session.snapshot();
+        assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
+        assert.equal(difference(s, await fullCapture(page, numbering)), null, html);
+        assert.equal(line.test(s.text), shown, `${html}\n${s.text}`);
+    } finally {
+        await session.close();
+        await page.close();
+    }
+}
+
 test('a change that restyles another element through :has(), a sibling combinator, :checked ~ or its place among its siblings is read where it lands', async () => {
     const cases = [
         ['<style>.card:has(.sel) { display: none }</style><main><div class="card"><span id="x">Hi</span><button>In card</button></div><button>Out</button></main>',
@@ -410,24 +433,7 @@ test('a change that restyles another element through :has(), a sibling combinato
         [`<style>li:nth-child(odd) { visibility: hidden }</style><ul>${Array.from({ length: 150 }, (_, i) => `<li><button>Row ${i}</button></li>`).join('')}</ul>`,
             () => { document.querySelector('ul').prepend(document.createElement('li')); }, /button "Row 1"/, false],
     ];
-    for (const [html, act, line, shown] of cases) {
-        const page = await newTab(await browser());
-        await page.setContent(html);
-        await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every(f => f.contentDocument && f.contentDocument.readyState === 'complete'));
-        const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
-        try {
-            await session.snapshot();
-            await page.evaluate(act);
-            const numbering = session._numbering();
-            const s = await session.snapshot();
-            assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
-            assert.equal(difference(s, await fullCapture(page, numbering)), null, html);
-            assert.equal(line.test(s.text), shown, `${html}\n${s.text}`);
-        } finally {
-            await session.close();
-            await page.close();
-        }
-    }
+    for (const [html, act, line, shown] of cases) await lookAfter(html, act, line, shown);
 });
 
 test("an element made `display: contents` keeps its text on show, unless what holds it skips its content", async () => {
@@ -439,23 +445,7 @@ test("an element made `display: contents` keeps its text on show, unless what ho
         ['<main><div style="content-visibility: hidden"><h1 id="x">Checkout</h1></div><button>Pay</button></main>', /Checkout/, false],
         ['<main><details><summary>More</summary><p id="x">Fine print</p></details><button>Pay</button></main>', /Fine print/, false],
     ];
-    for (const [html, line, shown] of cases) {
-        const page = await newTab(await browser());
-        await page.setContent(html);
-        const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
-        try {
-            await session.snapshot();
-            await page.evaluate(() => { document.getElementById('x').style.display = 'contents'; });
-            const numbering = session._numbering();
-            const s = await session.snapshot();
-            assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
-            assert.equal(difference(s, await fullCapture(page, numbering)), null, html);
-            assert.equal(line.test(s.text), shown, `${html}\n${s.text}`);
-        } finally {
-            await session.close();
-            await page.close();
-        }
-    }
+    for (const [html, line, shown] of cases) await lookAfter(html, () => { document.getElementById('x').style.display = 'contents'; }, line, shown);
 });
 
 test('what cannot be bounded falls back to a full capture, and the notes say why', async () => {

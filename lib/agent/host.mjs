@@ -218,6 +218,17 @@ const blockedLine = text =>
         return `${head}${n} control${n === 1 ? '' : 's'} behind the ${modal} (blocked)`;
     });
 
+/**
+ * A line of a snapshot (`delta` false) or of its changes (a change mark and a
+ * space first): its mark, its indent after the mark, and the item after that.
+ */
+function markedLine(line, delta) {
+    const mark = delta ? line.slice(0, 2) : '';
+    const rest = line.slice(mark.length);
+    const indent = /^ */.exec(rest)[0].length;
+    return { mark, indent, item: rest.slice(indent) };
+}
+
 const OPTION = /^- option ("(?:[^"\\]|\\.)*") \[ref=@e\d+(?: selected=true)?\]$/;
 
 /**
@@ -231,12 +242,7 @@ const OPTION = /^- option ("(?:[^"\\]|\\.)*") \[ref=@e\d+(?: selected=true)?\]$/
 function compactSelects(text, delta) {
     const lines = text.split('\n');
     const out = [];
-    const split = line => {
-        const mark = delta ? line.slice(0, 2) : '';
-        const rest = line.slice(mark.length);
-        const indent = /^ */.exec(rest)[0].length;
-        return { mark, indent, item: rest.slice(indent) };
-    };
+    const split = line => markedLine(line, delta);
     for (let i = 0; i < lines.length; i += 1) {
         const box = split(lines[i]);
         const head = /^(- combobox (?:"(?:[^"\\]|\\.)*" )?\[ref=@e\d+) expanded=false( value="(?:[^"\\]|\\.)*")?\]:$/.exec(box.item);
@@ -285,15 +291,13 @@ function withoutRowGroups(text, delta) {
     // The indent of each row group left out that holds the lines being read.
     const open = [];
     for (const line of lines) {
-        const mark = delta ? line.slice(0, 2) : '';
-        const rest = line.slice(mark.length);
-        const indent = /^ */.exec(rest)[0].length;
+        const { mark, indent, item } = markedLine(line, delta);
         while (open.length && indent <= open[open.length - 1]) open.pop();
-        if (rest.slice(indent) === '- rowgroup:') {
+        if (item === '- rowgroup:') {
             open.push(indent);
             continue;
         }
-        out.push(open.length ? `${mark}${rest.slice(2 * open.length)}` : line);
+        out.push(open.length ? `${mark}${line.slice(mark.length + 2 * open.length)}` : line);
     }
     return out.join('\n');
 }
@@ -313,12 +317,7 @@ const CELL = /^- (?:cell|gridcell)(?: ("(?:[^"\\]|\\.)*"))?(?:: (.*))?$/;
 function compactRows(text, delta) {
     const lines = withoutEchoedCaptions(text.split('\n'), delta);
     const out = [];
-    const split = line => {
-        const mark = delta ? line.slice(0, 2) : '';
-        const rest = line.slice(mark.length);
-        const indent = /^ */.exec(rest)[0].length;
-        return { mark, indent, item: rest.slice(indent) };
-    };
+    const split = line => markedLine(line, delta);
     for (let i = 0; i < lines.length; i += 1) {
         const row = split(lines[i]);
         if (row.item !== '- row:' || (delta && !/^[+~\- ] $/.test(row.mark))) {
@@ -400,9 +399,8 @@ function landmarkBlocks(lines) {
  * session); what changed is shown in full. `shown` holds each block known
  * so far; `before` the blocks of the last result's page.
  */
-function foldShown(text, shown, before) {
-    const lines = text.split('\n');
-    const blocks = new Map(landmarkBlocks(lines).map(b => [b.start, b]));
+function foldShown(lines, landmarks, shown, before) {
+    const blocks = new Map(landmarks.map(b => [b.start, b]));
     const out = [];
     let skipTo = -1;
     for (let i = 0; i < lines.length; i += 1) {
@@ -788,12 +786,13 @@ export class AgentHost {
         const d = snapshot.delta;
         const full = forModel(snapshot.textIsDelta ? snapshot.fullText : snapshot.text, false);
         // A page asked for is shown whole; after an action, what the agent was shown before is folded.
-        const folded = shown && !page ? foldShown(full, shown, record?.before) : full;
+        const fullLines = full.split('\n');
+        const blocks = landmarkBlocks(fullLines);
+        const folded = shown && !page ? foldShown(fullLines, blocks, shown, record?.before) : full;
         // The document's line (its title), which a page shown again after an action leaves out when the agent knows it.
         const root = /^- document (?:"(?:[^"\\]|\\.)*")?:?(?=\n|$)/.exec(full)?.[0] ?? null;
         const knownRoot = record?.root;
         // What the model knows of the page from now on: this result's page, shown whole, folded, or as the changes to the last.
-        const blocks = landmarkBlocks(full.split('\n'));
         if (record) Object.assign(record, { before: new Set(blocks.map(b => b.key)), root });
         if (shown) learnShown(blocks, shown);
         let body = folded;

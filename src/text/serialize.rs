@@ -469,9 +469,8 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
         // A text that says the name of the element beside it (a dropped label's
         // "Pro" after its radio "Pro") goes before adjacent text is merged: merged
         // with the next label's text ("Pro Country") it would no longer match.
-        let echoes: Vec<bool> = if compact { children.iter().enumerate().map(|(k, &c)| echoes_neighbour(view, &children, k, c)).collect() } else { Vec::new() };
-        for (k, c) in children.into_iter().enumerate() {
-            if echoes.get(k).copied().unwrap_or(false) {
+        for (k, &c) in children.iter().enumerate() {
+            if compact && echoes_neighbour(view, &children, k, c) {
                 view[c as usize].kept = false;
                 continue;
             }
