@@ -23,9 +23,10 @@
 // style sheets: often megabytes) is left out of the outerHTML: the
 // normalising drops such a text whole, and none of its regexes can begin
 // or end inside it, so the result is the same, byte for byte
-// (`__test__/hashes.test.mjs` checks it against the whole outerHTML). The
-// elements above such a text are written out here, as outerHTML writes
-// them; everything else is the browser's own outerHTML.
+// (`__test__/walk.test.mjs` checks it against the whole outerHTML). The
+// elements above such a text, and those too large to write whole, are
+// written out here, as outerHTML writes them; everything else is the
+// browser's own outerHTML.
 (function (selectors, includeHtml, maxChars, marks, count) {
     const LONG = 2048;
     const quiet = el => {
@@ -35,7 +36,6 @@
     // `<tag …>` and `</tag>` as outerHTML writes them (an element with children, or a
     // script or style, is never void). Not by cloning: a clone of a custom element runs the page's code.
     const HTML_NS = 'http://www.w3.org/1999/xhtml';
-    const escapeText = t => t.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     const escapeAttr = t => t.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     const tags = el => {
         const name = el.namespaceURI === HTML_NS ? el.localName : el.tagName;
@@ -45,63 +45,110 @@
     };
     // Text in these is written as it is (the parser reads it raw).
     const RAW = /^(style|script|xmp|iframe|noembed|noframes|plaintext|noscript)$/;
-    const outerHtml = root => {
+    // An element of at most SMALL descendants is written by the browser (`outerHTML`);
+    // a larger one is opened and closed here, its children taken one by one. Finding
+    // out walks at most SMALL elements, not the subtree.
+    const SMALL = 512;
+    const small = el => el.getElementsByTagName('*')[SMALL] === undefined;
+    // The normalising is four regexes over the whole outerHTML. Done a chunk at a
+    // time, it stops once `maxChars` characters are out: on a large page the
+    // truncated hash needs the first few thousand elements, not all (the 40k-node
+    // page: 18 ms with its whole outerHTML, megabytes, written and normalised).
+    // A chunk is cut only before an element's `<` and only where no match of any of
+    // the four can span the cut, which is checked on the chunk itself: no comment
+    // left open, every `<` closed by a `>` before the cut, and the last tag ending
+    // the chunk (no text run from a `>` into the next chunk). A chunk that fails
+    // that is not cut there; the rest is normalised with the next. The result is
+    // then that of the whole string, byte for byte (`__test__/walk.test.mjs`
+    // checks it against the whole outerHTML on every real page).
+    const CHUNK = 16384;
+    const normalizedHtml = (root, maxChars) => {
+        // (Two live collections, not a selector query: the query walks the whole document
+        // on every capture, 2 ms on the 40k-node page; the collections are kept by the DOM.)
         const long = [];
-        for (const el of root.querySelectorAll('script, style')) if (quiet(el)) long.push(el);
-        if (long.length === 0) return root.outerHTML;
+        for (const tag of ['script', 'style']) {
+            for (const el of root.getElementsByTagName(tag)) if (quiet(el)) long.push(el);
+        }
         const above = new Set();
         for (const el of long) {
             for (let a = el.parentNode; a && a !== root.parentNode && !above.has(a); a = a.parentNode) above.add(a);
         }
         const left = new Set(long);
-        const out = [];
+        let out = '';
+        let pending = [];
+        let pendingLength = 0;
+        // A chunk that cannot be cut is tried again only once it has doubled: each
+        // character is normalised a bounded number of times.
+        let nextTry = CHUNK;
+        const uncomment = t => t.replace(/<!--[\s\S]*?-->/g, '');
+        const rest = t => t.replace(/<(\w+)\s[^>]*>/g, '<$1>').replace(/>([^<]+)</g, '><').replace(/\s+/g, ' ');
+        const flush = () => {
+            const uncommented = uncomment(pending.join(''));
+            const tagged = uncommented.includes('<!--') ? '' : uncommented.replace(/<(\w+)\s[^>]*>/g, '<$1>');
+            // The chunk's last tag, and what follows it: text (no `<`), which the next
+            // chunk's first `<` ends, so that the text regex drops it in the whole string.
+            const lastTag = tagged.indexOf('>', tagged.lastIndexOf('<'));
+            if (lastTag === -1) {
+                nextTry = pendingLength * 2;
+                return false;
+            }
+            const collapsed = tagged.slice(0, lastTag + 1).replace(/>([^<]+)</g, '><').replace(/\s+/g, ' ');
+            out += out ? collapsed : collapsed.trimStart();
+            pending = [];
+            pendingLength = 0;
+            nextTry = CHUNK;
+            return true;
+        };
+        const add = piece => {
+            if (pendingLength >= nextTry && /^<[A-Za-z]/.test(piece) && flush() && out.length >= maxChars) return false;
+            pending.push(piece);
+            pendingLength += piece.length;
+            return true;
+        };
         // [node, closing tag after its children] in document order; explicit stack (the depth is the page's).
         const stack = [[root, null]];
         while (stack.length) {
             const [node, close] = stack.pop();
-            if (close !== null) {
-                out.push(close);
-                continue;
-            }
-            if (node.nodeType === 1) {
-                if (left.has(node)) {
-                    out.push(tags(node).join(''));
-                } else if (above.has(node)) {
+            let piece = null;
+            if (close !== null) piece = close;
+            else if (node.nodeType === 1) {
+                if (left.has(node)) piece = tags(node).join('');
+                else if (above.has(node) || (node.firstElementChild && node.localName !== 'template' && !small(node))) {
                     const [open, end] = tags(node);
-                    out.push(open);
+                    if (!add(open)) return out.slice(0, maxChars);
                     stack.push([node, end]);
                     for (let c = node.lastChild; c; c = c.previousSibling) stack.push([c, null]);
-                } else {
-                    out.push(node.outerHTML);
-                }
+                    continue;
+                } else piece = node.outerHTML;
             } else if (node.nodeType === 3) {
                 const parent = node.parentNode;
+                // Text outside raw-text elements is escaped (no `<` or `>`), and the
+                // text regex drops every run of it between two tags whatever it says:
+                // one space stands for it.
                 const raw = parent && parent.namespaceURI === HTML_NS && RAW.test(parent.localName);
-                out.push(raw ? node.data : escapeText(node.data));
+                piece = raw ? node.data : ' ';
             } else if (node.nodeType === 8) {
-                out.push(`<!--${node.data}-->`);
+                piece = `<!--${node.data}-->`;
             } else if (node.nodeType === 7) {
-                out.push(`<?${node.target} ${node.data}>`);
+                piece = `<?${node.target} ${node.data}>`;
             }
+            if (piece !== null && !add(piece)) return out.slice(0, maxChars);
         }
-        return out.join('');
+        return (out + rest(uncomment(pending.join('')))).trim().slice(0, maxChars);
     };
-    let html = null;
+    let normalized = null;
     if (includeHtml) {
         for (const s of selectors) {
+            let n = null;
             try {
-                const n = document.querySelector(s);
-                if (n) { html = outerHtml(n) || null; break; }
+                n = document.querySelector(s);
             } catch (_e) { /* an invalid selector matches nothing */ }
+            if (n) {
+                normalized = normalizedHtml(n, maxChars);
+                break;
+            }
         }
     }
-    const normalized = html === null ? null : String(html)
-        .replace(/<!--[\s\S]*?-->/g, '')
-        .replace(/<(\w+)\s[^>]*>/g, '<$1>')
-        .replace(/>([^<]+)</g, '><')
-        .replace(/\s+/g, ' ')
-        .trim()
-        .slice(0, maxChars);
 
     let focus = false;
     let modal = false;
