@@ -7,6 +7,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AGENT_COMMANDS, UsageError, agentCall, agentOutput, keptBrowserCommand, parse, positiveInt, urlOf } from '../lib/agent/commands.mjs';
 import { WebAiError } from '../lib/errors.mjs';
+import nodeModule from 'node:module';
+
+// Node 22.1+ keeps the compiled code of the modules loaded from here on (the MCP
+// SDK and zod, the library) between runs: the MCP server's imports took 230-320 ms
+// cold and 184-198 ms cached on Node 22.23 here. Earlier Nodes have no such cache.
+nodeModule.enableCompileCache?.();
 
 // The addon is loaded on first use, so that --help and --version work without it.
 let loaded = null;

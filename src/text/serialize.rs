@@ -167,7 +167,8 @@ pub fn serialize(
 ) -> Serialized {
     let max_name = opts.max_name_chars as usize;
     let mut notes: Vec<String> = Vec::new();
-    let mut view = build_view(tree, subtree_root, title, max_name, hints, (opts.viewport_only, opts.mark_untrusted), &mut notes);
+    use crate::trace::timed;
+    let mut view = timed("serialize.view", || build_view(tree, subtree_root, title, max_name, hints, (opts.viewport_only, opts.mark_untrusted), &mut notes));
     for v in view.iter_mut() {
         v.url = v.url.filter(|_| opts.urls).map(|u| relative_url(u, page_url));
     }
@@ -182,9 +183,9 @@ pub fn serialize(
             None => notes.push("viewportOnly needs the DOM pass (its layout boxes), which was off or not read, so the whole page is shown".into()),
         }
     }
-    normalize_text(&mut view, opts.compact, opts.max_text_chars as usize, &mut notes);
+    timed("serialize.text", || normalize_text(&mut view, opts.compact, opts.max_text_chars as usize, &mut notes));
     if opts.interactive_only {
-        prune(&mut view);
+        timed("serialize.prune", || prune(&mut view));
     }
     // A subtree keeps the context of where it sits: an option whose listbox is
     // above the rootSelector match is still inside an interactive container.
@@ -192,14 +193,14 @@ pub fn serialize(
         .is_some_and(|r| tree.ancestors(r).iter().any(|&a| tree.node(a).is_some_and(|n| roles::is_interactive_container(roles::aria_role(&n.role)))));
     let tiers = classify(&view, in_container);
     lift_unref_soft(&mut view, &tiers);
-    let Assigned { mut refs, ref_of, keys: ref_keys, next_ref } = assign_refs(&view, &tiers, opts, keying, &mut notes);
+    let Assigned { mut refs, ref_of, keys: ref_keys, next_ref } = timed("serialize.refs", || assign_refs(&view, &tiers, opts, keying, &mut notes));
     if opts.active_layer_only {
         active_layer(&mut view, &ref_of, &mut refs, &mut notes);
     }
     if let Some(max) = opts.max_elements {
         keep_best_refs(&mut view, &ref_of, &refs, max as usize, selector, &mut notes);
     }
-    let (lines, below_depth) = layout(&view, &ref_of, &refs, opts, &mut notes);
+    let (lines, below_depth) = timed("serialize.layout", || layout(&view, &ref_of, &refs, opts, &mut notes));
     unseen.depth = below_depth;
     let node_count = lines.len();
     let text = match opts.max_tokens {
@@ -213,7 +214,7 @@ pub fn serialize(
             notes.extend(fitted.note);
             fitted.text
         }
-        None => budget::emit(&lines, None, &[], None),
+        None => timed("serialize.emit", || budget::emit(&lines, None, &[], None)),
     };
     if view[0].children.iter().all(|&c| !view[c as usize].kept) {
         notes.push("the page has no accessible content".to_string());
