@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use futures_util::stream::{FuturesUnordered, StreamExt};
+use futures::stream::{FuturesUnordered, StreamExt};
 
 use super::context::{CaptureContext, World};
 use super::session::{CaptureSession, CdpCommand, Step};

@@ -218,7 +218,7 @@ mod tests {
             let p = serde_json::json!({});
             let deadline = Instant::now() + Duration::from_secs(5);
             let (a, b) =
-                futures_util::future::join(call_before(&t, CdpCall::new("A.one", &p), deadline), call_before(&t, CdpCall::new("B.two", &p), deadline)).await;
+                futures::future::join(call_before(&t, CdpCall::new("A.one", &p), deadline), call_before(&t, CdpCall::new("B.two", &p), deadline)).await;
             let c = call_before(&t, CdpCall::new("C.three", &p), deadline).await;
             (a, b, c)
         });
@@ -258,7 +258,7 @@ mod tests {
             let p = serde_json::json!({});
             let deadline = Instant::now() + Duration::from_secs(5);
             // The first reply ends the race; the other call is dropped.
-            let won = futures_util::future::select(
+            let won = futures::future::select(
                 Box::pin(call_before(&t, CdpCall::new("A.one", &p), deadline)),
                 Box::pin(call_before(&t, CdpCall::new("B.two", &p), deadline)),
             )

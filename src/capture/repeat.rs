@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use futures_util::future::join_all;
+use futures::future::join_all;
 use serde_json::{json, Value};
 
 use super::calls::{Call, RepeatCall};

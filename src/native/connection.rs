@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, StreamExt};
+use futures::stream::{SplitSink, SplitStream};
+use futures::{SinkExt, StreamExt};
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -748,7 +748,7 @@ impl NativeConnection {
             let conn = &self;
             async move { conn.checked("Target.detachFromTarget", &json!({ "sessionId": s }), None, deadline).await }
         });
-        futures_util::future::join_all(detach).await;
+        futures::future::join_all(detach).await;
         let _ = tokio::time::timeout(Duration::from_millis(200), async { self.sink.lock().await.close().await }).await;
         self.reader.abort();
     }
