@@ -50,10 +50,11 @@
     // out walks at most SMALL elements, not the subtree.
     const SMALL = 512;
     const small = el => el.getElementsByTagName('*')[SMALL] === undefined;
-    // The normalising is four regexes over the whole outerHTML. Done a chunk at a
-    // time, it stops once `maxChars` characters are out: on a large page the
-    // truncated hash needs the first few thousand elements, not all (the 40k-node
-    // page: 18 ms with its whole outerHTML, megabytes, written and normalised).
+    // The normalising is four regexes over the whole outerHTML (dom-hash.mjs's, one
+    // function a step below). Done a chunk at a time, it stops once `maxChars`
+    // characters are out: on a large page the truncated hash needs the first few
+    // thousand elements, not all (`node bench/page-facts.mjs`: the 40k-node page's
+    // whole outerHTML written and normalised took 11.2 ms, this 4.7).
     // A chunk is cut only before an element's `<` and only where no match of any of
     // the four can span the cut, which is checked on the chunk itself: no comment
     // left open, every `<` closed by a `>` before the cut, and the last tag ending
@@ -61,8 +62,11 @@
     // that is not cut there; the rest is normalised with the next. The result is
     // then that of the whole string, byte for byte (`__test__/walk.test.mjs`
     // checks it against the whole outerHTML on every real page).
+    const uncomment = t => t.replace(/<!--[\s\S]*?-->/g, '');
+    const bareTags = t => t.replace(/<(\w+)\s[^>]*>/g, '<$1>');
+    const withoutText = t => t.replace(/>([^<]+)</g, '><').replace(/\s+/g, ' ');
     const CHUNK = 16384;
-    const normalizedHtml = (root, maxChars) => {
+    const normalizedHtml = root => {
         // (Two live collections, not a selector query: the query walks the whole document
         // on every capture, 2 ms on the 40k-node page; the collections are kept by the DOM.)
         const long = [];
@@ -74,17 +78,20 @@
             for (let a = el.parentNode; a && a !== root.parentNode && !above.has(a); a = a.parentNode) above.add(a);
         }
         const left = new Set(long);
+        // Chunks pay only where the cut comes well before the end: written in pieces, a
+        // page costs more than its one outerHTML (generated-10k, whose cut is near its end:
+        // 5.0 against 2.8 ms). About 10 normalised characters an element on the
+        // benchmark pages: pages of fewer elements than 3 cuts' worth are written whole.
+        const chunked = root.getElementsByTagName('*').length * 10 > 3 * maxChars;
         let out = '';
         let pending = [];
         let pendingLength = 0;
         // A chunk that cannot be cut is tried again only once it has doubled: each
         // character is normalised a bounded number of times.
         let nextTry = CHUNK;
-        const uncomment = t => t.replace(/<!--[\s\S]*?-->/g, '');
-        const rest = t => t.replace(/<(\w+)\s[^>]*>/g, '<$1>').replace(/>([^<]+)</g, '><').replace(/\s+/g, ' ');
         const flush = () => {
             const uncommented = uncomment(pending.join(''));
-            const tagged = uncommented.includes('<!--') ? '' : uncommented.replace(/<(\w+)\s[^>]*>/g, '<$1>');
+            const tagged = uncommented.includes('<!--') ? '' : bareTags(uncommented);
             // The chunk's last tag, and what follows it: text (no `<`), which the next
             // chunk's first `<` ends, so that the text regex drops it in the whole string.
             const lastTag = tagged.indexOf('>', tagged.lastIndexOf('<'));
@@ -92,7 +99,7 @@
                 nextTry = pendingLength * 2;
                 return false;
             }
-            const collapsed = tagged.slice(0, lastTag + 1).replace(/>([^<]+)</g, '><').replace(/\s+/g, ' ');
+            const collapsed = withoutText(tagged.slice(0, lastTag + 1));
             out += out ? collapsed : collapsed.trimStart();
             pending = [];
             pendingLength = 0;
@@ -100,7 +107,7 @@
             return true;
         };
         const add = piece => {
-            if (pendingLength >= nextTry && /^<[A-Za-z]/.test(piece) && flush() && out.length >= maxChars) return false;
+            if (chunked && pendingLength >= nextTry && /^<[A-Za-z]/.test(piece) && flush() && out.length >= maxChars) return false;
             pending.push(piece);
             pendingLength += piece.length;
             return true;
@@ -113,7 +120,7 @@
             if (close !== null) piece = close;
             else if (node.nodeType === 1) {
                 if (left.has(node)) piece = tags(node).join('');
-                else if (above.has(node) || (node.firstElementChild && node.localName !== 'template' && !small(node))) {
+                else if (above.has(node) || (chunked && node.firstElementChild && node.localName !== 'template' && !small(node))) {
                     const [open, end] = tags(node);
                     if (!add(open)) return out.slice(0, maxChars);
                     stack.push([node, end]);
@@ -134,7 +141,7 @@
             }
             if (piece !== null && !add(piece)) return out.slice(0, maxChars);
         }
-        return (out + rest(uncomment(pending.join('')))).trim().slice(0, maxChars);
+        return (out + withoutText(bareTags(uncomment(pending.join(''))))).trim().slice(0, maxChars);
     };
     let normalized = null;
     if (includeHtml) {
@@ -144,7 +151,7 @@
                 n = document.querySelector(s);
             } catch (_e) { /* an invalid selector matches nothing */ }
             if (n) {
-                normalized = normalizedHtml(n, maxChars);
+                normalized = normalizedHtml(n);
                 break;
             }
         }
