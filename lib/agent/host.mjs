@@ -50,15 +50,17 @@ const marked = text => native.markPageText(text);
 
 /**
  * The delta as a model needs it after its own action: the header shortened,
- * a changed line without its former self (the agent knows what it did), and
- * when every change is such a line, without the ancestor lines that place
- * added ones (a changed line names its ref).
+ * a changed line without its former self (the agent knows what it did),
+ * rows as they read now, and when every change is a line with a ref,
+ * without the ancestor lines that place it (rows have no ref: their table
+ * is said).
  */
 function compactChanges(text, fullText) {
     const read = text.split('\n').map(l => l.replace(/^# (?:changes from|no changes since) revision \d+(?: to \d+)?:.*$/, 'Changes:').replace(/^(~.*?)\s+\(was: .*\)$/, '$1'));
-    const lines = withoutRoot(renamed(foldRemoved(asTheyAre(read, fullText.split('\n')))));
+    const lines = withoutRoot(renamed(foldRemoved(pairedRows(asTheyAre(read, fullText.split('\n'))))));
     const body = lines.filter(l => /^[+~-]/.test(l));
-    if (body.length && body.every(l => l.startsWith('~'))) {
+    // Each changed line names its ref: the lines that place it are left out.
+    if (body.length && body.every(l => l.startsWith('~') && l.includes('[ref='))) {
         return lines.filter(l => !/^ {2}/.test(l)).map(l => (l.startsWith('~') ? `~ ${l.slice(1).trimStart()}` : l)).join('\n');
     }
     return lines.join('\n');
@@ -149,6 +151,46 @@ function asTheyAre(lines, full) {
     return out;
 }
 
+/**
+ * Rows without refs that the diff says went, under a parent where as many
+ * or more came: rows re-drawn (a sort, a filter, a page of a list), which
+ * the diff pairs up by place and so reads as one row added here and
+ * another removed there. An agent reads the rows as they are now: a row
+ * that came in place of one that went is marked changed (`~`), and the
+ * row that went is not shown. Rows that went beyond those that came stay.
+ */
+function pairedRows(lines) {
+    const blocks = [];
+    for (let i = 0; i < lines.length; i += 1) {
+        const c = changeLine(lines[i]);
+        if (!c || (c.mark !== '+' && c.mark !== '-') || !/^ *- row:$/.test(c.text)) continue;
+        let end = i + 1;
+        let whole = true;
+        for (; end < lines.length; end += 1) {
+            const d = changeLine(lines[end]);
+            if (!d || d.indent <= c.indent) break;
+            if (d.mark !== c.mark || d.text.includes('[ref=')) whole = false;
+        }
+        if (!whole) continue;
+        // The parent: the nearest line above with less indent.
+        let parent = i - 1;
+        while (parent >= 0 && (changeLine(lines[parent])?.indent ?? -1) >= c.indent) parent -= 1;
+        blocks.push({ start: i, end, mark: c.mark, parent });
+        i = end - 1;
+    }
+    const drop = new Set();
+    const redraw = new Set();
+    for (const parent of new Set(blocks.map(b => b.parent))) {
+        const came = blocks.filter(b => b.parent === parent && b.mark === '+');
+        const went = blocks.filter(b => b.parent === parent && b.mark === '-');
+        const n = Math.min(came.length, went.length);
+        for (const b of went.slice(0, n)) for (let k = b.start; k < b.end; k += 1) drop.add(k);
+        for (const b of came.slice(0, n)) for (let k = b.start; k < b.end; k += 1) redraw.add(k);
+    }
+    if (!drop.size) return lines;
+    return lines.flatMap((line, k) => (drop.has(k) ? [] : [redraw.has(k) ? `~${line.slice(1)}` : line]));
+}
+
 /** The changes without the document's line when it did not change: every change is under it. */
 function withoutRoot(lines) {
     const first = lines.findIndex(l => changeLine(l));
@@ -170,7 +212,9 @@ function foldRemoved(lines) {
         if (!lines[i].startsWith('-')) continue;
         let j = i + 1;
         while (j < lines.length && lines[j].startsWith('-') && depth(lines[j]) > depth(lines[i])) j += 1;
-        if (j - i > 1) {
+        // A row of plain cells is left whole: it is shown on one line, as it read (compactRows).
+        const plainRow = /^ *- row:$/.test(lines[i].slice(2)) && lines.slice(i + 1, j).every(l => depth(l) === depth(lines[i]) + 2 && CELL.test(l.slice(2).trimStart()));
+        if (j - i > 1 && !plainRow) {
             out[out.length - 1] += ` (and the ${j - i - 1} lines under it)`;
             i = j - 1;
         }
