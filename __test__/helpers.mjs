@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import net from 'node:net';
-import { CHROMIUM_FLAGS, findChromium, launchChromium, newTab, openFile } from '../lib/chromium.mjs';
+import { launchChromium, newTab, openFile } from '../lib/chromium.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -60,9 +60,8 @@ export function freePort() {
 
 /** A Playwright Chromium that also listens on a DevTools port: `{ browser, endpoint }`. */
 export async function launchWithEndpoint() {
-    const { chromium } = await import('playwright-core');
     const port = await freePort();
-    const b = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`] });
+    const b = await launchChromium({ offline: true, args: [`--remote-debugging-port=${port}`] });
     return { browser: b, endpoint: `http://127.0.0.1:${port}` };
 }
 
@@ -76,7 +75,7 @@ export const sized = (full, quick) => (FULL ? full : quick);
 
 let browserPromise = null;
 export function browser() {
-    browserPromise ??= launchChromium();
+    browserPromise ??= launchChromium({ offline: true });
     return browserPromise;
 }
 
