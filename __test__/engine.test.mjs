@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { buildWebAiSnapshot, createBrowserTools, createPageSession, WebAiError } from '../lib/index.mjs';
 import { compareEngines, defaultPages } from '../bench/agreement.mjs';
-import { launchWithEndpoint, closeBrowser, openFixture, root, sweep, newTab } from './helpers.mjs';
+import { launchWithEndpoint, closeBrowser, FULL, halved, openFixture, root, sweep, newTab } from './helpers.mjs';
 
 after(closeBrowser);
 
@@ -38,8 +38,8 @@ test('on every fixture page the DOM engine refs the same elements as Chrome, wit
     });
 });
 
-test('on the real pages the DOM engine agrees with Chrome on at least 99% of ref\'d elements', async () => {
-    const real = defaultPages().filter(p => p.includes('/fixtures/real-pages/'));
+test(`on ${FULL ? 'the' : 'every other of the'} real pages the DOM engine agrees with Chrome on at least 99% of ref'd elements`, async () => {
+    const real = halved(defaultPages().filter(p => p.includes('/fixtures/real-pages/')));
     let agreed = 0;
     let total = 0;
     const report = [];
@@ -51,7 +51,8 @@ test('on the real pages the DOM engine agrees with Chrome on at least 99% of ref
         // Known: a <video>'s built-in controls live in a user-agent shadow root, which DOMSnapshot does not walk.
         assert.ok(r.rate >= 0.9, `${basename(file)}: ${r.agreed}/${r.total}\n${show(r)}`);
     });
-    assert.ok(total > 2500, `real pages compared ${total} elements`);
+    // 3,062 elements over every real page, 1,480 over every other one (Chromium 156).
+    assert.ok(total > (FULL ? 2500 : 1200), `real pages compared ${total} elements`);
     assert.ok(agreed / total >= 0.99, `${agreed}/${total}: ${report.join(', ')}`);
 });
 

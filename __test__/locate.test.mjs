@@ -6,7 +6,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeBrowser, FULL, pagesDir, realPagesDir, sweep } from './helpers.mjs';
+import { closeBrowser, FULL, halved, pagesDir, realPagesDir, sweep } from './helpers.mjs';
 import { buildWebAiSnapshot, cdpSessionFor, locatorForRef } from '../lib/index.cjs';
 
 after(closeBrowser);
@@ -66,11 +66,12 @@ async function checkRefs(page, snapshot) {
 }
 
 const fixturePages = readdirSync(pagesDir).filter(f => f.endsWith('.html')).map(f => join(pagesDir, f));
-const realPages = readdirSync(realPagesDir).filter(f => f.endsWith('.html')).map(f => join(realPagesDir, f));
+// Every real page in CI; every other one in a developer's run (each is loaded and read in full).
+const realPages = halved(readdirSync(realPagesDir).filter(f => f.endsWith('.html')).map(f => join(realPagesDir, f)));
 
 for (const [label, files] of [['fixture', fixturePages], ['real', realPages]]) {
-    test(`${FULL ? 'every ref' : `up to ${MOST} refs spread over each`} of every ${label} page resolves to exactly its own element`, async () => {
-        assert.ok(files.length >= 10, `expected the ${label} pages`);
+    test(`${FULL ? 'every ref' : `up to ${MOST} refs spread over each`} of every ${label === 'real' && !FULL ? 'other real' : label} page resolves to exactly its own element`, async () => {
+        assert.ok(files.length >= (FULL || label === 'fixture' ? 10 : 5), `expected the ${label} pages`);
         const report = [];
         let total = 0;
         await sweep(files, async (page, file) => {
@@ -82,6 +83,7 @@ for (const [label, files] of [['fixture', fixturePages], ['real', realPages]]) {
             if (refs.length > 0) assert.ok(refs.every(r => r.selector !== null || r.shadowClosed), `${file}: a ref without selector`);
         });
         assert.deepEqual(report, [], report.join('\n'));
-        assert.ok(total > (label === 'real' ? (FULL ? 500 : 150) : 50), `only ${total} refs were checked`);
+        // A developer's run: 84 refs over every other real page (Chromium 156).
+        assert.ok(total > (label === 'real' ? (FULL ? 500 : 60) : 50), `only ${total} refs were checked`);
     });
 }
