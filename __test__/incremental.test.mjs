@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { generatePage } from '../bench/generate.mjs';
 import { createRequire } from 'node:module';
 import { browser, closeBrowser, openFile, pagesDir, realPagesDir, root, sized, newTab } from './helpers.mjs';
@@ -26,10 +27,21 @@ after(closeBrowser);
 const MUTATE = readFileSync(join(root, 'bench', 'mutations.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '');
 const OPTIONS = { engine: 'dom', timeoutMs: 60000 };
 
-async function open(path, options = OPTIONS) {
-    const page = await openFile(await browser(), path);
+/** The tab the last `run` closed its session on, for the next to navigate (a navigation costs Chromium less than a new tab). */
+let spare = null;
+
+async function open(path, options = OPTIONS, { reuse = false } = {}) {
+    let page = reuse ? spare : null;
+    spare = null;
+    if (page) await page.goto(pathToFileURL(path).href, { waitUntil: 'load', timeout: 30000 });
+    else page = await openFile(await browser(), path);
     const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: options });
-    return { page, session, close: async () => { await session.close(); await page.close(); } };
+    const close = async () => {
+        await session.close();
+        if (reuse && !spare && !page.isClosed()) spare = page;
+        else await page.close();
+    };
+    return { page, session, close };
 }
 
 const mutate = (page, seed, only = null) => page.evaluate(([src, s, k]) => (0, eval)(`(${src})`)(s, k), [MUTATE, seed, only]);
@@ -107,7 +119,7 @@ async function checkedLook(session, page) {
  * each step's change (a random mutation).
  */
 async function run(path, seeds, onStep = () => {}, kindOf = () => null, { options = OPTIONS, change = mutate } = {}) {
-    const { page, session, close } = await open(path, options);
+    const { page, session, close } = await open(path, options, { reuse: true });
     try {
         await session.snapshot();
         const done = [];
