@@ -174,9 +174,11 @@ async function hardCapture(targetId, options, { slackMs = 1500, source = {} } = 
     // main thread can take: CI saw 132 ms over a short capture with no block,
     // and a loaded developer run a 99th percentile of 140 ms over 300 ticks
     // (Chromium churning frames on both cores). A capture that blocked the
-    // loop stalls it for its whole length, seconds here: `worst` says so.
+    // loop stalls it for its whole length, seconds here: `worst` says so. One
+    // tick alone was once 561 ms late in a loaded developer run (cargo test
+    // linking beside it), with no block: the bound is a second.
     if (ticks >= 200) assert.ok(late < 250, `the event loop answered ${late.toFixed(1)} ms late (99th percentile of ${ticks} ticks; worst ${worst.toFixed(1)} ms) during the capture`);
-    assert.ok(worst < 500, `the event loop stalled for ${worst.toFixed(1)} ms during the capture`);
+    assert.ok(worst < 1000, `the event loop stalled for ${worst.toFixed(1)} ms during the capture`);
     if (value instanceof Error) {
         assert.ok(value instanceof WebAiError && typeof value.errorCode === 'string', String(value && value.stack));
     } else {
