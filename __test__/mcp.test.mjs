@@ -63,11 +63,17 @@ test('an agent completes the shop task through the MCP client over stdio', async
         r = await call('browser_fill', { ref: refOf(r.text, 'searchbox', 'Search products'), value: 'travel', submit: true });
         assert.equal(r.isError, false, r.text);
         // The page answers a search 150 ms later, from a timer: the agent waits for it.
-        if (!/Showing 1 product\b/.test(r.text)) r = await call('wait_for_ui_change', { timeout_ms: 3000 });
+        if (!/Showing 1 product\b/.test(r.text)) {
+            r = await call('wait_for_ui_change', { timeout_ms: 3000 });
+            // The banner reads as at the last result (the field holds what the agent typed): folded.
+            assert.match(r.text, /\n- banner: \(unchanged\)\n- main:\n/, r.text);
+        } else {
+            // A loaded machine settled the fill after the answer came: the banner changed since the
+            // last result (the field holds the text), so it is shown.
+            assert.match(r.text, /searchbox "Search products" \[ref=@e\d+ value="travel"\]/, r.text);
+        }
         assert.match(r.text, /Showing 1 product\b/);
-        // The banner reads as at the last result (the field holds what the agent typed): folded.
         // The title did not change: no document line.
-        assert.match(r.text, /\n- banner: \(unchanged\)\n- main:\n/, r.text);
         assert.ok(!/- document/.test(r.text), r.text);
         const snap = (await call('get_snapshot', { viewport_only: false })).text;
         assert.match(snap, /Showing 1 product\b/);
