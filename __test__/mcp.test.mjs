@@ -250,6 +250,11 @@ test('after an action the result says what the agent does not know yet: rows as 
         r = await call('browser_navigate', { url: `data:text/html,${encodeURIComponent(rows)}` });
         r = await call('browser_click', { ref: refOf(r.text, 'button', 'Only A') });
         assert.deepEqual(r.text.split('\n').filter(l => /^[+~-] /.test(l)), ['-     - row: Ben | 2', '-     - row: Dee | 4'], r.text);
+        // A row that went and one that came while the others stayed (a feed's oldest line dropped for a new one): both are said.
+        const feed = '<title>T</title><main><button onclick="const t = document.querySelector(\'table\'); t.rows[0].remove(); t.insertRow().innerHTML = \'<td>Eve</td><td>5</td>\'">Tick</button><table><tr><td>Ada</td><td>1</td></tr><tr><td>Ben</td><td>2</td></tr><tr><td>Cy</td><td>3</td></tr></table></main>';
+        r = await call('browser_navigate', { url: `data:text/html,${encodeURIComponent(feed)}` });
+        r = await call('browser_click', { ref: refOf(r.text, 'button', 'Tick') });
+        assert.deepEqual(r.text.split('\n').filter(l => /^[+~-] /.test(l)), ['-     - row: Ada | 1', '+     - row: Eve | 5'], r.text);
 
         r = await call('browser_navigate', { url: page('news.html') });
         assert.match(r.text, /banner:[\s\S]*link "World"/);

@@ -153,17 +153,36 @@ function asTheyAre(lines, full) {
 
 /**
  * Rows without refs that the diff says went, under a parent where as many
- * or more came: rows re-drawn (a sort, a filter, a page of a list), which
- * the diff pairs up by place and so reads as one row added here and
- * another removed there. An agent reads the rows as they are now: a row
- * that came in place of one that went is marked changed (`~`), and the
- * row that went is not shown. Rows that went beyond those that came stay.
+ * or more came and others were re-drawn in place: rows re-drawn (a sort,
+ * a filter, a page of a list), which the diff pairs up by place and so
+ * reads as one row added here and another removed there. An agent reads
+ * the rows as they are now: a row that came in place of one that went is
+ * marked changed (`~`), and the row that went is not shown. Rows that went
+ * beyond those that came stay, and so do rows that came and went under a
+ * parent whose other rows stayed as they were (a feed dropping its oldest
+ * line for a new one: both are said).
  */
 function pairedRows(lines) {
-    const blocks = [];
+    // Each line's parent (the nearest line above with less indent), in one pass.
+    const parents = new Array(lines.length).fill(-1);
+    const open = [];
+    for (const [i, line] of lines.entries()) {
+        const c = changeLine(line);
+        if (!c) continue;
+        while (open.length && open[open.length - 1].indent >= c.indent) open.pop();
+        parents[i] = open.length ? open[open.length - 1].at : -1;
+        open.push({ indent: c.indent, at: i });
+    }
+    const groups = new Map();
+    const group = p => {
+        if (!groups.has(p)) groups.set(p, { came: [], went: [], redrawn: 0 });
+        return groups.get(p);
+    };
     for (let i = 0; i < lines.length; i += 1) {
         const c = changeLine(lines[i]);
-        if (!c || (c.mark !== '+' && c.mark !== '-') || !/^ *- row:$/.test(c.text)) continue;
+        if (!c || !/^ *- row:$/.test(c.text)) continue;
+        if (c.mark === '~') group(parents[i]).redrawn += 1;
+        if (c.mark !== '+' && c.mark !== '-') continue;
         let end = i + 1;
         let whole = true;
         for (; end < lines.length; end += 1) {
@@ -171,18 +190,13 @@ function pairedRows(lines) {
             if (!d || d.indent <= c.indent) break;
             if (d.mark !== c.mark || d.text.includes('[ref=')) whole = false;
         }
-        if (!whole) continue;
-        // The parent: the nearest line above with less indent.
-        let parent = i - 1;
-        while (parent >= 0 && (changeLine(lines[parent])?.indent ?? -1) >= c.indent) parent -= 1;
-        blocks.push({ start: i, end, mark: c.mark, parent });
+        if (whole) group(parents[i])[c.mark === '+' ? 'came' : 'went'].push({ start: i, end });
         i = end - 1;
     }
     const drop = new Set();
     const redraw = new Set();
-    for (const parent of new Set(blocks.map(b => b.parent))) {
-        const came = blocks.filter(b => b.parent === parent && b.mark === '+');
-        const went = blocks.filter(b => b.parent === parent && b.mark === '-');
+    for (const { came, went, redrawn } of groups.values()) {
+        if (!redrawn) continue;
         const n = Math.min(came.length, went.length);
         for (const b of went.slice(0, n)) for (let k = b.start; k < b.end; k += 1) drop.add(k);
         for (const b of came.slice(0, n)) for (let k = b.start; k < b.end; k += 1) redraw.add(k);
