@@ -102,8 +102,8 @@ export { newTab, openFile };
 /**
  * Visit each file in one tab, in turn: `fn(page, file, index)` for each. A sweep over
  * many pages navigates one page rather than opening a tab a page: a new tab
- * costs Chromium about 0.4 s of CPU more than a navigation (`node bench/tab-cost.mjs`:
- * 30 new tabs 16.5 CPU-s, one tab navigated 30 times 3.7, launch included),
+ * costs Chromium about 0.2 s of CPU more than a navigation (`node bench/tab-cost.mjs`:
+ * 30 new tabs 9.5 CPU-s, one tab navigated 30 times 3.0, launch included),
  * and the suite is CPU-bound.
  */
 export async function sweep(files, fn) {

@@ -166,8 +166,8 @@ export async function launchChromiumNative({ offline = false, timeoutMs = 15000,
  * What an offline launch adds: every host but localhost and 127.0.0.1 (IP
  * literals included) fails to resolve, in Chromium's own network stack. `openFile` routes every request of a tab through Playwright
  * instead when its browser was not launched offline; that costs each request
- * a round trip through this process, and 36 real pages loaded with it took
- * 12.1 CPU-s against 9.6 with this rule (target/exp: routecost).
+ * a round trip through this process: the 16 real pages of fixtures/ took
+ * 7.0–7.1 CPU-s routed against 4.5–6.4 offline (`node bench/tab-cost.mjs`).
  */
 export const OFFLINE_FLAG = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1';
 const offlineBrowsers = new WeakSet();
@@ -207,7 +207,7 @@ const contexts = new WeakMap();
  * A new tab of `browser` (Playwright), in one browser context kept for all
  * the tabs opened here. `browser.newPage()` makes a browser context (a fresh
  * profile) for every tab, and that is most of what a tab costs Chromium:
- * 16 tabs took 6.6 s that way against 2.4 s in one context (`node
+ * 16 open tabs took 7.2 CPU-s that way against 3.6 in one context (`node
  * bench/tab-cost.mjs` measures it). Tabs here share cookies and storage;
  * what needs its own profile makes its own context.
  */

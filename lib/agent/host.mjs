@@ -96,6 +96,14 @@ function changeLine(line) {
     return { mark: line[0], text, indent: /^ */.exec(text)[0].length };
 }
 
+/** Where the block of the change line at `i` ends: the first line after it that is not under it. */
+function blockEnd(lines, i) {
+    const { indent } = changeLine(lines[i]);
+    let end = i + 1;
+    while (end < lines.length && (changeLine(lines[end])?.indent ?? -1) > indent) end += 1;
+    return end;
+}
+
 /** The most lines a container's new block may have to be shown whole in the changes. */
 const AS_THEY_ARE_MAX = 40;
 
@@ -129,15 +137,10 @@ function asTheyAre(lines, full) {
             out.push(lines[i]);
             continue;
         }
-        let j = i + 1;
-        let changed = true;
-        let replaced = false;
-        for (; j < lines.length; j += 1) {
-            const d = changeLine(lines[j]);
-            if (!d || d.indent <= c.indent) break;
-            if (d.mark === ' ') changed = false;
-            if (d.mark === '-') replaced = true;
-        }
+        const j = blockEnd(lines, i);
+        const under = lines.slice(i + 1, j).map(changeLine);
+        const changed = !under.some(d => d.mark === ' ');
+        const replaced = under.some(d => d.mark === '-');
         let end = at[i] + 1;
         while (end < full.length && /^ */.exec(full[end])[0].length > c.indent) end += 1;
         if (!changed || !replaced || end - at[i] > AS_THEY_ARE_MAX) {
@@ -183,13 +186,8 @@ function pairedRows(lines) {
         if (!c || !/^ *- row:$/.test(c.text)) continue;
         if (c.mark === '~') group(parents[i]).redrawn += 1;
         if (c.mark !== '+' && c.mark !== '-') continue;
-        let end = i + 1;
-        let whole = true;
-        for (; end < lines.length; end += 1) {
-            const d = changeLine(lines[end]);
-            if (!d || d.indent <= c.indent) break;
-            if (d.mark !== c.mark || d.text.includes('[ref=')) whole = false;
-        }
+        const end = blockEnd(lines, i);
+        const whole = lines.slice(i + 1, end).map(changeLine).every(d => d.mark === c.mark && !d.text.includes('[ref='));
         if (whole) group(parents[i])[c.mark === '+' ? 'came' : 'went'].push({ start: i, end });
         i = end - 1;
     }
