@@ -46,6 +46,17 @@ async function open(path, options = OPTIONS, { reuse = false } = {}) {
 
 const mutate = (page, seed, only = null) => page.evaluate(([src, s, k]) => (0, eval)(`(${src})`)(s, k), [MUTATE, seed, only]);
 
+/**
+ * Wait for the frame after a change to be drawn. Chrome lays out its own controls (a video's,
+ * shown again) in a resize observer of theirs, a frame after the change: a look before it and
+ * a full capture after it would see two pages. An agent's settle waits for this frame too.
+ * Bounded, for a tab that draws no frames.
+ */
+const rest = page => page.evaluate(() => new Promise(resolve => {
+    setTimeout(resolve, 200);
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+}));
+
 /** A full capture of the page with the session's numbering as it stands. */
 async function fullCapture(page, numbering, options = OPTIONS) {
     const outcome = await pumpCapture(adapt(page).send, { activeLayerOnly: true, ...options }, numbering, null, null);
@@ -125,6 +136,7 @@ async function run(path, seeds, onStep = () => {}, kindOf = () => null, { option
         const done = [];
         for (let k = 0; k < seeds.length; k += 1) {
             done.push(await change(page, seeds[k], kindOf(seeds[k])));
+            await rest(page);
             const numbering = session._numbering();
             let inc;
             let full;
