@@ -1,28 +1,32 @@
-// The node half of `npm test`: each test file in its own `node --test`
-// process, a few at once, each with one Chromium shared by its tests (one
-// of them at a higher priority than the rest, below). Each file's output is printed whole when
-// it ends, and a table of every file's time closes the run.
+// The node half of `npm test`: the test files in a few Node processes side
+// by side (lanes), each process running its files one after another with
+// one Chromium shared by their tests (scripts/test-group.mjs). Each
+// process's output is printed whole when it ends, and a table of every
+// file's time closes the run.
 //
 //   node scripts/test.mjs [files...]     default: every __test__/*.test.mjs
-//   node scripts/test.mjs --with-cargo   also `cargo test`, as one job of the pool
+//   node scripts/test.mjs --with-cargo   also `cargo test`, first in a lane of its own
 //                                        (npm test: it overlaps the node files)
 //   WEB_AI_TEST_FULL=1                   the long randomized tests at full length (CI)
-//   WEB_AI_TEST_CONCURRENCY=N            files at once (default 3)
+//   WEB_AI_TEST_CONCURRENCY=N            lanes (default 3)
 //
 // Measured on this 2-core machine: the suite is CPU-bound (Chromium
-// rendering real pages, TypeScript, npm), so 3 files at once is about as
-// fast as it gets (5 at once was slower: 5m41s against 5m08s). One browser
-// shared by all files over its DevTools endpoint was slower, not faster
-// (every ref of every real page: 92 s with a browser per file, 117 s
-// shared, in the same parallel run): each Playwright client that connects
-// attaches to every tab of the browser.
+// rendering real pages, TypeScript, npm), so 3 lanes is about as fast as it
+// gets (5 at once was slower: 5m41s against 5m08s). One browser shared by
+// all processes over its DevTools endpoint was slower, not faster (every
+// ref of every real page: 92 s with a browser per file, 117 s shared, in the
+// same parallel run): each Playwright client that connects attaches to
+// every tab of the browser. Files that share a process share its browser
+// without that cost.
 //
-// Why a pool here and not `node --test` over all files: the longest files
-// must start first, or the one that started last runs on alone at the end,
-// and which are longest is measured, not guessed: each run keeps every
-// file's time in target/test-times.json (not committed) for the next.
+// Why lanes planned here and not `node --test` over all files: the longest
+// files must start first and the lanes must end together, or one runs on
+// alone at the end; which files are longest is measured, not guessed: each
+// run keeps every file's time in target/test-times.json (not committed)
+// for the next.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +38,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // would on an idle machine, and the rest of the pool uses what it leaves
 // (it ran alone after the pool before: 27-31 s of the run's wall time).
 const FIRST = new Set(['hostile.test.mjs']);
+// Files that run in a process of their own: the loop-timing file above, and
+// one that measures its process's memory across a capture (another file's
+// garbage would be counted).
+const SOLO = new Set([...FIRST, 'endpoint-faults.test.mjs']);
 const NICE = process.platform !== 'win32' && existsSync('/usr/bin/nice') ? '/usr/bin/nice' : null;
 // Seconds a file took here (a warm debug build, 3 at once), for a first run
 // with no times of its own.
@@ -78,12 +86,25 @@ function cargoTarget() {
     return host ? ['--target', host] : [];
 }
 
-/** One job (a test file in its own `node --test`, or `cargo test`): its exit status, output, counts and seconds. */
-function runFile(file) {
+/**
+ * One job's command: `cargo test`, a file alone in its own `node --test`, or
+ * a group of files in one process (scripts/test-group.mjs), whose files'
+ * counts and times its reporter writes to `report`.
+ */
+function commandOf(job, report) {
+    if (job.cargo) return ['cargo', ['test', ...cargoTarget()]];
+    if (job.files.length === 1 && SOLO.has(basename(job.files[0]))) return [process.execPath, ['--test', '--test-reporter=tap', job.files[0]]];
+    const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts', 'test-files-reporter.mjs')}`, `--test-reporter-destination=${report}`];
+    return [process.execPath, [...reporters, join(root, 'scripts', 'test-group.mjs'), ...job.files]];
+}
+
+/** Run one job: its exit status, output, and a row for each of its files (or for cargo): counts and seconds. */
+function runJob(job) {
     return new Promise(done => {
         const started = performance.now();
-        let [cmd, args] = file === CARGO ? ['cargo', ['test', ...cargoTarget()]] : [process.execPath, ['--test', '--test-reporter=tap', file]];
-        if (NICE && !FIRST.has(basename(file))) [cmd, args] = [NICE, ['-n', '10', cmd, ...args]];
+        const report = join(reportDir, `${reports++}.json`);
+        let [cmd, args] = commandOf(job, report);
+        if (NICE && !(job.files?.length === 1 && FIRST.has(basename(job.files[0])))) [cmd, args] = [NICE, ['-n', '10', cmd, ...args]];
         const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
         children.add(child);
         const out = [];
@@ -92,49 +113,91 @@ function runFile(file) {
         const finish = (status, text) => {
             children.delete(child);
             const seconds = (performance.now() - started) / 1000;
-            if (file === CARGO) {
+            const name = job.cargo ? CARGO : job.files.map(f => basename(f)).join(', ');
+            if (job.cargo) {
                 // test result: ok. 154 passed; 0 failed; 0 ignored; … (one line a test binary)
                 const lines = [...text.matchAll(/^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/gm)];
                 const total = k => lines.reduce((n, m) => n + Number(m[k]), 0);
-                done({ file, status, text, tests: total(1) + total(2), pass: total(1), fail: total(2), skipped: total(3), seconds });
+                done({ name, status, text, seconds, rows: [{ file: CARGO, status, tests: total(1) + total(2), pass: total(1), fail: total(2), skipped: total(3), seconds }] });
                 return;
             }
-            const count = key => Number(new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-            done({ file, status, text, tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), seconds });
+            let rows;
+            if (existsSync(report)) {
+                const files = JSON.parse(readFileSync(report, 'utf8') || '{}');
+                // A file with no row ran no test (it could not be imported: the group says which).
+                rows = job.files.map(f => {
+                    const r = files[resolve(root, f)] ?? { tests: 0, pass: 0, fail: 0, skipped: 0, seconds: 0 };
+                    const failed = r.fail > 0 || r.tests === 0 || text.includes(`# import failed: ${f}:`);
+                    return { file: f, ...r, status: failed ? 1 : 0 };
+                });
+            } else {
+                const count = key => Number(new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+                rows = [{ file: job.files[0], status, tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), seconds }];
+            }
+            // A group that failed with every file's tests passing (a crash between them) fails its last file.
+            if (status !== 0 && rows.every(r => r.status === 0)) rows[rows.length - 1].status = status;
+            done({ name, status, text, seconds, rows });
         };
         child.on('error', err => finish(1, `${cmd} could not start: ${err.message}`));
         child.on('close', (status, signal) => finish(status ?? (signal ? 1 : 0), Buffer.concat(out).toString('utf8')));
     });
 }
 
-async function pool(list, width) {
-    const queue = [...list];
-    const results = [];
-    await Promise.all(Array.from({ length: Math.min(width, queue.length) }, async () => {
-        while (queue.length) {
-            const r = await runFile(queue.shift());
-            process.stdout.write(`\n# ==== ${r.file} (${r.seconds.toFixed(1)} s, ${r.status === 0 ? 'ok' : 'FAILED'})\n${r.text}`);
-            results.push(r);
-        }
-    }));
-    return results;
+/**
+ * The plan: `width` lanes, each one process after another. The loop-timing
+ * file and `cargo test` run alone, each first in a lane of its own; every
+ * other file joins one group a lane, the longest first to the lane with the
+ * least work so far (the lanes end close together). A group shares one
+ * Chromium and one Node start among its files: 13 of the files that use the
+ * helpers' browser kept the machine busy 125.7 CPU-s each in its own process,
+ * 107.0 in one (`node bench/cpu-of.mjs node --test --test-concurrency=1 FILES…`
+ * against `node bench/cpu-of.mjs node --test-reporter=tap
+ * scripts/test-group.mjs FILES…`, 2026-11-28).
+ */
+function plan(list, width) {
+    const lanes = Array.from({ length: width }, () => ({ load: 0, solo: [], files: [] }));
+    const least = () => lanes.reduce((a, b) => (b.load < a.load ? b : a));
+    const solo = [...list.filter(f => f === CARGO || SOLO.has(basename(f)))].sort((a, b) => (FIRST.has(basename(b)) ? 1 : 0) - (FIRST.has(basename(a)) ? 1 : 0));
+    for (const f of solo) {
+        const lane = least();
+        lane.solo.push(f === CARGO ? { cargo: true } : { files: [f] });
+        lane.load += f === CARGO ? (times[CARGO] ?? 30) : (times[basename(f)] ?? 10);
+    }
+    for (const f of list.filter(f => f !== CARGO && !SOLO.has(basename(f)))) {
+        const lane = least();
+        lane.files.push(f);
+        lane.load += times[basename(f)] ?? 10;
+    }
+    return lanes.map(l => [...l.solo, ...(l.files.length ? [{ files: l.files }] : [])]).filter(l => l.length);
 }
 
+const reportDir = mkdtempSync(join(tmpdir(), 'web-ai-test-'));
+let reports = 0;
 const started = performance.now();
-const results = await pool([...files.filter(f => FIRST.has(basename(f))), ...(withCargo ? [CARGO] : []), ...files.filter(f => !FIRST.has(basename(f)))], concurrency);
+const lanes = plan([...(withCargo ? [CARGO] : []), ...files], concurrency);
+const jobs = [];
+await Promise.all(lanes.map(async lane => {
+    for (const job of lane) {
+        const r = await runJob(job);
+        process.stdout.write(`\n# ==== ${r.name} (${r.seconds.toFixed(1)} s, ${r.status === 0 ? 'ok' : 'FAILED'})\n${r.text}`);
+        jobs.push(r);
+    }
+}));
+rmSync(reportDir, { recursive: true, force: true });
 const wall = (performance.now() - started) / 1000;
+const results = jobs.flatMap(j => j.rows);
 
 if (!given.length) {
     mkdirSync(dirname(timesFile), { recursive: true });
-    writeFileSync(timesFile, `${JSON.stringify(Object.fromEntries(results.filter(r => r.file !== CARGO).map(r => [basename(r.file), Math.round(r.seconds)])), null, 1)}\n`);
+    writeFileSync(timesFile, `${JSON.stringify(Object.fromEntries(results.map(r => [r.file === CARGO ? CARGO : basename(r.file), Math.round(r.seconds)])), null, 1)}\n`);
 }
 const sum = key => results.reduce((n, r) => n + r[key], 0);
 const failed = results.filter(r => r.status !== 0);
-console.log('\n# ==== every file, longest first (seconds with the others running beside it)');
+console.log('\n# ==== every file, longest first (seconds of its tests, with the others running beside it)');
 for (const r of [...results].sort((a, b) => b.seconds - a.seconds)) {
     console.log(`# ${r.seconds.toFixed(1).padStart(6)} s  ${String(r.tests).padStart(3)} tests  ${r.status === 0 ? 'ok    ' : 'FAILED'}  ${basename(r.file)}`);
 }
-console.log(`# jobs ${results.length}\n# tests ${sum('tests')}\n# pass ${sum('pass')}\n# fail ${sum('fail')}\n# skipped ${sum('skipped')}\n# duration_ms ${Math.round(wall * 1000)}`);
+console.log(`# processes ${jobs.length}\n# files ${results.length}\n# tests ${sum('tests')}\n# pass ${sum('pass')}\n# fail ${sum('fail')}\n# skipped ${sum('skipped')}\n# duration_ms ${Math.round(wall * 1000)}`);
 if (failed.length) console.log(`# FAILED: ${failed.map(r => basename(r.file)).join(', ')}`);
 // A file whose process failed without a failing test (a crash, a syntax error) fails the run too.
 process.exitCode = failed.length || sum('fail') ? 1 : 0;
