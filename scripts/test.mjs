@@ -113,7 +113,10 @@ function runJob(job) {
         const report = join(reportDir, `${reports++}.json`);
         let [cmd, args] = commandOf(job, report);
         if (NICE && !(job.files?.length === 1 && FIRST.has(basename(job.files[0])))) [cmd, args] = [NICE, ['-n', '10', cmd, ...args]];
-        const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        // Run from inside a test (NODE_TEST_CONTEXT set), node:test would answer in its child protocol, not TAP.
+        const env = { ...process.env };
+        delete env.NODE_TEST_CONTEXT;
+        const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
         children.add(child);
         const out = [];
         child.stdout.on('data', d => out.push(d));
@@ -139,8 +142,11 @@ function runJob(job) {
                     return { file: f, ...r, status: failed ? 1 : 0 };
                 });
             } else {
+                // No report: the process ended before its reporter could write (a crash, an exit).
+                // One row for all its files, with the counts its TAP output had come to.
                 const count = key => Number(new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-                rows = [{ file: job.files[0], status, tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), seconds }];
+                const failed = status !== 0 || count('fail') > 0 || count('tests') === 0;
+                rows = [{ file: job.files.join(', '), status: failed ? status || 1 : 0, tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), seconds }];
             }
             // A group that failed with every file's tests passing (a crash between them) fails its last file.
             if (status !== 0 && rows.every(r => r.status === 0)) rows[rows.length - 1].status = status;
@@ -197,15 +203,18 @@ const results = jobs.flatMap(j => j.rows);
 
 if (!given.length) {
     mkdirSync(dirname(timesFile), { recursive: true });
-    writeFileSync(timesFile, `${JSON.stringify(Object.fromEntries(results.map(r => [r.file === CARGO ? CARGO : basename(r.file), Math.round(r.seconds)])), null, 1)}\n`);
+    const timed = results.filter(r => !r.file.includes(', '));
+    writeFileSync(timesFile, `${JSON.stringify(Object.fromEntries(timed.map(r => [r.file === CARGO ? CARGO : basename(r.file), Math.round(r.seconds)])), null, 1)}\n`);
 }
+/** A row's file, or the files of a process that ended without its report, by their names. */
+const label = file => file.split(', ').map(f => basename(f)).join(', ');
 const sum = key => results.reduce((n, r) => n + r[key], 0);
 const failed = results.filter(r => r.status !== 0);
 console.log('\n# ==== every file, longest first (seconds of its tests, with the others running beside it)');
 for (const r of [...results].sort((a, b) => b.seconds - a.seconds)) {
-    console.log(`# ${r.seconds.toFixed(1).padStart(6)} s  ${String(r.tests).padStart(3)} tests  ${r.status === 0 ? 'ok    ' : 'FAILED'}  ${basename(r.file)}`);
+    console.log(`# ${r.seconds.toFixed(1).padStart(6)} s  ${String(r.tests).padStart(3)} tests  ${r.status === 0 ? 'ok    ' : 'FAILED'}  ${label(r.file)}`);
 }
 console.log(`# processes ${jobs.length}\n# files ${results.length}\n# tests ${sum('tests')}\n# pass ${sum('pass')}\n# fail ${sum('fail')}\n# skipped ${sum('skipped')}\n# duration_ms ${Math.round(wall * 1000)}`);
-if (failed.length) console.log(`# FAILED: ${failed.map(r => basename(r.file)).join(', ')}`);
+if (failed.length) console.log(`# FAILED: ${failed.map(r => label(r.file)).join(', ')}`);
 // A file whose process failed without a failing test (a crash, a syntax error) fails the run too.
 process.exitCode = failed.length || sum('fail') ? 1 : 0;
