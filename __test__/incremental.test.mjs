@@ -667,6 +667,19 @@ test("after a change to text or to attributes the DOM hash drops, the DOM hash i
         const raw = await look(() => { document.querySelector('noscript').firstChild.data = '<p>x</p>'; });
         assert.equal(raw.factsAsked, 1, "a raw-text element's text is written as is, tags and all: read again");
         assert.notEqual(raw.s.domHash, insert.s.domHash);
+        // textContent set: an element's text nodes taken out and one put in.
+        const retext = await look(() => { document.querySelector('h1').textContent = 'Basket <b>'; });
+        assert.equal(retext.factsAsked, 0, "an element's text replaced whole leaves the tags, and so the DOM hash, as they were");
+        assert.equal(retext.s.domHash, raw.s.domHash);
+        assert.match(retext.s.text, /heading "Basket <b>"/);
+        const emptied = await look(() => { document.querySelector('h1').textContent = ''; });
+        assert.equal(emptied.factsAsked, 0, 'nor does taking its text out');
+        const fieldGone = await look(() => { document.querySelector('label').textContent = 'No field'; });
+        assert.equal(fieldGone.factsAsked, 1, "textContent that takes an element out (the label's field) changes the tags: read again");
+        assert.notEqual(fieldGone.s.domHash, emptied.s.domHash);
+        const rawRetext = await look(() => { document.querySelector('noscript').textContent = '<i>y</i>'; });
+        assert.equal(rawRetext.factsAsked, 1, "a raw-text element's text set whole: read again");
+        assert.notEqual(rawRetext.s.domHash, fieldGone.s.domHash);
     } finally {
         await session.close();
         await cdp.detach().catch(() => {});
@@ -936,7 +949,7 @@ test('rows added, removed, moved and replaced in a long list are read where they
 
 // Full length (WEB_AI_TEST_FULL=1, CI): 32 changes a page; a developer's run: 4.
 const TEXT_CHANGES = sized(32, 4);
-test(`after each of ${6 * TEXT_CHANGES} random changes of text and values alone (the engine's kept tree patched, not built again), the incremental snapshot is the full capture`, { timeout: 10 * 60 * 1000 }, async () => {
+test(`after each of ${6 * TEXT_CHANGES} random changes of text, elements' text set whole and values (the engine's kept tree patched, not built again, where only text and values changed), the incremental snapshot is the full capture, its DOM hash too`, { timeout: 10 * 60 * 1000 }, async () => {
     // Text in every kind of element (labels, headings, cells, list items, a title's neighbours,
     // white space at the ends) and fields' values set by script: src/engine/retext.rs and its fallbacks.
     const plan = [
@@ -946,10 +959,11 @@ test(`after each of ${6 * TEXT_CHANGES} random changes of text and values alone 
     let steps = 0;
     for (const [path, count] of plan) {
         const seeds = Array.from({ length: count }, (_, k) => 6007 * (steps + 1) + k);
-        // A field's value for one seed in four, a text's for the others.
-        const kindOf = seed => (seed % 4 === 3 ? 'value' : 'text');
+        // A field's value for one seed in four, an element's textContent (its text nodes replaced:
+        // the DOM hash kept, src/page/watch.js) for another, a text's data for the others.
+        const kindOf = seed => ['text', 'retext', 'text', 'value'][seed % 4];
         const failure = await run(path, seeds, () => {}, kindOf);
-        if (failure) await failMinimal(path, seeds, failure, kindOf, " with the kind 'value' for a seed that leaves 3 divided by 4, else 'text'");
+        if (failure) await failMinimal(path, seeds, failure, kindOf, " with the kind 'value' for a seed that leaves 3 divided by 4, 'retext' for 1, else 'text'");
         steps += count;
     }
     assert.ok(steps >= 6 * TEXT_CHANGES, `${steps} changes`);

@@ -149,11 +149,20 @@
             for (const a of el.attributes) if (ANGLE.test(a.value)) return false;
             return true;
         };
+        // The same regexes drop every run of text between two tags whatever it says (outerHTML
+        // escapes `<` in text, but for raw-text elements'), so an element's text nodes taken out
+        // or put in (`textContent` set on a button, a label, a cell) leave the hash as it was too.
+        const onlyText = nodes => {
+            for (const n of nodes) if (n.nodeType !== 3) return false;
+            return true;
+        };
         const record = r => {
             const t = r.target;
             const keepsHash = r.type === 'characterData'
                 ? t.nodeType === 3 && Boolean(t.parentNode) && !RAW_TEXT.has(String(t.parentNode.localName).toLowerCase())
-                : r.type === 'attributes' && attributesOutOfHash(t, r.oldValue);
+                : r.type === 'attributes'
+                    ? attributesOutOfHash(t, r.oldValue)
+                    : t.nodeType === 1 && !RAW_TEXT.has(String(t.localName).toLowerCase()) && onlyText(r.addedNodes) && onlyText(r.removedNodes);
             if (!keepsHash) {
                 each(rec => { rec.structural = true; });
             }

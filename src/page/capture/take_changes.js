@@ -10,8 +10,8 @@
 // their backend ids), `blind` the frames whose document the
 // watcher cannot enter (another origin: read again whole, or, in another
 // process, by their own capture), `sizes` the roots' elements and `total` the
-// document's (counted only when the roots reach over `maxReach`, else 0); `sameTags` that every change was a text node's data (not in
-// a style, script or other raw-text element) or an attribute the DOM hash's
+// document's (counted only when the roots reach over `maxReach`, else 0); `sameTags` that every change was a text node's data or
+// text nodes taken out or put in (not in a style, script or other raw-text element) or an attribute the DOM hash's
 // normalising drops (`watch.js`, `attributesOutOfHash`), which leaves the
 // DOM hash as it was. The roots, the lists, the gone children, then the blind frames' elements, are held by the
 // watcher as the session's `pending` for the capture to fetch. Taking resets
