@@ -182,7 +182,7 @@
         case 'retext': {
             // An element's text set whole (`textContent`): its text nodes replaced by one. Only
             // asked for by name (`only`), so the default kinds keep their seeds.
-            const leaves = elementsIn(root.body || root).filter(e => e.children.length === 0 && e.localName !== 'script' && e.localName !== 'style');
+            const leaves = els.filter(e => e.children.length === 0 && e.localName !== 'script' && e.localName !== 'style');
             if (!leaves.length) return 'nothing: no element without element children';
             const leaf = pick(leaves);
             leaf.textContent = pick(WORDS);

@@ -44,15 +44,16 @@ const FIRST = new Set(['hostile.test.mjs']);
 const SOLO = new Set([...FIRST, 'endpoint-faults.test.mjs']);
 const NICE = process.platform !== 'win32' && existsSync('/usr/bin/nice') ? '/usr/bin/nice' : null;
 // Seconds each took in a clean clone's CI run (.ci/run, WEB_AI_TEST_FULL=1,
-// 2026-11-28), for a first run with no times of its own: that is CI's case,
-// where `cargo test` compiles its tests first (with 30 s assumed for it, its
-// lane also got a third of the files and ended 2.5 minutes after the others).
+// 2026-11-28, files sharing processes), for a first run with no times of its
+// own: that is CI's case, where `cargo test` compiles its tests first (with
+// 30 s assumed for it, its lane also got a third of the files and ended 2.5
+// minutes after the others).
 const DEFAULT_TIMES = {
-    'cargo test': 200, 'incremental.test.mjs': 147, 'hostile.test.mjs': 78, 'mcp.test.mjs': 75, 'engine.test.mjs': 60,
-    'install.test.mjs': 47, 'session.test.mjs': 33, 'cli.test.mjs': 32, 'walk.test.mjs': 21, 'js-fuzz.test.mjs': 21,
-    'native.test.mjs': 20, 'session-native.test.mjs': 17, 'malformed.test.mjs': 16, 'locate.test.mjs': 15, 'actions.test.mjs': 15,
-    'packaging.test.mjs': 15, 'agent-cli.test.mjs': 9, 'budget.test.mjs': 8, 'capture.test.mjs': 8, 'frames.test.mjs': 5,
-    'endpoint-faults.test.mjs': 5, 'elements.test.mjs': 4, 'targets.test.mjs': 3, 'untrusted.test.mjs': 2, 'layer.test.mjs': 2,
+    'incremental.test.mjs': 290, 'cargo test': 189, 'hostile.test.mjs': 77, 'mcp.test.mjs': 74, 'walk.test.mjs': 50,
+    'session.test.mjs': 45, 'locate.test.mjs': 41, 'cli.test.mjs': 34, 'install.test.mjs': 34, 'engine.test.mjs': 28,
+    'actions.test.mjs': 18, 'native.test.mjs': 18, 'agent-cli.test.mjs': 18, 'malformed.test.mjs': 15, 'capture.test.mjs': 13,
+    'session-native.test.mjs': 12, 'budget.test.mjs': 11, 'js-fuzz.test.mjs': 10, 'frames.test.mjs': 8, 'targets.test.mjs': 8,
+    'packaging.test.mjs': 6, 'endpoint-faults.test.mjs': 5, 'layer.test.mjs': 3, 'elements.test.mjs': 2, 'untrusted.test.mjs': 2,
 };
 const timesFile = join(root, 'target', 'test-times.json');
 
@@ -95,13 +96,12 @@ function cargoTarget() {
 }
 
 /**
- * One job's command: `cargo test`, a file alone in its own `node --test`, or
- * a group of files in one process (scripts/test-group.mjs), whose files'
- * counts and times its reporter writes to `report`.
+ * One job's command: `cargo test`, or files in one process
+ * (scripts/test-group.mjs; a SOLO file alone), whose files' counts and times
+ * its reporter writes to `report`.
  */
 function commandOf(job, report) {
     if (job.cargo) return ['cargo', ['test', ...cargoTarget()]];
-    if (job.files.length === 1 && SOLO.has(basename(job.files[0]))) return [process.execPath, ['--test', '--test-reporter=tap', job.files[0]]];
     const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts', 'test-files-reporter.mjs')}`, `--test-reporter-destination=${report}`];
     return [process.execPath, [...reporters, join(root, 'scripts', 'test-group.mjs'), ...job.files]];
 }
@@ -148,7 +148,7 @@ function runJob(job) {
                 const failed = status !== 0 || count('fail') > 0 || count('tests') === 0;
                 rows = [{ file: job.files.join(', '), status: failed ? status || 1 : 0, tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), seconds }];
             }
-            // A group that failed with every file's tests passing (a crash between them) fails its last file.
+            // A process that ended failed though every file's tests passed (a file set a failing exit status) fails its last file.
             if (status !== 0 && rows.every(r => r.status === 0)) rows[rows.length - 1].status = status;
             done({ name, status, text, seconds, rows });
         };
@@ -171,7 +171,7 @@ function runJob(job) {
 function plan(list, width) {
     const lanes = Array.from({ length: width }, () => ({ load: 0, solo: [], files: [] }));
     const least = () => lanes.reduce((a, b) => (b.load < a.load ? b : a));
-    const solo = [...list.filter(f => f === CARGO || SOLO.has(basename(f)))].sort((a, b) => (FIRST.has(basename(b)) ? 1 : 0) - (FIRST.has(basename(a)) ? 1 : 0));
+    const solo = list.filter(f => f === CARGO || SOLO.has(basename(f))).sort((a, b) => (FIRST.has(basename(b)) ? 1 : 0) - (FIRST.has(basename(a)) ? 1 : 0));
     for (const f of solo) {
         const lane = least();
         lane.solo.push(f === CARGO ? { cargo: true } : { files: [f] });

@@ -156,14 +156,16 @@
             for (const n of nodes) if (n.nodeType !== 3) return false;
             return true;
         };
+        const escapedIn = parent => Boolean(parent) && !RAW_TEXT.has(String(parent.localName).toLowerCase());
+        const keepsHash = r => {
+            const t = r.target;
+            if (r.type === 'attributes') return attributesOutOfHash(t, r.oldValue);
+            if (r.type === 'characterData') return t.nodeType === 3 && escapedIn(t.parentNode);
+            return t.nodeType === 1 && escapedIn(t) && onlyText(r.addedNodes) && onlyText(r.removedNodes);
+        };
         const record = r => {
             const t = r.target;
-            const keepsHash = r.type === 'characterData'
-                ? t.nodeType === 3 && Boolean(t.parentNode) && !RAW_TEXT.has(String(t.parentNode.localName).toLowerCase())
-                : r.type === 'attributes'
-                    ? attributesOutOfHash(t, r.oldValue)
-                    : t.nodeType === 1 && !RAW_TEXT.has(String(t.localName).toLowerCase()) && onlyText(r.addedNodes) && onlyText(r.removedNodes);
-            if (!keepsHash) {
+            if (!keepsHash(r)) {
                 each(rec => { rec.structural = true; });
             }
             if (inShadow(t)) {
