@@ -1329,13 +1329,86 @@ mod tests {
         assert!(!first.text.contains("Your basket (3)") && after_text.text.contains("Your basket (3)"), "{}", after_text.text);
         assert!(!after_text.text.contains("z@y.x") && after_value.text.contains("z@y.x"), "{}", after_value.text);
         assert_ne!(after_value.text, after_check.text);
-        // A change the DOM pass reads (here an attribute it makes selectors of) drops what was kept,
-        // and the build reads the mirror whole.
+        // A change the DOM pass reads (here an attribute it makes selectors of) keeps the build too:
+        // its page is patched, its DOM tree made again from the mirror.
         change(&mut m, |n| named(n, "name", "email"), |n| n.attrs.push(("aria-label".into(), Some("Mail".into()))));
-        assert!(!m.has_kept());
+        assert!(m.has_kept());
         let built = build(&mut m).await;
         assert!(built.text.contains("\"Mail\""), "{}", built.text);
         same(&built, &whole(&m, &facts));
+    }
+
+    /// A copy of the subtree of `backend` as a re-read of a new one gives it: new ids from `first_id`.
+    fn copy_of(m: &Mirror, backend: i64, first_id: i64) -> Vec<MNode> {
+        let mut copy = m.read_again(backend);
+        for (j, n) in copy.iter_mut().enumerate() {
+            n.backend = first_id + j as i64;
+        }
+        copy[0].parent = crate::incremental::mirror::NONE;
+        copy
+    }
+
+    #[tokio::test]
+    async fn after_changes_to_the_tree_the_kept_build_laid_out_again_gives_what_a_whole_build_gives() {
+        let (mut m, facts, shape) = forms_mirror();
+        let build = async |m: &mut Mirror| build_offline(m, &facts, &shape).await;
+        build(&mut m).await;
+        let list = m.find(|n| n.node_type == 1 && n.children.len() >= 3 && n.pseudo.is_none()).expect("an element with children");
+        let had = m.child_backends(list).unwrap();
+        // A child removed.
+        m.set_children(list, &had[1..], &mut Default::default()).unwrap();
+        m.retire_detached();
+        assert!(m.has_kept());
+        same(&build(&mut m).await, &whole(&m, &facts));
+        // The rest in reverse order.
+        let mut reversed = had[1..].to_vec();
+        reversed.reverse();
+        m.set_children(list, &reversed, &mut Default::default()).unwrap();
+        m.retire_detached();
+        same(&build(&mut m).await, &whole(&m, &facts));
+        // A copy of the form added at the end, with a value changed in the same look.
+        let form = m.find(|n| n.node_type == 1 && n.name == "FORM").expect("a form");
+        let body = m.find(|n| n.node_type == 1 && n.name == "BODY").expect("a body");
+        let mut kids = m.child_backends(body).unwrap();
+        let mut fresh = rustc_hash::FxHashMap::default();
+        fresh.insert(800_000, copy_of(&m, form, 800_000));
+        kids.push(800_000);
+        m.set_children(body, &kids, &mut fresh).unwrap();
+        change(&mut m, |n| named(n, "name", "email"), |n| n.input_value = Some("new@x.y".into()));
+        let added = build(&mut m).await;
+        same(&added, &whole(&m, &facts));
+        assert!(added.text.contains("new@x.y"), "{}", added.text);
+        // An id given to one element and referred to by another: the page's id index follows
+        // (with no change to the tree, too).
+        build(&mut m).await;
+        change(&mut m, |n| n.node_type == 1 && n.name == "H1", |n| n.attrs.push(("id".into(), Some("named-by".into()))));
+        change(&mut m, |n| named(n, "name", "email"), |n| n.attrs.push(("aria-labelledby".into(), Some("named-by".into()))));
+        let named_by = build(&mut m).await;
+        same(&named_by, &whole(&m, &facts));
+        assert!(named_by.text.contains("textbox \"Your cart\" [ref=@e3"), "{}", named_by.text);
+        // A subtree read again with fewer nodes (an element emptied).
+        let mut emptied = m.read_again(form);
+        emptied.truncate(1);
+        m.replace(emptied).unwrap();
+        same(&build(&mut m).await, &whole(&m, &facts));
+        // Rows added and taken out until the arena is compacted, with the build kept throughout.
+        let slots = m.node_slots();
+        let mut k = 0;
+        while m.node_slots() >= slots && k < 400 {
+            let mut fresh = rustc_hash::FxHashMap::default();
+            let id = 810_000 + 1_000 * k;
+            fresh.insert(id, copy_of(&m, 800_000, id));
+            let mut with = m.child_backends(body).unwrap();
+            with.push(id);
+            m.set_children(body, &with, &mut fresh).unwrap();
+            with.pop();
+            m.set_children(body, &with, &mut Default::default()).unwrap();
+            m.retire_detached();
+            k += 1;
+        }
+        assert!(m.node_slots() < slots + 64 && k > 1, "compacted after {k} rounds: {} slots", m.node_slots());
+        assert!(m.has_kept());
+        same(&build(&mut m).await, &whole(&m, &facts));
     }
 
     #[tokio::test]
@@ -1448,7 +1521,8 @@ mod tests {
         same(&again, &whole(&m, &facts));
         assert!(again.text.contains("heading \"Your order\""), "{}", again.text);
         assert!(m.node_of(900_003).is_some() && m.node_of(900_001).is_none());
-        // An element in a text's place is a change of the tree: nothing is kept.
+        // An element in a text's place is a change of the tree: the build is laid out again
+        // from the mirror (the engine's tree is built again).
         let mut element = m.read_again(h1);
         element.truncate(1);
         element[0].backend = 900_002;
@@ -1456,7 +1530,7 @@ mod tests {
         let mut fresh = rustc_hash::FxHashMap::default();
         fresh.insert(900_002, element);
         m.set_children(h1, &[900_002], &mut fresh).unwrap();
-        assert!(!m.has_kept());
+        assert!(m.has_kept() && !m.patches_tree(&shape));
         same(&build(&mut m).await, &whole(&m, &facts));
     }
 

@@ -59,7 +59,7 @@ const MAX_FRAMES: usize = 200;
 pub use crate::page::WORLD_NAME;
 
 /// From this many nodes in a DOM snapshot, the DOM pass reads it on a thread of its own.
-const PARALLEL_READ_NODES: usize = 8_000;
+pub(crate) const PARALLEL_READ_NODES: usize = 8_000;
 
 /// The page's URL, title, viewport and DOM-hash input (see the script).
 const PAGE_FACTS_JS: &str = crate::page::PAGE_FACTS;

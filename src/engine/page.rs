@@ -297,6 +297,17 @@ impl Page {
         Some(found)
     }
 
+    /// Every node, each node's scope and the id and label indexes, as text
+    /// in a stable order: for tests that compare two ways of making a page.
+    #[cfg(test)]
+    pub(crate) fn describe(&self) -> String {
+        let mut ids: Vec<_> = self.ids.iter().collect();
+        ids.sort();
+        let mut labels: Vec<_> = self.labels.iter().collect();
+        labels.sort();
+        format!("root {}\n{:#?}\nscope {:?}\nids {:?}\nlabels {:?}", self.root, self.nodes, self.scope, ids, labels)
+    }
+
     pub fn parent_element(&self, i: u32) -> Option<u32> {
         let p = self.get(i)?.parent;
         self.get(p).filter(|n| n.is_element()).map(|_| p)
@@ -463,32 +474,54 @@ pub(crate) fn from_snapshot(snap: &Snapshot<'_>, style_at: usize) -> Page {
             node.transform = Transform::of(string(style(3)).unwrap_or_default());
         }
     }
-    // Children lists, in order (parents come first, so each push is in document order).
-    for i in 0..page.nodes.len() {
-        let p = page.nodes[i].parent;
-        if let Some(parent) = page.nodes.get_mut(p as usize) {
-            parent.children.push(i as u32);
-        }
-    }
-    // A frame document's parent is its owner (one owner each; a second claim is ignored).
-    for i in 0..page.nodes.len() {
-        let doc = page.nodes[i].content_doc;
-        if doc != NONE && page.nodes.get(doc as usize).is_some_and(|d| d.parent == NONE && d.kind == Some(Kind::Document)) && doc as usize > i {
-            page.nodes[doc as usize].parent = i as u32;
-        } else {
-            page.nodes[i].content_doc = NONE;
-        }
-    }
-    page.scope = scopes(&page);
-    for (i, n) in page.nodes.iter().enumerate() {
-        if let (true, Some(id)) = (n.is_element(), n.attr("id")) {
-            page.ids.entry((page.scope[i], id.to_string())).or_insert(i as u32);
-        }
-        if let (true, Some(target)) = (n.is("label"), n.attr("for")) {
-            page.labels.entry((page.scope[i], target.to_string())).or_default().push(i as u32);
-        }
-    }
+    page.link();
     page
+}
+
+impl Page {
+    /// Children lists, frame documents under their owners, each node's id
+    /// scope and the id and label indexes, once every node holds its parent
+    /// and `content_doc` (documents one after another, each in pre-order:
+    /// parents come first).
+    pub(crate) fn link(&mut self) {
+        let page = self;
+        for n in &mut page.nodes {
+            n.children.clear();
+        }
+        // Children lists, in order (parents come first, so each push is in document order).
+        for i in 0..page.nodes.len() {
+            let p = page.nodes[i].parent;
+            if let Some(parent) = page.nodes.get_mut(p as usize) {
+                parent.children.push(i as u32);
+            }
+        }
+        // A frame document's parent is its owner (one owner each; a second claim is ignored).
+        for i in 0..page.nodes.len() {
+            let doc = page.nodes[i].content_doc;
+            if doc != NONE && page.nodes.get(doc as usize).is_some_and(|d| d.parent == NONE && d.kind == Some(Kind::Document)) && doc as usize > i {
+                page.nodes[doc as usize].parent = i as u32;
+            } else {
+                page.nodes[i].content_doc = NONE;
+            }
+        }
+        page.scope = scopes(page);
+        page.index_ids();
+    }
+
+    /// The id and label indexes, again after attributes changed in place.
+    pub(crate) fn index_ids(&mut self) {
+        self.ids.clear();
+        self.labels.clear();
+        for (i, n) in self.nodes.iter().enumerate() {
+            let Some(&scope) = self.scope.get(i) else { break };
+            if let (true, Some(id)) = (n.is_element(), n.attr("id")) {
+                self.ids.entry((scope, id.to_string())).or_insert(i as u32);
+            }
+            if let (true, Some(target)) = (n.is("label"), n.attr("for")) {
+                self.labels.entry((scope, target.to_string())).or_default().push(i as u32);
+            }
+        }
+    }
 }
 
 fn page_index(base: usize, i: usize, count: usize) -> Option<usize> {

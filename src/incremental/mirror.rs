@@ -101,6 +101,41 @@ pub struct Mirror {
     changed: Vec<u32>,
     /// Nodes taken out of a list by [`Mirror::set_children`], retired unless another list takes them.
     detached: Vec<u32>,
+    /// The tree changed since the kept build: its page is laid out again from the mirror
+    /// (`super::to_page`), its DOM tree made again (`super::to_dom`).
+    restructured: bool,
+    /// What the DOM pass reads of a node (its attributes and styles) changed since the kept build.
+    dom_stale: bool,
+}
+
+/// The mirror's nodes (retired ones included) and documents, borrowed: what
+/// the builds from it read (`super::to_page`, `super::to_dom`). Unlike the
+/// mirror, which holds the kept build, it can be read from two threads.
+#[derive(Clone, Copy)]
+pub(crate) struct Tree<'m> {
+    pub nodes: &'m [MNode],
+    pub docs: &'m [MDoc],
+    /// How many of `nodes` are live.
+    pub live: usize,
+}
+
+impl<'m> Tree<'m> {
+    /// The subtree of `i` in pre-order.
+    pub fn walk(&self, i: u32) -> impl Iterator<Item = u32> + 'm {
+        walk(self.nodes, i)
+    }
+}
+
+/// The subtree of `i` in pre-order (explicit stack: the depth is the page's).
+fn walk(nodes: &[MNode], i: u32) -> impl Iterator<Item = u32> + '_ {
+    let mut stack = vec![i];
+    std::iter::from_fn(move || {
+        let k = stack.pop()?;
+        if let Some(n) = nodes.get(k as usize) {
+            stack.extend(n.children.iter().rev().copied());
+        }
+        Some(k)
+    })
 }
 
 /// Options as far as they shape a snapshot (not the deadline).
@@ -318,16 +353,14 @@ impl Mirror {
         out
     }
 
+    /// The nodes and documents alone, for a build that reads them on another thread.
+    pub(super) fn tree(&self) -> Tree<'_> {
+        Tree { nodes: &self.nodes, docs: &self.docs, live: self.live }
+    }
+
     /// The subtree of `i` in pre-order (explicit stack: the depth is the page's).
     fn walk(&self, i: u32) -> impl Iterator<Item = u32> + '_ {
-        let mut stack = vec![i];
-        std::iter::from_fn(move || {
-            let k = stack.pop()?;
-            if let Some(n) = self.nodes.get(k as usize) {
-                stack.extend(n.children.iter().rev().copied());
-            }
-            Some(k)
-        })
+        walk(&self.nodes, i)
     }
 
     /// Replace the subtree rooted at `fresh[0]`'s node with `fresh`, a
@@ -360,9 +393,8 @@ impl Mirror {
             }
             return Ok(());
         }
-        // The tree changed: what the last build made no longer fits it.
-        self.kept = None;
-        self.changed.clear();
+        // The tree changed: the kept build is laid out again from the mirror by the next one.
+        self.restructured = true;
         // Retire the old subtree below the root (the root's slot is reused).
         for child in std::mem::take(&mut self.nodes[root as usize].children) {
             self.retire(child);
@@ -387,9 +419,8 @@ impl Mirror {
         if self.swap_texts(p, children, fresh) {
             return Ok(());
         }
-        // The tree changed: what the last build made no longer fits it.
-        self.kept = None;
-        self.changed.clear();
+        // The tree changed: the kept build is laid out again from the mirror by the next one.
+        self.restructured = true;
         let old = std::mem::take(&mut self.nodes[p as usize].children);
         let mut list: Vec<u32> = old.iter().copied().filter(|&k| self.nodes[k as usize].alive && self.nodes[k as usize].pseudo.is_some()).collect();
         for &b in children {
@@ -728,7 +759,7 @@ impl Mirror {
         }
         let dom_styles_differ = n.styles.as_ref().map(|s| s.get(..style_at)) != f.styles.as_ref().map(|s| s.get(..style_at));
         if (style_at > 1 && dom_styles_differ) || dom_attrs(&n.attrs).ne(dom_attrs(&f.attrs)) {
-            self.kept = None;
+            self.dom_stale = true;
         }
         let (parent, children) = (n.parent, std::mem::take(&mut n.children));
         *n = MNode { parent, children, alive: true, ..f };
@@ -797,6 +828,8 @@ impl Mirror {
     pub fn keep(&mut self, kept: Kept) {
         self.kept = Some(kept);
         self.changed.clear();
+        self.restructured = false;
+        self.dom_stale = false;
     }
 
     /// What the last build made, with the values changed since written in:
@@ -804,8 +837,11 @@ impl Mirror {
     /// (None also when it was built with options of another shape.)
     pub fn take_kept(&mut self, shape: &str) -> Option<Kept> {
         let changed = std::mem::take(&mut self.changed);
+        let restructured = std::mem::take(&mut self.restructured);
+        let dom_stale = std::mem::take(&mut self.dom_stale);
         let mut kept = self.kept.take().filter(|k| k.shape == shape)?;
-        kept.patch(&changed, &self.nodes).then_some(kept)
+        let fits = if restructured || dom_stale { kept.rebuild(self.tree(), &changed, restructured) } else { kept.patch(&changed, &self.nodes) };
+        fits.then_some(kept)
     }
 
     /// Drop retired nodes (and links to them) from the arena.
@@ -834,6 +870,19 @@ impl Mirror {
         }
         for d in &mut self.docs {
             d.root = remap.get(d.root as usize).copied().unwrap_or(NONE);
+        }
+        // What indexes the arena follows it.
+        let moved = |list: &mut Vec<u32>| list.retain_mut(|k| remap.get(*k as usize).is_some_and(|&r| r != NONE && (*k = r, true).1));
+        moved(&mut self.changed);
+        moved(&mut self.detached);
+        if let Some(kept) = self.kept.as_mut() {
+            let mut page_of = vec![NONE; kept_len(&remap)];
+            for (old, &new) in remap.iter().enumerate() {
+                if let (Some(slot), Some(&p)) = (page_of.get_mut(new as usize), kept.page_of.get(old)) {
+                    *slot = p;
+                }
+            }
+            kept.page_of = page_of;
         }
         self.nodes = nodes;
         self.by_backend = self.nodes.iter().enumerate().map(|(i, n)| (n.backend, i as u32)).collect();
@@ -954,6 +1003,11 @@ impl Mirror {
     }
 }
 
+/// How many nodes a compaction keeps (the slots `remap` gives).
+fn kept_len(remap: &[u32]) -> usize {
+    remap.iter().filter(|&&r| r != NONE).count()
+}
+
 /// The reply's string table: each string once (readers compare indices, as
 /// `cursor: pointer` is found by its index).
 #[derive(Default)]
@@ -992,7 +1046,7 @@ struct RareSet {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::dom::snapshot_reader::{read_parsed, with_snapshot};
 
@@ -1010,6 +1064,34 @@ mod tests {
                 if r["method"] == "DOMSnapshot.captureSnapshot" && r["result"].is_object() {
                     out.push((path.display().to_string(), r["result"].to_string()));
                 }
+            }
+        }
+        assert!(out.len() >= 10, "the recordings hold DOM snapshots");
+        out
+    }
+
+    /// A mirror of every recorded DOMSnapshot reply, with where the engine's
+    /// computed styles begin among a node's (after the capture's).
+    pub(crate) fn recorded_mirrors() -> Vec<(String, Mirror, usize)> {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded");
+        let mut out = Vec::new();
+        let mut paths: Vec<_> = std::fs::read_dir(dir).expect("fixtures/recorded").flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths {
+            if path.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
+            for r in v["replies"].as_array().into_iter().flatten() {
+                if r["method"] != "DOMSnapshot.captureSnapshot" || !r["result"].is_object() {
+                    continue;
+                }
+                let styles: Vec<&str> = r["params"]["computedStyles"].as_array().into_iter().flatten().filter_map(|s| s.as_str()).collect();
+                let engine = styles.len() >= 4 && styles[styles.len() - 4..] == crate::engine::page::STYLES;
+                let style_at = if engine { styles.len() - 4 } else { 1 };
+                let text = r["result"].to_string();
+                let mirror = with_snapshot(&text, |s| Mirror::from_snapshot(s, styles.len().max(1))).unwrap();
+                out.push((path.display().to_string(), mirror, style_at));
             }
         }
         assert!(out.len() >= 10, "the recordings hold DOM snapshots");

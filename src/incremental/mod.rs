@@ -11,7 +11,9 @@
 //! again in Rust from the whole mirror, so those rules need no browser call.
 //! Only what style and layout say is re-read, for the changed subtrees. When
 //! only values changed, the engine's page and the DOM pass's trees of the last
-//! build serve again, patched ([`kept`]), instead of being read from the mirror.
+//! build serve again, patched ([`kept`]); after a change to the tree, the
+//! page is laid out again from the mirror, reusing its nodes ([`to_page`]),
+//! and the DOM pass's tree made from the mirror ([`to_dom`]).
 //!
 //! What cannot be bounded that way (a frame or shadow root in a changed
 //! subtree, a changed style sheet, a change near the top of a large page, a
@@ -21,5 +23,7 @@ pub mod fresh;
 pub mod kept;
 pub mod layout;
 pub mod mirror;
+pub mod to_dom;
+pub mod to_page;
 
 pub use mirror::{Mirror, Unpatchable};
