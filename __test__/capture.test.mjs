@@ -261,7 +261,16 @@ test('a repeat capture of the same document reuses its isolated world; a new doc
     try {
         const cdp = await page.context().newCDPSession(page);
         const methods = [];
-        const source = { cdp: { send: (method, params) => { methods.push(method); return cdp.send(method, params); } } };
+        const evaluated = [];
+        const source = {
+            cdp: {
+                send: (method, params) => {
+                    methods.push(method);
+                    if (method === 'Runtime.evaluate') evaluated.push(params);
+                    return cdp.send(method, params);
+                },
+            },
+        };
         const first = await buildWebAiSnapshot(source, { rootSelector: 'main' });
         assert.equal(methods.filter(m => m === 'Page.createIsolatedWorld').length, 1);
         methods.length = 0;
@@ -274,18 +283,33 @@ test('a repeat capture of the same document reuses its isolated world; a new doc
         await buildWebAiSnapshot(page);
         await page.goto(`file://${join(pagesDir, 'gemini.html')}`);
         methods.length = 0;
+        evaluated.length = 0;
         const moved = await buildWebAiSnapshot(source);
         assert.equal(methods.filter(m => m === 'Page.createIsolatedWorld').length, 1, 'another document: a new world');
+        // In a new world the page facts' script is sent whole, and keeps its function there.
+        assert.ok(evaluated.some(p => p.expression.startsWith('(globalThis.__webAiSnapshotFactsFn = (')), evaluated.map(p => p.expression.slice(0, 60)).join('\n'));
         assert.equal(moved.title, 'Gemini');
         assert.match(moved.url, /gemini\.html$/);
         assert.deepEqual(moved.notes, []);
         // The same document again: its page facts name it, and it shows no frame of another
         // process, so the DOM snapshot and the page facts are all the capture sends.
         methods.length = 0;
+        evaluated.length = 0;
         const lean = await buildWebAiSnapshot(source);
         assert.deepEqual(methods.sort(), ['DOMSnapshot.captureSnapshot', 'Runtime.evaluate']);
         assert.equal(lean.text, moved.text);
         assert.equal(lean.domHash, moved.domHash);
+        // ...where the facts named the document already, they are called by name.
+        assert.equal(evaluated.length, 1);
+        assert.match(evaluated[0].expression, /^globalThis\.__webAiSnapshotFactsFn\(\["body"\], /);
+        assert.ok(evaluated[0].expression.length < 200, evaluated[0].expression);
+        assert.deepEqual([lean.url, lean.title, lean.notes], [moved.url, moved.title, []]);
+        // A world whose function went (nothing of the page can reach it; here CDP takes it) is made again.
+        await cdp.send('Runtime.evaluate', { expression: 'delete globalThis.__webAiSnapshotFactsFn', contextId: evaluated[0].contextId });
+        methods.length = 0;
+        const remade = await buildWebAiSnapshot(source);
+        assert.equal(methods.filter(m => m === 'Page.createIsolatedWorld').length, 1, 'the function was gone: a new world');
+        assert.deepEqual([remade.text, remade.domHash, remade.title, remade.notes], [moved.text, moved.domHash, moved.title, []]);
         // A world the page destroyed with its document (a reload keeps the frame and changes the loader).
         await page.reload();
         methods.length = 0;

@@ -2,8 +2,10 @@
 // by side in one process on every benchmark page, with its agreement with
 // Chrome beside the times.
 //
-//   node bench/engine.mjs [--runs N] [--only NAME] [--script-heavy] [--no-readme]
+//   node bench/engine.mjs [--runs N] [--only NAME] [--script-heavy | --all] [--no-readme]
 //
+// --all measures every shared page (../shared/pages and ../shared/pages-more,
+// 116 pages) and every generated page, into a README block of its own.
 // --script-heavy measures the pages with heavy inline script and style text
 // instead (a generated app page with 1.5 MB of inline JSON state, and the
 // shared pages with at least 100k characters of it), into their own README block.
@@ -23,8 +25,9 @@ import { openFile } from '../lib/chromium.mjs';
 import { measurePages, median, root, round, writeReadmeBlock } from './pages.mjs';
 import { compareEngines } from './agreement.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, 'script-heavy': { type: 'boolean' }, 'no-readme': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, only: { type: 'string', default: '' }, 'script-heavy': { type: 'boolean' }, all: { type: 'boolean' }, 'no-readme': { type: 'boolean' } } });
 const SCRIPT_HEAVY = Boolean(values['script-heavy']);
+const ALL = Boolean(values.all);
 const RUNS = Number(values.runs);
 const WARMUP = 1;
 const ROUND_BUDGET_MS = 3000;
@@ -102,7 +105,7 @@ async function measure(browser, p) {
     }
 }
 
-const { results, version } = await measurePages(values.only, measure, r => `${r.page}: dom ${r.domMs} ms, ax ${r.axMs}, floor ${r.floorMs}, dom floor ${r.domFloorMs}, pw ${r.pwMs}; agreement ${r.agreement}%`, { scriptHeavy: SCRIPT_HEAVY });
+const { results, version } = await measurePages(values.only, measure, r => `${r.page}: dom ${r.domMs} ms, ax ${r.axMs}, floor ${r.floorMs}, dom floor ${r.domFloorMs}, pw ${r.pwMs}; agreement ${r.agreement}%`, { scriptHeavy: SCRIPT_HEAVY, all: ALL });
 
 const walkCols = SCRIPT_HEAVY ? ' read \'snapshot\' ms | read \'walk\' ms | \'auto\' took |' : '';
 const walkSep = SCRIPT_HEAVY ? ' --- | --- | --- |' : '';
@@ -113,7 +116,7 @@ const rows = results.map(
         `| ${r.page} | ${r.axNodes} | ${r.runs} | ${r.floorMs} | ${r.domFloorMs} | ${r.pwMs} | ${r.axMs} | ${r.domMs} |${SCRIPT_HEAVY ? ` ${r.snapshotMs} | ${r.walkMs} | ${r.route} |` : ''} ${r.domVsFloor} | ${r.domVsPlaywright} | ${r.domVsAx} | ${r.agreement}% (${r.agreed}/${r.compared}) |`,
 );
 const all = results.reduce((a, r) => ({ agreed: a.agreed + r.agreed, compared: a.compared + r.compared }), { agreed: 0, compared: 0 });
-const command = `npm run bench:engine${values.only || SCRIPT_HEAVY ? ' --' : ''}${SCRIPT_HEAVY ? ' --script-heavy' : ''}${values.only ? ` --only ${values.only}` : ''}`;
+const command = `npm run bench:engine${values.only || SCRIPT_HEAVY || ALL ? ' --' : ''}${SCRIPT_HEAVY ? ' --script-heavy' : ''}${ALL ? ' --all' : ''}${values.only ? ` --only ${values.only}` : ''}`;
 const md = `Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}, release addon; medians of at least ${RUNS} rotated runs after ${WARMUP} warm-up, more on fast pages: as many as fit in ${ROUND_BUDGET_MS / 1000} s, up to ${MAX_RUNS} (the \`runs\` column); on a shared 2-core machine). "floor" is a bare \`Accessibility.getFullAXTree\`; "DOMSnapshot" a bare \`DOMSnapshot.captureSnapshot\` with the styles the DOM engine asks for; both engines' captures include the DOM pass (selectors, clickable refs). "Agreement" is the share of ref'd elements (either engine's, matched by \`backendNodeId\`) that both engines ref with the same role, name, states, value and level (\`node bench/agreement.mjs --verbose\` prints each disagreement). Over all pages: ${all.agreed}/${all.compared} (${round((all.agreed / Math.max(all.compared, 1)) * 100, 2)}%).${SCRIPT_HEAVY ? ' "ours, dom" reads the page as the engine chooses (`domRead: \'auto\'`; what it took is the "\'auto\' took" column, seen in the calls it sent); the two columns after it force each read: one DOMSnapshot, or `DOM.getDocument` and a walk in our world that never reads a script\'s or style\'s text.' : ''}\n\n${[head, sep, ...rows].join('\n')}\n`;
 console.log(md);
 const over = results.filter(r => r.domVsPlaywright > 1);
@@ -121,7 +124,8 @@ const summary = `\nDOM engine ÷ Playwright: median ${round(median(results.map(r
 console.log(summary);
 // A partial run (--only, --no-readme) leaves the recorded results as they are.
 if (!values['no-readme'] && !values.only) {
-    writeFileSync(join(root, 'bench', SCRIPT_HEAVY ? 'engine-script-heavy.json' : 'engine.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
+    writeFileSync(join(root, 'bench', SCRIPT_HEAVY ? 'engine-script-heavy.json' : ALL ? 'engine-all.json' : 'engine.json'), `${JSON.stringify({ command, date: new Date().toISOString(), chromium: version, runs: RUNS, results }, null, 1)}\n`);
     if (SCRIPT_HEAVY) writeReadmeBlock('engine-script-heavy', 'The first look on script-heavy pages', `${md}${summary}`);
+    else if (ALL) writeReadmeBlock('engine-all', 'Every page', `${md}${summary}`);
     else writeReadmeBlock('engine', 'The DOM engine', md);
 }

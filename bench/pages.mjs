@@ -36,10 +36,26 @@ export const SCRIPT_HEAVY_CHARS = 100_000;
  * a first look pays most for in inline text: a generated app page with 1.5 MB
  * of inline JSON state, and the shared pages (../shared/pages and
  * ../shared/pages-more) with at least SCRIPT_HEAVY_CHARS of inline script
- * and style.
+ * and style. `all` measures every shared page of both folders and every
+ * generated page.
  */
-export function benchPages(only = '', { scriptHeavy = false } = {}) {
+export function benchPages(only = '', { scriptHeavy = false, all = false } = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-bench-'));
+    if (all) {
+        // Every shared page (../shared/pages and ../shared/pages-more), the generated pages and the app page.
+        const dirs = ['pages', 'pages-more'].map(d => resolve(root, '..', 'shared', d)).filter(existsSync);
+        const list = dirs.flatMap(d => readdirSync(d).filter(f => f.endsWith('.html')).sort().map(f => join(d, f)))
+            .map(path => ({ name: path.split('/').pop().replace(/\.html$/, ''), path, real: true }));
+        for (const n of [1000, 10000, 40000]) {
+            const path = join(dir, `generated-${n / 1000}k.html`);
+            writeFileSync(path, generatePage(n));
+            list.push({ name: `generated-${n / 1000}k`, path, real: false });
+        }
+        const app = join(dir, 'generated-app-1.5mb.html');
+        writeFileSync(app, generateAppPage(1_500_000));
+        list.push({ name: 'generated-app-1.5mb', path: app, real: false });
+        return { list: list.filter(p => p.name.includes(only)), dir };
+    }
     if (scriptHeavy) {
         const dirs = ['pages', 'pages-more'].map(d => resolve(root, '..', 'shared', d)).filter(existsSync);
         const list = dirs.flatMap(d => readdirSync(d).filter(f => f.endsWith('.html')).sort().map(f => join(d, f)))

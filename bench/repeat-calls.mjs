@@ -5,7 +5,9 @@
 // shows a first look's calls, this shows a repeat look's (issue 32): which
 // reads a change costs the renderer, and which go one after another.
 //
-//   node bench/repeat-calls.mjs [--kind text|retext|add] [--runs N]
+//   node bench/repeat-calls.mjs [--kind text|retext|add|hide|remove|move|inner] [--runs N]
+//   (the kinds of `bench:incremental -- --kinds`: a text's data, a button's textContent,
+//   a row added, hidden, removed, moved, its innerHTML replaced)
 //
 // `WEB_AI_TRACE=1` adds the core's phases on stderr. Use the release addon
 // (`npm run build`); a debug addon makes every figure several times worse.
@@ -24,6 +26,10 @@ const KINDS = {
     add: k => {
         document.querySelector(`#card-${k}`).insertAdjacentHTML('afterend', `<article class="card" id="new-${k}"><h3>New ${k}</h3><p>Fresh row</p><button type="button">Like new ${k}</button></article>`);
     },
+    hide: k => { document.querySelector(`#card-${k}`).hidden = true; },
+    remove: k => { document.querySelector(`#card-${k}`).remove(); },
+    move: k => { const c = document.querySelector(`#card-${k}`); c.parentElement.insertBefore(c, document.querySelector(`#card-${k + 400}`)); },
+    inner: k => { document.querySelector(`#card-${k}`).innerHTML = `<h3>Replaced ${k}</h3><p>New body</p><a href="#r${k}">Open replaced ${k}</a>`; },
 };
 const { values } = parseArgs({ options: { kind: { type: 'string', default: 'retext' }, runs: { type: 'string', default: '9' } } });
 const change = KINDS[values.kind];

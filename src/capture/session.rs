@@ -64,9 +64,13 @@ pub(crate) const PARALLEL_READ_NODES: usize = 8_000;
 /// The page's URL, title, viewport and DOM-hash input (see the script).
 const PAGE_FACTS_JS: &str = crate::page::PAGE_FACTS;
 
-fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32, marks: bool, count: bool) -> String {
+/// The page facts, compiled and kept in the world (`crate::page::FACTS_FN`) or, where they
+/// ran before (`installed`), called by name.
+fn page_facts_expression(selectors: &[&str], include_html: bool, max_chars: u32, marks: bool, count: bool, installed: bool) -> String {
     let sels = serde_json::to_string(selectors).unwrap_or_else(|_| "[]".into());
-    format!("({PAGE_FACTS_JS})({sels}, {include_html}, {max_chars}, {marks}, {count})")
+    let facts = crate::page::FACTS_FN;
+    let function = if installed { format!("globalThis.{facts}") } else { format!("(globalThis.{facts} = ({PAGE_FACTS_JS}))") };
+    format!("{function}({sels}, {include_html}, {max_chars}, {marks}, {count})")
 }
 
 /// The focused element or the modal dialog, as a remote object (the DOM
@@ -734,9 +738,15 @@ impl CaptureSession {
             params
         };
         // The inline text is counted only while the world's document has no verdict on the walk (see `learn_token`).
-        let decided = [self.world.as_ref(), self.ctx.world.as_ref()].into_iter().flatten().any(|w| Some(w.context_id) == context && w.walk.is_some());
+        let known = || [self.world.as_ref(), self.ctx.world.as_ref()].into_iter().flatten().filter(|w| Some(w.context_id) == context);
+        let decided = known().any(|w| w.walk.is_some());
         let count = marks && self.opts.dom_read == DomRead::Auto && !decided;
-        let expression = page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars, marks, count);
+        // The facts named the world's document: they ran there, and left their function.
+        // (Were it gone, the call throws and names no document; the world asked for then is
+        // new to this capture, with no token, even where Chrome answers with the same context.)
+        let current = self.world.as_ref().or(self.ctx.world.as_ref()).filter(|w| Some(w.context_id) == context);
+        let installed = current.is_some_and(|w| w.token.is_some());
+        let expression = page_facts_expression(&dom_selectors, self.opts.include_dom_hash, self.opts.dom_hash_max_chars, marks, count, installed);
         let mut cmds = vec![CdpCommand::new(facts, in_context(json!({ "expression": expression, "returnByValue": true })))];
         if let Some(sel) = &self.opts.root_selector {
             let expression = format!("document.querySelector({})", serde_json::to_string(sel).unwrap_or_default());

@@ -18,11 +18,21 @@ pub const WORLD_NAME: &str = "__web_ai_snapshot__";
 /// The session's watcher function, compiled once per document (`watch.js`).
 pub const WATCH_FN: &str = "__webAiSnapshotWatchFn";
 
+/// The page facts function, compiled once per world (`page_facts.js`): a
+/// capture in a world whose document the facts named already (`World::token`)
+/// calls it by name instead of sending the script again. On a page of a few
+/// elements that halved the facts' answer, 1.78 against 1.04 ms (medians of
+/// 60, `title-en-dash.html` of ../shared/pages-more, 2026-11-28, scratch
+/// timing over a Playwright CDP session): the script's text, parsed on every
+/// call, was most of it.
+pub const FACTS_FN: &str = "__webAiSnapshotFactsFn";
+
 /// Every global of the contract and what it holds. Only the tests read
 /// this list; the scripts name the globals as written here.
 #[cfg_attr(not(test), allow(dead_code))]
-pub const GLOBALS: [(&str, &str); 5] = [
+pub const GLOBALS: [(&str, &str); 6] = [
     (WATCH_FN, "the watcher function, compiled once per document (watch.js; the session calls it by name)"),
+    (FACTS_FN, "the page facts function, compiled once per world (page_facts.js; a capture calls it by name where the facts ran before)"),
     ("__webAiSnapshotWatch", "the watcher's state: its document token, counts, each session's record of changed subtrees (watch.js, take_changes.js)"),
     ("__webAiSnapshotFrameWatch", "a frame's watch state, in our world inside a frame the page's watcher cannot enter (frame_watch.js)"),
     ("__webAiSnapshotDocument", "the name of the world's document that the page facts give (page_facts.js)"),
