@@ -6,14 +6,15 @@
 // whether the two normalised strings are equal. Times are in-page medians
 // (`performance.now()` around each call, no DevTools round trip).
 //
-//   node bench/page-facts.mjs [--runs N] [--only NAME] [--max-chars N]
+//   node bench/page-facts.mjs [--runs N] [--only NAME] [--max-chars N] [--all]
+//   (--all: every shared page, ../shared/pages-more too, and every generated page)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openFile } from '../lib/chromium.mjs';
 import { measurePages, root, round } from './pages.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, only: { type: 'string', default: '' }, 'max-chars': { type: 'string', default: '32768' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, only: { type: 'string', default: '' }, 'max-chars': { type: 'string', default: '32768' }, all: { type: 'boolean' } } });
 const RUNS = Math.max(1, Number(values.runs) || 15);
 const MAX = Math.max(1, Number(values['max-chars']) || 32768);
 const SCRIPT = readFileSync(join(root, 'src', 'page', 'capture', 'page_facts.js'), 'utf8');
@@ -52,7 +53,7 @@ async function measure(browser, p) {
     }
 }
 
-const { results, version } = await measurePages(values.only, measure, r => `${r.page}: page facts ${r.chunkedMs} ms, whole outerHTML ${r.wholeMs} ms${r.same ? '' : ' (NOT EQUAL)'}`);
+const { results, version } = await measurePages(values.only, measure, r => `${r.page}: page facts ${r.chunkedMs} ms, whole outerHTML ${r.wholeMs} ms${r.same ? '' : ' (NOT EQUAL)'}`, { all: Boolean(values.all) });
 const flags = `${values.runs !== '15' ? ` --runs ${values.runs}` : ''}${values['max-chars'] !== '32768' ? ` --max-chars ${values['max-chars']}` : ''}`;
 console.log(`Produced by \`node bench/page-facts.mjs${flags}\` on ${new Date().toISOString().slice(0, 10)} (Chromium ${version}, Node ${process.version}; in-page medians of ${RUNS} calls after 1 warm-up, cut at ${MAX} characters, on a shared 2-core machine).
 

@@ -29,10 +29,7 @@
 // browser's own outerHTML.
 (function (selectors, includeHtml, maxChars, marks, count) {
     const LONG = 2048;
-    const quiet = el => {
-        const t = el.textContent;
-        return t.length >= LONG && !t.includes('<') && !t.includes('-->');
-    };
+    const quiet = t => t.length >= LONG && !t.includes('<') && !t.includes('-->');
     // `<tag …>` and `</tag>` as outerHTML writes them (an element with children, or a
     // script or style, is never void). Not by cloning: a clone of a custom element runs the page's code.
     const HTML_NS = 'http://www.w3.org/1999/xhtml';
@@ -70,8 +67,14 @@
         // (Two live collections, not a selector query: the query walks the whole document
         // on every capture, 2 ms on the 40k-node page; the collections are kept by the DOM.)
         const long = [];
+        // The script and style text that is read (not left out): it is normalised with the rest.
+        let raw = 0;
         for (const tag of ['script', 'style']) {
-            for (const el of root.getElementsByTagName(tag)) if (quiet(el)) long.push(el);
+            for (const el of root.getElementsByTagName(tag)) {
+                const t = el.textContent;
+                if (quiet(t)) long.push(el);
+                else raw += t.length;
+            }
         }
         const above = new Set();
         for (const el of long) {
@@ -81,8 +84,12 @@
         // Chunks pay only where the cut comes well before the end: written in pieces, a
         // page costs more than its one outerHTML (generated-10k, whose cut is near its end:
         // 5.0 against 2.8 ms). About 10 normalised characters an element on the
-        // benchmark pages: pages of fewer elements than 3 cuts' worth are written whole.
-        const chunked = root.getElementsByTagName('*').length * 10 > 3 * maxChars;
+        // benchmark pages, and the script and style text read: pages of less than 3 cuts'
+        // worth are written whole. (Counted by elements alone, nytimes-5 of
+        // ../shared/pages-more, 994 elements and 765k characters of inline script, was
+        // written and normalised whole, and the page facts answered 8 ms after its DOM
+        // snapshot: `npm run bench:calls -- FILE`, 2026-11-28.)
+        const chunked = root.getElementsByTagName('*').length * 10 + raw > 3 * maxChars;
         let out = '';
         let pending = [];
         let pendingLength = 0;
