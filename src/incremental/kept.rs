@@ -45,7 +45,7 @@ pub struct Built {
 impl Built {
     /// Kept with a mirror whose nodes are `page_of` in the page, built with options of `shape`.
     pub fn kept(self, page_of: Vec<u32>, shape: &str) -> Kept {
-        Kept { page: self.page, page_of, dom: self.dom, shape: shape.to_string(), style_at: self.style_at, tree: self.tree, spare: Vec::new() }
+        Kept { page: self.page, page_of, dom: self.dom, shape: shape.to_string(), style_at: self.style_at, tree: self.tree }
     }
 }
 
@@ -61,10 +61,6 @@ pub struct Kept {
     pub style_at: usize,
     /// The engine's tree of `page`, while only text and values changed since ([`retext`]).
     pub tree: Option<(AxTree, Index)>,
-    /// The arena of the page before the last laid out again, emptied: the next is
-    /// laid out into it. (A new arena of the 40k-node page's 13 MB, touched for
-    /// the first time, made that 2.4–25 ms instead of 2.4–3.4.)
-    pub spare: Vec<Node>,
 }
 
 impl Kept {
@@ -185,13 +181,9 @@ impl Kept {
                     *s = true;
                 }
             }
-            let arena = std::mem::take(&mut self.spare);
-            let reuse = to_page::Reuse { page: &mut self.page, page_of: &self.page_of, stale: &stale, arena };
+            let reuse = to_page::Reuse { page: &mut self.page, page_of: &self.page_of, stale: &stale };
             let (page, page_of) = crate::trace::timed("kept.relayout", || to_page::page_of_mirror(mirror, self.style_at, Some(reuse)));
-            let mut old = std::mem::replace(&mut self.page, page);
-            old.nodes.clear();
-            self.spare = old.nodes;
-            (self.page_of, self.tree) = (page_of, None);
+            (self.page, self.page_of, self.tree) = (page, page_of, None);
             true
         };
         let (fits, dom) = if old_dom.is_empty() {

@@ -27,8 +27,6 @@ pub(crate) struct Reuse<'a> {
     pub page: &'a mut Page,
     pub page_of: &'a [u32],
     pub stale: &'a [bool],
-    /// An empty arena to fill (its room kept from an earlier build).
-    pub arena: Vec<Node>,
 }
 
 /// Atoms made once per distinct string of the build (tag and attribute
@@ -61,11 +59,10 @@ pub(crate) fn page_of_mirror(mirror: Tree<'_>, style_at: usize, mut reuse: Optio
     let nodes = mirror.nodes;
     let docs = mirror.docs;
     let mut page_of = vec![NONE; nodes.len()];
+    // (A new arena: keeping the last one's room for the next, 13 MB on the 40k-node page, took
+    // a few of the slowest layouts out of 16 but not the median, 7.5 ms in both; a session
+    // holds about 45 MB there. `WEB_AI_TRACE=1 node bench/repeat-calls.mjs --kind add --runs 15`, twice each.)
     let mut page = Page::default();
-    if let Some(r) = reuse.as_mut() {
-        page.nodes = std::mem::take(&mut r.arena);
-        page.nodes.clear();
-    }
     page.nodes.reserve(mirror.live);
     let mut atoms = Atoms::default();
     // Per page node: its document, whether `cursor` is `pointer` there, its mirror node.
