@@ -622,11 +622,11 @@ test('a session whose record was dropped for a ninth session on the page capture
 test("after a change to text or to attributes the DOM hash drops, the DOM hash is the last one, not read again; after any other change it is read", async () => {
     const page = await openFile(await browser(), join(pagesDir, 'forms.html'));
     const cdp = await page.context().newCDPSession(page);
-    // The page facts script is the only one that reads the page's outerHTML.
+    // The page facts, sent whole or called by name where they ran before: the only script that reads the page's outerHTML.
     let factsAsked = 0;
     const watched = {
         send: (method, params) => {
-            if (method === 'Runtime.evaluate' && String(params && params.expression).includes('outerHTML')) factsAsked += 1;
+            if (method === 'Runtime.evaluate' && String(params && params.expression).includes('__webAiSnapshotFactsFn')) factsAsked += 1;
             return cdp.send(method, params);
         },
         on: (...a) => cdp.on(...a),

@@ -1056,8 +1056,8 @@ async fn rebuild(
         let (finished, page_of) = match mirror.take_kept(shape) {
             Some(kept) => (CaptureSession::finish_built(opts.clone(), ctx.clone(), started, kept.page, kept.dom, kept.tree, facts, boxes)?, kept.page_of),
             None => {
-                let (snap, page_of) = crate::trace::timed("mirror.to_snapshot", || mirror.to_snapshot_mapped());
-                (CaptureSession::finish_from(opts.clone(), ctx.clone(), started, &snap, facts, boxes)?, page_of)
+                let (session, step, page_of) = CaptureSession::finish_mirror(opts.clone(), ctx.clone(), started, mirror, facts, boxes)?;
+                ((session, step), page_of)
             }
         };
         match finished {
@@ -1336,6 +1336,37 @@ mod tests {
         let built = build(&mut m).await;
         assert!(built.text.contains("\"Mail\""), "{}", built.text);
         same(&built, &whole(&m, &facts));
+    }
+
+    #[test]
+    fn a_build_from_the_mirror_itself_equals_one_from_the_mirror_written_out() {
+        // A shadow root in the mirror: its flat tree is not the element tree, either way.
+        let shadowed = mirror_of("shadow-dom.json");
+        let facts = shadowed.facts.clone().unwrap();
+        assert!(CaptureSession::finish_mirror(opts(), CaptureContext::default(), Instant::now(), &shadowed, facts.clone(), None).is_err());
+        assert!(CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &shadowed.to_snapshot(), facts, None).is_err());
+        // Media controls: Chrome's own subtrees are asked for after the build, either way.
+        let media = mirror_of("media-dom.json");
+        let facts = media.facts.clone().unwrap();
+        let asks = |r: Result<(CaptureSession, Step)>| match r {
+            Ok((_, Step::Send(batch))) => batch.iter().map(|c| c.call.method().to_string()).collect::<Vec<_>>(),
+            _ => panic!("media-dom.json: Chrome's subtrees were not asked for"),
+        };
+        let from_mirror =
+            CaptureSession::finish_mirror(opts(), CaptureContext::default(), Instant::now(), &media, facts.clone(), None).map(|(s, step, _)| (s, step));
+        let written_out = CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &media.to_snapshot(), facts, None);
+        assert_eq!(asks(from_mirror), asks(written_out));
+        for recording in ["forms-dom.json", "frames-dom.json", "clickable-dom.json", "widgets-dom.json"] {
+            let m = mirror_of(recording);
+            let facts = m.facts.clone().unwrap();
+            let Ok((_, Step::Done(built), page_of)) = CaptureSession::finish_mirror(opts(), CaptureContext::default(), Instant::now(), &m, facts.clone(), None)
+            else {
+                panic!("{recording}: the mirror's build did not finish")
+            };
+            same(&built, &whole(&m, &facts));
+            assert_eq!(page_of, m.to_snapshot_mapped().1, "{recording}");
+            assert!(built.text.contains("[ref=@e1"), "{recording}: {}", built.text);
+        }
     }
 
     /// A copy of the subtree of `backend` as a re-read of a new one gives it: new ids from `first_id`.

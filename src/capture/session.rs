@@ -665,8 +665,7 @@ impl CaptureSession {
         }
         match read {
             Ok(mirror) => {
-                let snap = mirror.to_snapshot();
-                self.take_page_snapshot(&snap, mirror);
+                self.take_page_mirror(mirror);
                 None
             }
             Err(why) => {
@@ -1247,7 +1246,7 @@ impl CaptureSession {
                     let unhosted = page && snapshot_reader::has_unhosted_frames(snap);
                     (self.engine_read(snap, keep), mirror, unhosted)
                 });
-                // (`take_page_snapshot` is this for a snapshot already parsed.)
+                // (`take_page_mirror` is this for a page a walk read.)
                 match both {
                     Ok(((read, tree), mirror, unhosted)) => {
                         self.unhosted_frames |= unhosted;
@@ -1313,18 +1312,57 @@ impl CaptureSession {
         self.opts.engine == Engine::Dom
     }
 
-    /// The page's DOM snapshot as a walk read it, taken as `receive_dom` takes Chrome's reply.
-    fn take_page_snapshot(&mut self, snap: &snapshot_reader::Snapshot<'_>, mirror: crate::incremental::Mirror) {
+    /// The page as a walk read it, taken as `receive_dom` takes Chrome's reply: the
+    /// engine's page and the DOM pass's tree are made from the mirror of it
+    /// (`incremental::to_page`, `incremental::to_dom`), not from the mirror written
+    /// out as a DOMSnapshot reply and read back.
+    fn take_page_mirror(&mut self, mirror: crate::incremental::Mirror) {
+        use crate::incremental::{to_dom, to_page};
         let keep = self.ctx.incremental.is_some();
         self.keep_built |= keep;
-        self.unhosted_frames |= snapshot_reader::has_unhosted_frames(snap);
-        let (read, tree) = self.engine_read(snap, keep);
+        self.unhosted_frames |= mirror.has_unhosted_frames();
+        let style_at = self.engine_style_at();
+        // The capture's first computed style is `cursor` when it asked for any before the engine's.
+        let cursor = style_at > 0;
+        let view = mirror.tree();
+        let dom_pass = self.opts.dom_pass;
+        let engine = || {
+            let (page, _) = crate::trace::timed("engine.page", || to_page::page_of_mirror(view, style_at, None));
+            let (tree, index) = crate::trace::timed("engine.build", || crate::engine::build::build_indexed(&page));
+            (page, tree, index)
+        };
+        let dom = |index: bool| {
+            let mut tree = crate::trace::timed("dom.read", || to_dom::dom_tree_of_mirror(view, cursor));
+            if let (true, Some(t)) = (index, tree.as_mut()) {
+                t.index_root_document();
+            }
+            tree
+        };
+        // As `engine_read`: the DOM pass beside the engine on a large page.
+        let (dom, (page, tree, index)) = if !dom_pass {
+            (None, engine())
+        } else if view.live < PARALLEL_READ_NODES {
+            (Some(dom(false)), engine())
+        } else {
+            std::thread::scope(|scope| {
+                let read = scope.spawn(move || dom(true));
+                let built = engine();
+                match read.join() {
+                    Ok(read) => (Some(read), built),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            })
+        };
         if keep {
+            self.built_page = Some(page);
+            self.built_index = Some(index);
             self.mirror = Some(mirror);
         }
         self.engine_tree(Call::DomSnapshot, Ok(tree));
         self.replies.insert(Call::DomSnapshot, CdpReply::Ok(String::new()));
-        if self.opts.dom_pass {
+        if let Some(tree) = dom {
+            // (A walk reads no shadow root: a tree always comes; without one the DOM is asked for.)
+            let read = SnapshotRead { click_hints: Vec::new(), tree, boxes: None, concealed: Vec::new() };
             self.keep_dom_read(Call::DomSnapshot, Ok(read), &Ok(String::new()));
         }
     }
@@ -1472,6 +1510,39 @@ impl CaptureSession {
         }
         let step = s.finish()?;
         Ok((s, step))
+    }
+
+    /// [`CaptureSession::finish_from`] over the mirror itself: its engine's page
+    /// and DOM tree made from its nodes (`incremental::to_page`, `to_dom`), not
+    /// from the mirror written out as a DOMSnapshot reply; with each mirror
+    /// node's index in the page. A mirror holding a shadow root (whose flat tree
+    /// is not the element tree) goes through the reply, as before.
+    pub(crate) fn finish_mirror(
+        opts: SnapshotOptions,
+        ctx: CaptureContext,
+        started: Instant,
+        mirror: &crate::incremental::Mirror,
+        facts: PageFacts,
+        boxes: Option<Boxes>,
+    ) -> Result<(CaptureSession, Step, Vec<u32>)> {
+        use crate::incremental::{to_dom, to_page};
+        let style_at = CaptureSession::new(opts.clone(), ctx.clone()).engine_style_at();
+        let view = mirror.tree();
+        let dom = if opts.dom_pass {
+            let Some(mut tree) = crate::trace::timed("dom.read", || to_dom::dom_tree_of_mirror(view, style_at > 0)) else {
+                let (snap, page_of) = crate::trace::timed("mirror.to_snapshot", || mirror.to_snapshot_mapped());
+                let (session, step) = CaptureSession::finish_from(opts, ctx, started, &snap, facts, boxes)?;
+                return Ok((session, step, page_of));
+            };
+            // As `dom_trees` tells a tree read from a reply: the frame of its root document.
+            tree.root_frame = view.docs.first().and_then(|d| d.frame_id.clone());
+            vec![tree]
+        } else {
+            Vec::new()
+        };
+        let (page, page_of) = crate::trace::timed("engine.page", || to_page::page_of_mirror(view, style_at, None));
+        let (session, step) = CaptureSession::finish_built(opts, ctx, started, page, dom, None, facts, boxes)?;
+        Ok((session, step, page_of))
     }
 
     /// [`CaptureSession::finish_from`] with the engine's page and the DOM

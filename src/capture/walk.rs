@@ -1,8 +1,9 @@
 //! The DOM engine's second way to read a page: `DOM.getDocument` and a walk
 //! in our world (`page/capture/subtree_facts.js`, the script a repeat
 //! capture reads a changed subtree with) instead of one
-//! `DOMSnapshot.captureSnapshot`. Both give the mirror's nodes, so the
-//! engine and the DOM pass read the same snapshot either way.
+//! `DOMSnapshot.captureSnapshot`. Both give the mirror's nodes, and the
+//! engine's page and the DOM pass's tree are made from the walk's mirror
+//! directly (`CaptureSession::take_page_mirror`), as from Chrome's reply.
 //!
 //! Why: DOMSnapshot carries every text node whole, and apps keep megabytes
 //! of JSON state and style text inline (`npm run bench:engine --

@@ -350,54 +350,61 @@ fn hosted_documents(n: &SnapNodes, count: usize) -> FxHashMap<usize, usize> {
         .collect()
 }
 
+/// What an element of this node name may host: a frame (`iframe`, `frame`,
+/// `fencedframe`), maybe one (`object`, `embed`: unless its type or URL says
+/// a plugin or a media file), or none.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Owner {
+    No,
+    Frame,
+    Maybe,
+}
+
+impl Owner {
+    pub(crate) fn of(node_name: &str) -> Owner {
+        match node_name {
+            "IFRAME" | "FRAME" | "FENCEDFRAME" | "iframe" | "frame" | "fencedframe" => Owner::Frame,
+            "OBJECT" | "EMBED" | "object" | "embed" => Owner::Maybe,
+            _ => Owner::No,
+        }
+    }
+
+    /// Whether an element of this kind with these attributes (name, value) shows a document.
+    pub(crate) fn shows_document<'a>(self, mut attrs: impl Iterator<Item = (Option<&'a str>, Option<&'a str>)>) -> bool {
+        let not_a_document = |pair: (Option<&str>, Option<&str>)| match pair {
+            (Some("type"), Some(t)) => !t.is_empty() && !t.contains("html") && !t.contains("xml"),
+            (Some("src" | "data"), Some(url)) => {
+                let path = url.split(['?', '#']).next().unwrap_or_default().to_ascii_lowercase();
+                const FILES: [&str; 14] = [".swf", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".mp3", ".mp4", ".webm", ".ogg", ".wav", ".flv"];
+                FILES.iter().any(|ext| path.ends_with(ext))
+            }
+            _ => false,
+        };
+        match self {
+            Owner::No => false,
+            Owner::Frame => true,
+            Owner::Maybe => !attrs.any(not_a_document),
+        }
+    }
+}
+
 /// Whether a frame owner element (`iframe`, `frame`, `fencedframe`, and an
 /// `object` or `embed` that may show a document) of the reply hosts no
 /// document in it: a frame in another process (or one not loaded), which
 /// only `Target.getTargets` can find.
 pub(crate) fn has_unhosted_frames(snap: &Snapshot<'_>) -> bool {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Owner {
-        No,
-        Frame,
-        /// `object`, `embed`: a frame unless its type or URL says a plugin or media file.
-        Maybe,
-    }
-    let kinds: Vec<Owner> = snap
-        .strings
-        .iter()
-        .map(|s| match s.as_ref() {
-            "IFRAME" | "FRAME" | "FENCEDFRAME" | "iframe" | "frame" | "fencedframe" => Owner::Frame,
-            "OBJECT" | "EMBED" | "object" | "embed" => Owner::Maybe,
-            _ => Owner::No,
-        })
-        .collect();
+    let kinds: Vec<Owner> = snap.strings.iter().map(|s| Owner::of(s)).collect();
     let text = |k: i64| usize::try_from(k).ok().and_then(|k| snap.strings.get(k)).map(|s| s.as_ref());
-    let not_a_document = |attrs: &[i64]| {
-        attrs.chunks(2).any(|pair| match pair {
-            [name, value] => match (text(*name), text(*value)) {
-                (Some("type"), Some(t)) => !t.is_empty() && !t.contains("html") && !t.contains("xml"),
-                (Some("src" | "data"), Some(url)) => {
-                    let path = url.split(['?', '#']).next().unwrap_or_default().to_ascii_lowercase();
-                    const FILES: [&str; 14] =
-                        [".swf", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".mp3", ".mp4", ".webm", ".ogg", ".wav", ".flv"];
-                    FILES.iter().any(|ext| path.ends_with(ext))
-                }
-                _ => false,
-            },
-            _ => false,
-        })
-    };
     snap.documents.iter().any(|doc| {
         let n = &doc.nodes;
         let hosted = hosted_documents(n, snap.documents.len());
         n.node_name.iter().enumerate().any(|(i, &name)| {
             let kind = usize::try_from(name).ok().and_then(|k| kinds.get(k)).copied().unwrap_or(Owner::No);
-            let owner = match kind {
-                Owner::No => false,
-                Owner::Frame => true,
-                Owner::Maybe => !not_a_document(n.attributes.get(i).map_or(&[][..], Vec::as_slice)),
-            };
-            owner && !hosted.contains_key(&i)
+            let attrs = n.attributes.get(i).map_or(&[][..], Vec::as_slice).chunks(2).filter_map(|pair| match pair {
+                [name, value] => Some((text(*name), text(*value))),
+                _ => None,
+            });
+            kind != Owner::No && kind.shows_document(attrs) && !hosted.contains_key(&i)
         })
     })
 }

@@ -303,6 +303,20 @@ impl Mirror {
             .count()
     }
 
+    /// Whether a frame owner of the mirror hosts no document in it (a frame in
+    /// another process), as [`crate::dom::snapshot_reader::has_unhosted_frames`]
+    /// finds in the mirror written out.
+    pub(crate) fn has_unhosted_frames(&self) -> bool {
+        use crate::dom::snapshot_reader::Owner;
+        self.docs.iter().filter(|d| d.root != NONE).flat_map(|d| self.walk(d.root)).any(|k| {
+            let Some(m) = self.nodes.get(k as usize).filter(|m| m.alive) else { return false };
+            let kind = Owner::of(&m.name);
+            kind != Owner::No
+                && kind.shows_document(m.attrs.iter().map(|(k, v)| (Some(k.as_str()), v.as_deref())))
+                && m.content_doc.is_none_or(|d| d >= self.docs.len())
+        })
+    }
+
     /// Whether each frame whose document the mirror holds still shows that document.
     pub fn same_documents(&self, now: &FxHashMap<String, String>) -> bool {
         self.docs.iter().filter_map(|d| d.frame_id.as_deref()).all(|f| self.documents.get(f) == now.get(f))
@@ -354,7 +368,7 @@ impl Mirror {
     }
 
     /// The nodes and documents alone, for a build that reads them on another thread.
-    pub(super) fn tree(&self) -> Tree<'_> {
+    pub(crate) fn tree(&self) -> Tree<'_> {
         Tree { nodes: &self.nodes, docs: &self.docs, live: self.live }
     }
 
