@@ -27,6 +27,7 @@
 //! - `options`, `error`: snapshot options (what the caller's JSON says a
 //!   snapshot shows, nothing of a session's), and the one error type with its code table;
 //! - `trace`: phase timings on stderr (`WEB_AI_TRACE=1`), for finding where a look's time goes;
+//! - `parallel`: two reads of one input on the machine's two cores;
 //! - `allocator` (addon only): the allocator and why.
 //!
 //! The napi binding (`binding`, behind the `napi` feature) only converts
@@ -46,6 +47,7 @@ mod native;
 mod options;
 mod page;
 mod page_session;
+mod parallel;
 mod text;
 mod trace;
 mod tree;

@@ -84,6 +84,12 @@ fn facts_value(reply: &CdpReply) -> Option<serde_json::Map<String, Value>> {
     value.pointer("/result/value").and_then(Value::as_object).cloned()
 }
 
+/// Where the engine's computed styles begin among a node's with these options: after those the DOM pass asks for.
+fn engine_style_at(opts: &SnapshotOptions) -> usize {
+    let boxes = opts.wants_boxes() || opts.mark_untrusted;
+    dom_snapshot_params(opts.mark_untrusted, boxes)["computedStyles"].as_array().map_or(0, Vec::len)
+}
+
 /// What a call that ran out of time becomes when it is only a note.
 const NO_ANSWER: &str = "no answer within timeoutMs";
 
@@ -1338,21 +1344,9 @@ impl CaptureSession {
             }
             tree
         };
-        // As `engine_read`: the DOM pass beside the engine on a large page.
-        let (dom, (page, tree, index)) = if !dom_pass {
-            (None, engine())
-        } else if view.live < PARALLEL_READ_NODES {
-            (Some(dom(false)), engine())
-        } else {
-            std::thread::scope(|scope| {
-                let read = scope.spawn(move || dom(true));
-                let built = engine();
-                match read.join() {
-                    Ok(read) => (Some(read), built),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            })
-        };
+        // As `engine_read`: the DOM pass beside the engine on a large page (its selector index too).
+        let large = view.live >= PARALLEL_READ_NODES;
+        let ((page, tree, index), dom) = crate::parallel::beside(dom_pass && large, engine, move || dom_pass.then(|| dom(large)));
         if keep {
             self.built_page = Some(page);
             self.built_index = Some(index);
@@ -1400,14 +1394,8 @@ impl CaptureSession {
             let read = dom_pass();
             return (read, engine());
         }
-        std::thread::scope(|scope| {
-            let read = scope.spawn(dom_pass_and_index);
-            let tree = engine();
-            match read.join() {
-                Ok(read) => (read, tree),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        })
+        let (tree, read) = crate::parallel::beside(true, engine, dom_pass_and_index);
+        (read, tree)
     }
 
     /// The computed styles this capture's DOM snapshot asks for, in order.
@@ -1526,7 +1514,7 @@ impl CaptureSession {
         boxes: Option<Boxes>,
     ) -> Result<(CaptureSession, Step, Vec<u32>)> {
         use crate::incremental::{to_dom, to_page};
-        let style_at = CaptureSession::new(opts.clone(), ctx.clone()).engine_style_at();
+        let style_at = engine_style_at(&opts);
         let view = mirror.tree();
         let dom = if opts.dom_pass {
             let Some(mut tree) = crate::trace::timed("dom.read", || to_dom::dom_tree_of_mirror(view, style_at > 0)) else {
@@ -1587,8 +1575,7 @@ impl CaptureSession {
 
     /// Where the engine's styles begin: after those the DOM pass asks for.
     fn engine_style_at(&self) -> usize {
-        let boxes = self.opts.wants_boxes() || self.opts.mark_untrusted;
-        dom_snapshot_params(self.opts.mark_untrusted, boxes)["computedStyles"].as_array().map_or(0, Vec::len)
+        engine_style_at(&self.opts)
     }
 
     /// `DOMSnapshot.captureSnapshot` for the page (`session` None) or an out-of-process frame.

@@ -25,7 +25,7 @@
 //! The engine's tree is then built again.
 
 use crate::dom::DomTree;
-use crate::engine::page::{Atom, Kind, Node, Page, Pseudo, Transform, NONE};
+use crate::engine::page::{Atom, Kind, Page, Transform, NONE};
 use crate::engine::retext::{self, Index, Retext};
 use crate::tree::AxTree;
 
@@ -73,6 +73,8 @@ impl Kept {
         let style_at = self.style_at;
         let mut texts: Vec<Retext> = Vec::new();
         let mut only_text = true;
+        // An `id` or a label's `for` changed: the page's id and label indexes are made again.
+        let mut ids_moved = false;
         for &k in changed {
             // A generated box that went after it changed (`Kept::regenerate` took it out).
             if nodes.get(k as usize).is_some_and(|m| !m.alive) {
@@ -106,6 +108,8 @@ impl Kept {
                     let attrs: Vec<(Atom, String)> =
                         m.attrs.iter().map(|(k, v)| (Atom::from(k.to_ascii_lowercase().as_str()), v.clone().unwrap_or_default())).collect();
                     only_text &= engine_attrs(&n.attrs).eq(engine_attrs(&attrs));
+                    let indexed = |a: &[(Atom, String)]| ["id", "for"].map(|k| a.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()));
+                    ids_moved |= indexed(&n.attrs) != indexed(&attrs);
                     if (&n.value, n.checked, n.selected) != (&value, m.checked, m.selected) {
                         texts.push(Retext { node: p, was: None });
                     }
@@ -129,6 +133,9 @@ impl Kept {
                 }
                 n.transform = transform;
             }
+        }
+        if ids_moved {
+            self.page.index_ids();
         }
         match self.patch_click_facts(changed, nodes) {
             None => return false,
@@ -168,12 +175,9 @@ impl Kept {
             t.index_root_document();
             Some(t)
         };
-        let mut page = || {
+        let page = || {
             if !restructured {
-                // (An `id` or a label's `for` may be among the attributes changed.)
-                let fits = self.patch(changed, mirror.nodes);
-                self.page.index_ids();
-                return fits;
+                return self.patch(changed, mirror.nodes);
             }
             let mut stale = vec![false; mirror.nodes.len()];
             for &k in changed {
@@ -186,20 +190,9 @@ impl Kept {
             (self.page, self.page_of, self.tree) = (page, page_of, None);
             true
         };
-        let (fits, dom) = if old_dom.is_empty() {
-            (page(), None)
-        } else if mirror.live < crate::capture::PARALLEL_READ_NODES {
-            (page(), Some(make_dom()))
-        } else {
-            std::thread::scope(|scope| {
-                let dom = scope.spawn(make_dom);
-                let fits = page();
-                match dom.join() {
-                    Ok(dom) => (fits, Some(dom)),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            })
-        };
+        let wants_dom = !old_dom.is_empty();
+        let split = wants_dom && mirror.live >= crate::capture::PARALLEL_READ_NODES;
+        let (fits, dom) = crate::parallel::beside(split, page, move || wants_dom.then(make_dom));
         match dom {
             Some(Some(tree)) => self.dom = vec![tree],
             Some(None) => return false,
@@ -229,34 +222,17 @@ impl Kept {
         }
         let cursor = self.style_at > 0;
         let pointer = |m: &MNode| cursor && m.styles.as_ref().and_then(|s| s.first()).is_some_and(|c| c == "pointer");
+        let mut atoms = to_page::Atoms::default();
         for &k in added {
             let Some(m) = nodes.get(k as usize) else { return false };
             let Some(&q) = self.page_of.get(m.parent as usize).filter(|&&q| q != NONE) else { return false };
             let Some(&scope) = self.page.scope.get(q as usize) else { return false };
             let parent_pointer = nodes.get(m.parent as usize).is_some_and(pointer);
-            let mut n = Node {
-                kind: Some(Kind::Element),
-                tag: Atom::from(crate::dom::snapshot_reader::local_name(&m.name).as_str()),
-                parent: q,
-                backend: Some(m.backend),
-                pseudo: Some(match m.pseudo.as_deref() {
-                    Some("before") => Pseudo::Before,
-                    Some("after") => Pseudo::After,
-                    _ => Pseudo::Other,
-                }),
-                clickable: m.clickable,
-                pointer_root: pointer(m) && !parent_pointer,
-                content_doc: NONE,
-                ..Node::default()
-            };
-            if let Some(styles) = &m.styles {
-                let style = |j: usize| styles.get(self.style_at + j).map_or("", String::as_str);
-                n.laid_out = true;
-                n.display = Atom::from(style(0));
-                n.visibility = Atom::from(style(1));
-                n.content = style(2).to_string();
-                n.transform = Transform::of(style(3));
-            }
+            // A generated box, made as the page's builder makes any node.
+            let mut n = to_page::made(m, None, self.style_at, &mut atoms);
+            n.parent = q;
+            n.clickable = m.clickable;
+            n.pointer_root = pointer(m) && !parent_pointer;
             self.page_of[k as usize] = self.page.nodes.len() as u32;
             self.page.nodes.push(n);
             self.page.scope.push(scope);

@@ -32,7 +32,7 @@ pub(crate) struct Reuse<'a> {
 /// Atoms made once per distinct string of the build (tag and attribute
 /// names, computed style values), as the reader makes one per string of a reply.
 #[derive(Default)]
-struct Atoms<'m> {
+pub(super) struct Atoms<'m> {
     tags: FxHashMap<&'m str, Atom>,
     attrs: FxHashMap<&'m str, Atom>,
     styles: FxHashMap<&'m str, Atom>,
@@ -92,7 +92,7 @@ pub(crate) fn page_of_mirror(mirror: Tree<'_>, style_at: usize, mut reuse: Optio
             let mut node = match kept {
                 // (A node moved over before stands empty in the old arena: made anew.)
                 Some(n) if n.kind.is_some() => n,
-                _ => made(m, doc, style_at, &mut atoms),
+                _ => made(m, Some(doc), style_at, &mut atoms),
             };
             node.parent = parent;
             node.content_doc = NONE;
@@ -118,8 +118,9 @@ pub(crate) fn page_of_mirror(mirror: Tree<'_>, style_at: usize, mut reuse: Optio
     (page, page_of)
 }
 
-/// A page node of mirror node `m` of document `doc`, as the reader makes one of a reply's.
-fn made<'m>(m: &'m MNode, doc: &MDoc, style_at: usize, atoms: &mut Atoms<'m>) -> Node {
+/// A page node of mirror node `m` of document `doc` (a document node's facts), as the
+/// reader makes one of a reply's; its parent, `content_doc` and `pointer_root` are the caller's.
+pub(super) fn made<'m>(m: &'m MNode, doc: Option<&MDoc>, style_at: usize, atoms: &mut Atoms<'m>) -> Node {
     let kind = match m.node_type {
         1 => Kind::Element,
         3 => Kind::Text,
@@ -131,9 +132,11 @@ fn made<'m>(m: &'m MNode, doc: &MDoc, style_at: usize, atoms: &mut Atoms<'m>) ->
         Kind::Text => node.text = m.value.clone().unwrap_or_default(),
         Kind::Element => node.attrs = m.attrs.iter().map(|(k, v)| (atoms.attr(k), v.clone().unwrap_or_default())).collect(),
         Kind::Document => {
-            node.frame_id = doc.frame_id.clone();
-            node.base_url = doc.base_url.as_deref().and_then(|b| url::Url::parse(b).ok());
-            node.url = doc.document_url.clone();
+            if let Some(doc) = doc {
+                node.frame_id = doc.frame_id.clone();
+                node.base_url = doc.base_url.as_deref().and_then(|b| url::Url::parse(b).ok());
+                node.url = doc.document_url.clone();
+            }
         }
         Kind::Other => {}
     }

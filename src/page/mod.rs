@@ -21,10 +21,10 @@ pub const WATCH_FN: &str = "__webAiSnapshotWatchFn";
 /// The page facts function, compiled once per world (`page_facts.js`): a
 /// capture in a world whose document the facts named already (`World::token`)
 /// calls it by name instead of sending the script again. On a page of a few
-/// elements that halved the facts' answer, 1.78 against 1.04 ms (medians of
-/// 60, `title-en-dash.html` of ../shared/pages-more, 2026-11-28, scratch
-/// timing over a Playwright CDP session): the script's text, parsed on every
-/// call, was most of it.
+/// elements that cut the facts' answer from 1.57 to 1.01 ms (medians of 60,
+/// `node bench/script-calls.mjs ../shared/pages-more/title-en-dash.html`,
+/// 2026-11-28; a first scratch timing gave 1.78 and 1.04): the script's text,
+/// parsed on every call, was a third of it.
 pub const FACTS_FN: &str = "__webAiSnapshotFactsFn";
 
 /// Every global of the contract and what it holds. Only the tests read
