@@ -149,7 +149,7 @@ export declare function captureNative(endpoint: EndpointInput, options: any, num
 export interface CaptureOutcome {
   /** The snapshot as JSON text. */
   snapshot?: string
-  /** A page session's capture: the snapshot's `text`, which its JSON then has as `""`. */
+  /** The snapshot's `text`, which its JSON then has as `""`. */
   text?: string
   /** Time spent in this package apart from waiting for the browser. */
   processingMs: number

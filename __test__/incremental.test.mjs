@@ -61,7 +61,8 @@ const rest = page => page.evaluate(() => new Promise(resolve => {
 async function fullCapture(page, numbering, options = OPTIONS) {
     const outcome = await pumpCapture(adapt(page).send, { activeLayerOnly: true, ...options }, numbering, null, null);
     assert.ok(!outcome.error, outcome.error && outcome.error.message);
-    return JSON.parse(outcome.snapshot);
+    // The text comes beside the JSON, as `snapshotOf` puts it back.
+    return { ...JSON.parse(outcome.snapshot), text: outcome.text };
 }
 
 /** The first difference between two snapshots' text, refs and DOM hash, or null. */

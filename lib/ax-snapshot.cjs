@@ -46,7 +46,10 @@ function messageOf(err) {
 function snapshotOf(outcome, timings = null) {
     unwrapOutcome(outcome);
     if (timings) timings.rust = (timings.rust || 0) + outcome.processingMs;
-    return JSON.parse(outcome.snapshot);
+    const snapshot = JSON.parse(outcome.snapshot);
+    // The text comes as a string of its own (its place in the JSON is kept).
+    if (typeof outcome.text === 'string') snapshot.text = outcome.text;
+    return snapshot;
 }
 
 /**

@@ -81,7 +81,7 @@ impl CdpTransport for JsTransport {
 pub struct CaptureOutcome {
     /// The snapshot as JSON text.
     pub snapshot: Option<String>,
-    /// A page session's capture: the snapshot's `text`, which its JSON then has as `""`.
+    /// The snapshot's `text`, which its JSON then has as `""`.
     pub text: Option<String>,
     /// Time spent in this package apart from waiting for the browser.
     pub processing_ms: f64,
@@ -185,8 +185,11 @@ pub(super) fn capture_outcome_learning(
             state.put_sent(crate::text::sent_refs::SentRefs { snapshot_id: c.snapshot.snapshot_id.clone(), refs });
             (json, written, Some(std::mem::take(&mut c.snapshot.text)))
         }
-        None => (c.snapshot.to_json(), Written::Whole, None),
+        // The text as a string of its own here too: escaped into the JSON (a `\n` a line, a
+        // `\"` a name), JS parsed it out again character by character.
+        None => (c.snapshot.to_json_without_text(None), Written::Whole, Some(std::mem::take(&mut c.snapshot.text))),
     };
+    let json = crate::compat::json_text::for_v8(json);
     CaptureOutcome {
         unchanged: false,
         refs_reused: written == Written::Zeroed,
