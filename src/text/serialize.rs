@@ -174,7 +174,7 @@ pub fn serialize(
     }
     // Before viewportOnly drops what is off screen: those items are the ones to count.
     if hints.is_some() {
-        count_scrolled(&mut view);
+        timed("serialize.scrolled", || count_scrolled(&mut view));
     }
     let mut unseen = crate::text::unseen::Unseen::default();
     if opts.viewport_only {
@@ -191,11 +191,11 @@ pub fn serialize(
     // above the rootSelector match is still inside an interactive container.
     let in_container = subtree_root
         .is_some_and(|r| tree.ancestors(r).iter().any(|&a| tree.node(a).is_some_and(|n| roles::is_interactive_container(roles::aria_role(&n.role)))));
-    let tiers = classify(&view, in_container);
-    lift_unref_soft(&mut view, &tiers);
+    let tiers = timed("serialize.classify", || classify(&view, in_container));
+    timed("serialize.lift", || lift_unref_soft(&mut view, &tiers));
     let Assigned { mut refs, ref_of, keys: ref_keys, next_ref } = timed("serialize.refs", || assign_refs(&view, &tiers, opts, keying, &mut notes));
     if opts.active_layer_only {
-        active_layer(&mut view, &ref_of, &mut refs, &mut notes);
+        timed("serialize.active", || active_layer(&mut view, &ref_of, &mut refs, &mut notes));
     }
     if let Some(max) = opts.max_elements {
         keep_best_refs(&mut view, &ref_of, &refs, max as usize, selector, &mut notes);
