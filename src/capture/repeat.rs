@@ -1338,6 +1338,55 @@ mod tests {
         same(&built, &whole(&m, &facts));
     }
 
+    #[tokio::test]
+    async fn a_subtree_hidden_is_taken_out_of_the_kept_tree_and_the_build_equals_a_whole_one() {
+        let (mut m, facts, shape) = forms_mirror();
+        let build = async |m: &mut Mirror| build_offline(m, &facts, &shape).await;
+        let first = build(&mut m).await;
+        // Hidden as Chrome then reports it: the `hidden` attribute on its root, nothing in it laid
+        // out, and no generated box (a list item's `::marker`) in it.
+        let hide = |m: &mut Mirror, backend: i64| {
+            let read = m.read_again(backend);
+            let mut at = vec![u32::MAX; read.len()];
+            let mut again: Vec<MNode> = Vec::new();
+            for (i, n) in read.into_iter().enumerate() {
+                if n.pseudo.is_none() {
+                    at[i] = again.len() as u32;
+                    let parent = at.get(n.parent as usize).copied().unwrap_or(n.parent);
+                    again.push(MNode { parent: if i == 0 { n.parent } else { parent }, ..n });
+                }
+            }
+            again.iter_mut().for_each(|n| n.styles = None);
+            again[0].attrs.push(("hidden".into(), None));
+            m.replace(again).unwrap();
+        };
+        let heading = m.find(|n| n.node_type == 1 && n.name == "H1").expect("the heading");
+        let shown = m.read_again(heading);
+        // A heading: its text goes, and the names its ancestors take from their content with it.
+        hide(&mut m, heading);
+        assert!(m.patches_tree(&shape), "a subtree hidden is taken out of the kept tree, not built again");
+        let no_heading = build(&mut m).await;
+        same(&no_heading, &whole(&m, &facts));
+        assert!(first.text.contains("Your cart") && !no_heading.text.contains("Your cart"), "{}", no_heading.text);
+        // A list and its items.
+        let list = m.find(|n| n.node_type == 1 && n.name == "UL").expect("the list");
+        hide(&mut m, list);
+        assert!(m.patches_tree(&shape), "a list with its items");
+        same(&build(&mut m).await, &whole(&m, &facts));
+        // A label with the field it wraps, inline among other labels: the white space after it
+        // joined its text to the next, and now joins the text before it. Built whole, and equal.
+        let label = m.find(|n| n.node_type == 1 && n.name == "LABEL").expect("a label");
+        hide(&mut m, label);
+        assert!(!m.patches_tree(&shape), "a laid-out white-space text after the subtree builds the tree again");
+        same(&build(&mut m).await, &whole(&m, &facts));
+        // Shown again: built whole (a subtree that comes is not patched in), and equal.
+        m.replace(shown).unwrap();
+        assert!(!m.patches_tree(&shape), "a subtree shown builds the tree again");
+        let again = build(&mut m).await;
+        same(&again, &whole(&m, &facts));
+        assert!(again.text.contains("Your cart"), "{}", again.text);
+    }
+
     #[test]
     fn a_build_from_the_mirror_itself_equals_one_from_the_mirror_written_out() {
         // A shadow root in the mirror: its flat tree is not the element tree, either way.

@@ -1552,7 +1552,7 @@ impl CaptureSession {
         s.started = started;
         s.given_boxes = boxes;
         s.keep_built = true;
-        let (tree, index) = tree.unwrap_or_else(|| crate::engine::build::build_indexed(&page));
+        let (tree, index) = tree.unwrap_or_else(|| crate::trace::timed("engine.build", || crate::engine::build::build_indexed(&page)));
         s.ax_tree = Some(Ok(tree));
         s.built_index = Some(index);
         s.built_page = Some(page);

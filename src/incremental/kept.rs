@@ -68,11 +68,16 @@ impl Kept {
     /// engine reads them from a reply (`crate::engine::page::from_snapshot`):
     /// values, attributes, and the engine's styles. False when one is not where the map says (the page then
     /// cannot be used). The tree stays only when text, values and checked or
-    /// selected states alone changed, and it could be told of them ([`retext`]).
+    /// selected states alone changed, and it could be told of them
+    /// ([`retext::patch`]), or when subtrees went out of layout and nothing
+    /// else changed, and they could be taken out of it ([`retext::hide`]).
     pub fn patch(&mut self, changed: &[u32], nodes: &[MNode]) -> bool {
         let style_at = self.style_at;
         let mut texts: Vec<Retext> = Vec::new();
         let mut only_text = true;
+        // Nodes laid out no more; and whether that, the `hidden` attribute and text are all that changed.
+        let mut went: Vec<u32> = Vec::new();
+        let mut only_went = true;
         // An `id` or a label's `for` changed: the page's id and label indexes are made again.
         let mut ids_moved = false;
         for &k in changed {
@@ -84,6 +89,11 @@ impl Kept {
             let Some(n) = self.page.nodes.get_mut(p as usize).filter(|_| p != NONE) else { return false };
             // Hidden or shown: laid out no longer, or now (its styles, below).
             if n.laid_out != m.styles.is_some() {
+                if n.laid_out {
+                    went.push(p);
+                } else {
+                    only_went = false;
+                }
                 n.laid_out = m.styles.is_some();
                 only_text = false;
                 if !n.laid_out {
@@ -108,6 +118,7 @@ impl Kept {
                     let attrs: Vec<(Atom, String)> =
                         m.attrs.iter().map(|(k, v)| (Atom::from(k.to_ascii_lowercase().as_str()), v.clone().unwrap_or_default())).collect();
                     only_text &= engine_attrs(&n.attrs).eq(engine_attrs(&attrs));
+                    only_went &= engine_attrs(&n.attrs).filter(|(k, _)| k != "hidden").eq(engine_attrs(&attrs).filter(|(k, _)| k != "hidden"));
                     let indexed = |a: &[(Atom, String)]| ["id", "for"].map(|k| a.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()));
                     ids_moved |= indexed(&n.attrs) != indexed(&attrs);
                     if (&n.value, n.checked, n.selected) != (&value, m.checked, m.selected) {
@@ -125,7 +136,10 @@ impl Kept {
                 let display = Atom::from(style(0));
                 let visibility = Atom::from(style(1));
                 let transform = Transform::of(style(3));
-                only_text &= n.display == display && n.visibility == visibility && n.transform == transform && (n.pseudo.is_none() || n.content == style(2));
+                let same_style =
+                    n.display == display && n.visibility == visibility && n.transform == transform && (n.pseudo.is_none() || n.content == style(2));
+                only_text &= same_style;
+                only_went &= same_style;
                 n.display = display;
                 n.visibility = visibility;
                 if n.pseudo.is_some() {
@@ -139,13 +153,21 @@ impl Kept {
         }
         match self.patch_click_facts(changed, nodes) {
             None => return false,
-            Some(moved) => only_text &= !moved,
+            Some(moved) => {
+                only_text &= moved.is_empty();
+                // A node laid out no more loses its pointer root: it is out of the tree.
+                only_went &= moved.iter().all(|&p| self.page.nodes.get(p as usize).is_some_and(|n| !n.laid_out));
+            }
         }
-        let told = only_text
-            && match &mut self.tree {
-                Some((tree, index)) => retext::patch(&self.page, tree, index, &texts),
-                None => false,
-            };
+        let told = match &mut self.tree {
+            Some((tree, index)) if only_text => retext::patch(&self.page, tree, index, &texts),
+            // Rows hidden, and nothing else: their subtrees taken out of the kept tree. (A field in
+            // a row hidden reports its value anew: it goes with the row.)
+            Some((tree, index)) if only_went && texts.iter().all(|t| went.contains(&t.node)) => {
+                crate::trace::timed("kept.hide", || retext::hide(&self.page, tree, index, &went))
+            }
+            _ => false,
+        };
         if !told {
             self.tree = None;
         }
@@ -206,11 +228,20 @@ impl Kept {
     /// each gone is taken out of its parent's children in the page, each new
     /// one added as `engine::page::from_snapshot` reads one, and `parents`
     /// list their children as the mirror now does. False when a node is not
-    /// where the map says. The engine's tree is built again.
+    /// where the map says. The engine's tree is built again, unless boxes
+    /// only went, each with its element going out of layout.
     pub fn regenerate(&mut self, parents: &[u32], nodes: &[MNode], removed: &[u32], added: &[u32]) -> bool {
         if self.page_of.len() < nodes.len() {
             self.page_of.resize(nodes.len(), NONE);
         }
+        // Boxes that went only with their element going out of layout (a row hidden): the kept
+        // tree can stay, for `retext::hide` to take the element's subtree out, boxes and all.
+        let with_their_element = added.is_empty()
+            && removed.iter().all(|&k| {
+                let q = nodes.get(k as usize).map_or(NONE, |m| m.parent);
+                let was_laid_out = self.page_of.get(q as usize).and_then(|&p| self.page.nodes.get(p as usize)).is_some_and(|n| n.laid_out);
+                was_laid_out && nodes.get(q as usize).is_some_and(|m| m.styles.is_none())
+            });
         for &k in removed {
             let Some(was) = self.page_of.get_mut(k as usize).map(|p| std::mem::replace(p, NONE)) else { return false };
             let Some(n) = self.page.nodes.get_mut(was as usize) else { continue };
@@ -243,21 +274,23 @@ impl Kept {
             let Some(n) = self.page.nodes.get_mut(p as usize).filter(|_| p != NONE) else { return false };
             n.children = kids;
         }
-        self.tree = None;
+        if !with_their_element {
+            self.tree = None;
+        }
         true
     }
 
     /// The click facts of the changed nodes and of their children, as a DOM
     /// snapshot would give them now: a listener (`clickable`), and where
     /// `cursor: pointer` begins (it is pointer, its parent is not), in the
-    /// engine's page and in the DOM pass's click hints. Some(whether any
-    /// changed); None when a node is not where the map says.
-    fn patch_click_facts(&mut self, changed: &[u32], nodes: &[MNode]) -> Option<bool> {
+    /// engine's page and in the DOM pass's click hints. Some(the page nodes whose
+    /// facts changed); None when a node is not where the map says.
+    fn patch_click_facts(&mut self, changed: &[u32], nodes: &[MNode]) -> Option<Vec<u32>> {
         // The capture's first style is `cursor` when it asked for any (`engine::page::from_snapshot`).
         let cursor = self.style_at > 0;
         let pointer = |k: u32| cursor && nodes.get(k as usize).and_then(|m| m.styles.as_ref()).and_then(|s| s.first()).is_some_and(|c| c == "pointer");
         let mut seen = rustc_hash::FxHashSet::default();
-        let mut moved = false;
+        let mut moved = Vec::new();
         for &k in changed {
             let children = nodes.get(k as usize).map_or(&[][..], |m| m.children.as_slice());
             for &j in std::iter::once(&k).chain(children) {
@@ -278,7 +311,7 @@ impl Kept {
                 let was = n.clickable && element || n.pointer_root;
                 n.clickable = m.clickable;
                 n.pointer_root = root;
-                moved = true;
+                moved.push(p);
                 let now = m.clickable && element || root;
                 if was != now {
                     if let Some(tree) = self.dom.first_mut() {
