@@ -14,7 +14,9 @@
 //!
 //! When text, values and checked or selected states alone changed, the
 //! engine's tree is kept too and told of them ([`crate::engine::retext`]):
-//! the build then skips the engine (about 5 ms on that page).
+//! the build then skips the engine (about 5 ms on that page). So it is when
+//! subtrees went out of layout and nothing else changed (a row hidden):
+//! they are taken out of it (`retext::hide`).
 //!
 //! After a change to the tree (rows added, removed, moved or replaced), the
 //! page is laid out again from the mirror ([`super::to_page`]): the kept
