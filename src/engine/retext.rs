@@ -126,7 +126,7 @@ pub fn patch(page: &Page, tree: &mut AxTree, index: &mut Index, changed: &[Retex
             if an.is("title") || !an.is_element() || (an.is("label") && !(c.was.is_none() && labels_only(page, a, c.node))) {
                 return false;
             }
-            if an.attr("id").is_some_and(|id| sideways.is_some_and(|s| s.contains(id))) {
+            if named_sideways(an, sideways) {
                 return false;
             }
             if a != c.node {
@@ -167,6 +167,11 @@ fn rename(page: &Page, tree: &mut AxTree, index: &Index, mut ancestors: Vec<u32>
         old.url = fresh.url;
     }
     true
+}
+
+/// Whether element `n`'s id names it to another element (`aria-labelledby`): its text reaches sideways.
+fn named_sideways(n: &crate::engine::page::Node, sideways: Option<&FxHashSet<String>>) -> bool {
+    n.attr("id").is_some_and(|id| sideways.is_some_and(|s| s.contains(id)))
 }
 
 /// How far past a subtree taken out [`hide`] looks for the text that follows it.
@@ -215,7 +220,7 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
             if an.is("select") || an.is("canvas") || an.is("title") || an.is("label") || !an.is_element() {
                 return false;
             }
-            if an.attr("id").is_some_and(|id| sideways.is_some_and(|s| s.contains(id))) {
+            if named_sideways(an, sideways) {
                 return false;
             }
             ancestors.push(a);
@@ -233,14 +238,12 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
             if m.laid_out || m.content_doc != NONE {
                 return false;
             }
-            if let Some(id) = m.attr("id") {
-                ids.insert(id);
+            if named_sideways(m, sideways) {
+                return false;
             }
+            ids.extend(m.attr("id"));
             if m.is("label") {
                 label_for.extend(m.attr("for"));
-            }
-            if m.attr("id").is_some_and(|id| sideways.is_some_and(|s| s.contains(id))) {
-                return false;
             }
             // A laid-out white-space text joined the text before it to the next: harmless when that
             // text is in the subtree too (page order: a text in the tree came before it here).
@@ -251,6 +254,10 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
             }
             text_before |= in_tree && (m.kind == Some(Kind::Text) || m.pseudo.is_some());
             inside.push(i);
+            // A node met twice (a child listed under two parents) bails before it loops.
+            if inside.len() > count {
+                return false;
+            }
             stack.extend(m.children.iter().rev().copied());
         }
         if label_for.iter().any(|f| !ids.contains(f)) {
@@ -263,6 +270,9 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
             let Some(t) = tree.nodes.get(a as usize) else { return false };
             stack.extend(t.children.iter().copied());
             gone_ax.push(a);
+            if gone_ax.len() > tree.nodes.len() {
+                return false;
+            }
         }
         let held_text = gone_ax.iter().any(|&a| tree.nodes.get(a as usize).is_some_and(|t| t.role == "StaticText"));
         if held_text && !followed_by_text(page, index, r) {
