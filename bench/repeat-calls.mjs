@@ -5,9 +5,10 @@
 // shows a first look's calls, this shows a repeat look's (issue 32): which
 // reads a change costs the renderer, and which go one after another.
 //
-//   node bench/repeat-calls.mjs [--kind text|retext|add|hide|remove|move|inner] [--runs N]
+//   node bench/repeat-calls.mjs [--kind text|retext|add|hide|show|remove|move|inner] [--runs N]
 //   (the kinds of `bench:incremental -- --kinds`: a text's data, a button's textContent,
-//   a row added, hidden, removed, moved, its innerHTML replaced)
+//   a row added, hidden, shown, removed, moved, its innerHTML replaced; `show` shows the
+//   row hidden, and looked at, just before)
 //
 // `WEB_AI_TRACE=1` adds the core's phases on stderr. Use the release addon
 // (`npm run build`); a debug addon makes every figure several times worse.
@@ -27,6 +28,7 @@ const KINDS = {
         document.querySelector(`#card-${k}`).insertAdjacentHTML('afterend', `<article class="card" id="new-${k}"><h3>New ${k}</h3><p>Fresh row</p><button type="button">Like new ${k}</button></article>`);
     },
     hide: k => { document.querySelector(`#card-${k}`).hidden = true; },
+    show: k => { document.querySelector(`#card-${k}`).hidden = false; },
     remove: k => { document.querySelector(`#card-${k}`).remove(); },
     move: k => { const c = document.querySelector(`#card-${k}`); c.parentElement.insertBefore(c, document.querySelector(`#card-${k + 400}`)); },
     inner: k => { document.querySelector(`#card-${k}`).innerHTML = `<h3>Replaced ${k}</h3><p>New body</p><a href="#r${k}">Open replaced ${k}</a>`; },
@@ -64,6 +66,10 @@ try {
     await session.snapshot();
     const looks = [];
     for (let i = 0; i <= RUNS; i += 1) {
+        if (values.kind === 'show') {
+            await page.evaluate(`(${KINDS.hide})(${10 + 2 * i})`);
+            await session.snapshot();
+        }
         await page.evaluate(`(${change})(${10 + 2 * i})`);
         await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
         calls = [];

@@ -41,7 +41,7 @@ pub(crate) struct RegionIndex {
     elements: Vec<u32>,
     /// The region's elements by tag and position among their siblings of
     /// that tag, built on first need (selectors with no anchor).
-    by_step: std::cell::OnceCell<FxHashMap<(String, u32), Vec<u32>>>,
+    by_step: std::sync::OnceLock<FxHashMap<(String, u32), Vec<u32>>>,
 }
 
 fn id_key(id: &str) -> String {
@@ -97,7 +97,7 @@ impl RegionIndex {
             }
             push_inner(&mut stack, i);
         }
-        RegionIndex { counts, elements, by_step: std::cell::OnceCell::new() }
+        RegionIndex { counts, elements, by_step: std::sync::OnceLock::new() }
     }
 
     /// The elements a chain's last step can match: by tag and position when

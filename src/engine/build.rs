@@ -51,24 +51,59 @@ fn exclusion(page: &Page) -> Exclusion {
         aria_disabled[i] = (n.parent != NONE && aria_disabled.get(n.parent as usize).copied().unwrap_or(false))
             || (n.is_element() && aria_bool(n, "aria-disabled") == Some(true));
         let parent_gone = n.parent != NONE && gone.get(n.parent as usize).copied().unwrap_or(false);
-        let in_select = || {
-            // Options of a rendered `select` have no boxes of their own but are in the tree.
-            page.ancestors(i as u32).take(2).any(|a| page.node(a).is("select") && renders[a as usize])
-        };
-        gone[i] = parent_gone
-            || match n.kind {
-                Some(Kind::Document) => false,
-                Some(Kind::Text) => !renders[i] && !fallback[i] && !in_select(),
-                Some(Kind::Element) => {
-                    let in_tree_unrendered = if fallback[i] { !n.has_attr("hidden") } else { matches!(n.tag.as_str(), "option" | "optgroup") && in_select() };
-                    let not_rendered = !renders[i] && !in_tree_unrendered;
-                    not_rendered || n.attr("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) || n.has_attr("inert")
-                }
-                _ => true,
-            };
+        gone[i] = parent_gone || excluded(page, i as u32, |a| renders[a as usize], fallback[i]);
         invisible[i] = n.laid_out && matches!(n.visibility.as_str(), "hidden" | "collapse");
     }
     Exclusion { gone, invisible, aria_disabled }
+}
+
+/// Whether node `i`, under a parent in the tree, is out of it: `renders`
+/// says whether a node renders, `fallback` whether `i` is a canvas's fallback content.
+fn excluded(page: &Page, i: u32, renders: impl Fn(u32) -> bool, fallback: bool) -> bool {
+    let n = page.node(i);
+    let in_select = || {
+        // Options of a rendered `select` have no boxes of their own but are in the tree.
+        page.ancestors(i).take(2).any(|a| page.node(a).is("select") && renders(a))
+    };
+    match n.kind {
+        Some(Kind::Document) => false,
+        Some(Kind::Text) => !renders(i) && !fallback && !in_select(),
+        Some(Kind::Element) => {
+            let in_tree_unrendered = if fallback { !n.has_attr("hidden") } else { matches!(n.tag.as_str(), "option" | "optgroup") && in_select() };
+            let not_rendered = !renders(i) && !in_tree_unrendered;
+            not_rendered || n.attr("aria-hidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) || n.has_attr("inert")
+        }
+        _ => true,
+    }
+}
+
+/// [`exclusion`] of the nodes `inside` again: a subtree in page order, its
+/// top first, whose parent renders (so does everything above it), with no
+/// `canvas` in it or above it (nothing in it is fallback content).
+pub(super) fn exclude_again(page: &Page, ex: &mut Exclusion, inside: &[u32]) {
+    let mut renders: FxHashSet<u32> = FxHashSet::default();
+    for &i in inside.iter().rev() {
+        let n = page.node(i);
+        if n.laid_out || renders.contains(&i) {
+            renders.insert(i);
+            renders.insert(n.parent);
+        }
+    }
+    let within: FxHashSet<u32> = inside.iter().copied().collect();
+    // Above the subtree everything renders: its parent does.
+    let rendering = |a: u32| renders.contains(&a) || !within.contains(&a);
+    for &i in inside {
+        let n = page.node(i);
+        let parent = n.parent as usize;
+        let (Some(&parent_gone), Some(&parent_disabled)) = (ex.gone.get(parent), ex.aria_disabled.get(parent)) else { continue };
+        let disabled = parent_disabled || (n.is_element() && aria_bool(n, "aria-disabled") == Some(true));
+        let gone = parent_gone || excluded(page, i, rendering, false);
+        if let (Some(g), Some(v), Some(d)) = (ex.gone.get_mut(i as usize), ex.invisible.get_mut(i as usize), ex.aria_disabled.get_mut(i as usize)) {
+            *g = gone;
+            *v = n.laid_out && matches!(n.visibility.as_str(), "hidden" | "collapse");
+            *d = disabled;
+        }
+    }
 }
 
 /// Build the tree of the page's documents from the root document.
@@ -99,107 +134,130 @@ pub fn build_indexed(page: &Page) -> (AxTree, Index) {
         }
     }
     let namer = Namer { page, gone: &ex.gone, invisible: &ex.invisible, roles: &roles, nesting: Default::default(), visits: Default::default() };
-    // (page node, its tree node's parent in the tree)
-    let mut stack: Vec<(u32, u32)> = vec![(page.root, NONE)];
     let mut ax_of = vec![NONE; page.nodes.len()];
-    // The last text node placed: a rendered space between inline boxes joins it
-    // to the next text (`<b>2192</b> <i>Shares</i>` reads "2192 Shares").
-    let mut last_text: Option<u32> = None;
     let mut spaced = FxHashSet::default();
-    while let Some((i, parent)) = stack.pop() {
-        let Some(n) = page.get(i) else { continue };
-        if ex.gone.get(i as usize).copied().unwrap_or(true) {
-            continue;
-        }
-        let node = match n.kind {
-            Some(Kind::Document) => Some(AxNode {
-                role: Cow::Borrowed("RootWebArea"),
-                // Untitled, a frame's document is called by its URL (as Chrome does: `about:srcdoc`).
-                name: Some(document_title(page, i))
-                    .filter(|t| !t.is_empty())
-                    .or_else(|| n.url.clone().filter(|u| n.parent != NONE && u != "about:blank"))
-                    .unwrap_or_default(),
-                backend_node_id: n.backend,
-                frame_id: n.frame_id.clone(),
-                focusable: true,
-                ..AxNode::default()
-            }),
-            // Text under `visibility: hidden` is not shown, so not in the tree.
-            Some(Kind::Text) if ex.invisible[i as usize] => None,
-            Some(Kind::Text) => {
-                let text = collapse_keep_edges(&n.transform.apply(&n.text));
-                if text.trim().is_empty() {
-                    if let Some((k, t)) = last_text.and_then(|k| Some(k).zip(tree.nodes.get_mut(k as usize))) {
-                        if n.laid_out {
-                            spaced.insert(k);
-                            if !t.name.ends_with(' ') {
-                                t.name.push(' ');
-                            }
-                        }
-                    }
-                }
-                (!text.trim().is_empty()).then(|| AxNode { role: Cow::Borrowed("StaticText"), name: text, backend_node_id: n.backend, ..AxNode::default() })
-            }
-            Some(Kind::Element) => match n.pseudo {
-                Some(Pseudo::Before | Pseudo::After) => {
-                    let text = generated_text(&n.content);
-                    (!text.trim().is_empty()).then(|| AxNode { role: Cow::Borrowed("StaticText"), name: text, ..AxNode::default() })
-                }
-                Some(Pseudo::Other) => None,
-                None => Some(element_node(page, &namer, i, roles[i as usize], &ex)),
-            },
-            _ => None,
-        };
-        let Some(node) = node else { continue };
-        let idx = tree.nodes.len() as u32;
-        if node.role == "StaticText" {
-            last_text = Some(idx);
-        }
-        tree.nodes.push(node);
-        ax_of[i as usize] = idx;
-        match tree.nodes.get_mut(parent as usize) {
-            Some(p) => p.children.push(idx),
-            None if tree.root.is_none() => tree.root = Some(idx),
-            None => {}
-        }
-        let role = roles[i as usize];
-        if n.is_element() && shows_user_agent_content(n) {
-            tree.chrome_subtrees.push(idx);
-            continue;
-        }
-        // A button-like input shows its label as text inside it (Chrome's
-        // tree has that text as its child, which says it when a label
-        // element names the button otherwise).
-        if n.is("input") {
-            if let Some(text) = input_button_text(n) {
-                let t = tree.nodes.len() as u32;
-                tree.nodes.push(AxNode { role: Cow::Borrowed("StaticText"), name: text, ..AxNode::default() });
-                tree.nodes[idx as usize].children.push(t);
-            }
-        }
-        // A text field's own text is its value, not children; a select's options sit in a popup.
-        if n.is_element() && (matches!(n.tag.as_str(), "textarea" | "input") || role == "none" && n.tag == "img") {
-            continue;
-        }
-        if n.is("select") && role == "combobox" {
-            let popup = tree.nodes.len() as u32;
-            tree.nodes.push(AxNode { role: Cow::Borrowed("MenuListPopup"), ..AxNode::default() });
-            tree.nodes[idx as usize].children.push(popup);
-            for &c in n.children.iter().rev() {
-                stack.push((c, popup));
-            }
-            continue;
-        }
-        if n.content_doc != NONE {
-            stack.push((n.content_doc, idx));
-            continue;
-        }
-        for &c in n.children.iter().rev() {
-            stack.push((c, idx));
-        }
-    }
+    Placer { page, namer: &namer, roles: &roles, ex: &ex, last_text: None, joined_before: false }.place(&mut tree, &mut ax_of, &mut spaced, page.root, NONE);
     apply_owns(page, &mut tree, &ax_of, &ex.gone);
     (tree, Index::new(ax_of, spaced, ex, roles))
+}
+
+/// The build's walk from one page node down: each node placed in the tree
+/// under its parent's tree node, parents before children, in page order.
+/// A whole build walks from the root; a subtree shown again
+/// ([`super::retext::show`]) from its top.
+pub(super) struct Placer<'p> {
+    pub(super) page: &'p Page,
+    pub(super) namer: &'p Namer<'p>,
+    pub(super) roles: &'p [&'static str],
+    pub(super) ex: &'p Exclusion,
+    /// The last text node placed: a rendered space between inline boxes joins it
+    /// to the next text (`<b>2192</b> <i>Shares</i>` reads "2192 Shares").
+    pub(super) last_text: Option<u32>,
+    /// A rendered white-space text came before any text of this walk: after
+    /// a text placed before the walk began, it would have joined that one.
+    pub(super) joined_before: bool,
+}
+
+impl Placer<'_> {
+    /// Place `start` (and its subtree) under the tree node `parent` (`NONE`: as the root).
+    pub(super) fn place(&mut self, tree: &mut AxTree, ax_of: &mut [u32], spaced: &mut FxHashSet<u32>, start: u32, parent: u32) {
+        let page = self.page;
+        // (page node, its tree node's parent in the tree)
+        let mut stack: Vec<(u32, u32)> = vec![(start, parent)];
+        while let Some((i, parent)) = stack.pop() {
+            let Some(n) = page.get(i) else { continue };
+            if self.ex.gone.get(i as usize).copied().unwrap_or(true) {
+                continue;
+            }
+            let node = match n.kind {
+                Some(Kind::Document) => Some(AxNode {
+                    role: Cow::Borrowed("RootWebArea"),
+                    // Untitled, a frame's document is called by its URL (as Chrome does: `about:srcdoc`).
+                    name: Some(document_title(page, i))
+                        .filter(|t| !t.is_empty())
+                        .or_else(|| n.url.clone().filter(|u| n.parent != NONE && u != "about:blank"))
+                        .unwrap_or_default(),
+                    backend_node_id: n.backend,
+                    frame_id: n.frame_id.clone(),
+                    focusable: true,
+                    ..AxNode::default()
+                }),
+                // Text under `visibility: hidden` is not shown, so not in the tree.
+                Some(Kind::Text) if self.ex.invisible[i as usize] => None,
+                Some(Kind::Text) => {
+                    let text = collapse_keep_edges(&n.transform.apply(&n.text));
+                    if text.trim().is_empty() && n.laid_out {
+                        match self.last_text.and_then(|k| Some(k).zip(tree.nodes.get_mut(k as usize))) {
+                            Some((k, t)) => {
+                                spaced.insert(k);
+                                if !t.name.ends_with(' ') {
+                                    t.name.push(' ');
+                                }
+                            }
+                            None => self.joined_before = true,
+                        }
+                    }
+                    (!text.trim().is_empty()).then(|| AxNode { role: Cow::Borrowed("StaticText"), name: text, backend_node_id: n.backend, ..AxNode::default() })
+                }
+                Some(Kind::Element) => match n.pseudo {
+                    Some(Pseudo::Before | Pseudo::After) => {
+                        let text = generated_text(&n.content);
+                        (!text.trim().is_empty()).then(|| AxNode { role: Cow::Borrowed("StaticText"), name: text, ..AxNode::default() })
+                    }
+                    Some(Pseudo::Other) => None,
+                    None => Some(element_node(page, self.namer, i, self.roles[i as usize], self.ex)),
+                },
+                _ => None,
+            };
+            let Some(node) = node else { continue };
+            let idx = tree.nodes.len() as u32;
+            if node.role == "StaticText" {
+                self.last_text = Some(idx);
+            }
+            tree.nodes.push(node);
+            ax_of[i as usize] = idx;
+            match tree.nodes.get_mut(parent as usize) {
+                Some(p) => p.children.push(idx),
+                None if tree.root.is_none() => tree.root = Some(idx),
+                None => {}
+            }
+            let role = self.roles[i as usize];
+            if n.is_element() && shows_user_agent_content(n) {
+                tree.chrome_subtrees.push(idx);
+                continue;
+            }
+            // A button-like input shows its label as text inside it (Chrome's
+            // tree has that text as its child, which says it when a label
+            // element names the button otherwise).
+            if n.is("input") {
+                if let Some(text) = input_button_text(n) {
+                    let t = tree.nodes.len() as u32;
+                    tree.nodes.push(AxNode { role: Cow::Borrowed("StaticText"), name: text, ..AxNode::default() });
+                    tree.nodes[idx as usize].children.push(t);
+                }
+            }
+            // A text field's own text is its value, not children; a select's options sit in a popup.
+            if n.is_element() && (matches!(n.tag.as_str(), "textarea" | "input") || role == "none" && n.tag == "img") {
+                continue;
+            }
+            if n.is("select") && role == "combobox" {
+                let popup = tree.nodes.len() as u32;
+                tree.nodes.push(AxNode { role: Cow::Borrowed("MenuListPopup"), ..AxNode::default() });
+                tree.nodes[idx as usize].children.push(popup);
+                for &c in n.children.iter().rev() {
+                    stack.push((c, popup));
+                }
+                continue;
+            }
+            if n.content_doc != NONE {
+                stack.push((n.content_doc, idx));
+                continue;
+            }
+            for &c in n.children.iter().rev() {
+                stack.push((c, idx));
+            }
+        }
+    }
 }
 
 /// What script found and a DOM snapshot cannot show: the focused element

@@ -12,10 +12,14 @@
 //! change the rules below cannot bound, makes the caller build the tree whole.
 //! On the 40k-node benchmark page the whole build is about 5 ms of a repeat
 //! snapshot's 35; this is a few microseconds per changed text.
+//!
+//! Subtrees that go out of layout or come into it (a row hidden or shown)
+//! are taken out of the tree ([`hide`]) or built into it ([`show`]) the same
+//! way: the rest of the page keeps its roles, exclusion and places.
 
 use rustc_hash::FxHashSet;
 
-use super::build::{collapse_keep_edges, element_node, role_of_node, Exclusion};
+use super::build::{collapse_keep_edges, element_node, exclude_again, role_of_node, Exclusion, Placer};
 use super::name::Namer;
 use super::page::{Kind, Page, NONE};
 use crate::tree::AxTree;
@@ -296,6 +300,143 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
             index.ax_of[i as usize] = NONE;
             index.ex.gone[i as usize] = true;
         }
+    }
+    rename(page, tree, index, ancestors)
+}
+
+/// Put into `tree` the subtrees of `came`: the page's nodes that were not
+/// laid out in the build and are now (a row shown again), each with its
+/// whole subtree, where the build would have placed them. As the build
+/// would, what in them renders is in the tree again (`Exclusion`), their
+/// roles, names and states are the build's, and their ancestors' names from
+/// content are computed again. The page may have grown since the build by
+/// the generated boxes that came with them (`Kept::regenerate`).
+///
+/// False when the change may reach further than the subtrees and their
+/// ancestors, as for [`hide`]; also a subtree whose top was in the tree, or
+/// holds a `select`, `canvas`, media element or a shadow of user-agent
+/// content, or a rendered white-space text before any of its text (it
+/// joins the text before the subtree).
+pub fn show(page: &Page, tree: &mut AxTree, index: &mut Index, came: &[u32]) -> bool {
+    let count = page.nodes.len();
+    let was = index.ax_of.len();
+    if came.is_empty()
+        || was > count
+        || index.roles.len() != was
+        || index.ex.gone.len() != was
+        || index.ex.invisible.len() != was
+        || index.ex.aria_disabled.len() != was
+    {
+        return false;
+    }
+    if index.sideways(page).owns {
+        return false;
+    }
+    // Nodes made since the build (generated boxes): out of the tree, as the build leaves what does not render.
+    index.ax_of.resize(count, NONE);
+    index.roles.resize(count, "generic");
+    index.ex.gone.resize(count, true);
+    index.ex.invisible.resize(count, false);
+    index.ex.aria_disabled.resize(count, false);
+    let came_set: FxHashSet<u32> = came.iter().copied().collect();
+    let roots: Vec<u32> = came.iter().copied().filter(|&r| page.get(r).is_some_and(|n| !came_set.contains(&n.parent))).collect();
+    let mut ancestors: Vec<u32> = Vec::new();
+    let mut placed: FxHashSet<u32> = FxHashSet::default();
+    for r in roots {
+        let Some(n) = page.get(r) else { return false };
+        if !n.is_element() || n.pseudo.is_some() || n.is("option") || n.is("optgroup") {
+            return false;
+        }
+        // Out of the tree before, with its parent in it and laid out: it is the subtree's top.
+        if index.ax_of.get(r as usize).is_none_or(|&a| a != NONE) || !index.ex.gone.get(r as usize).copied().unwrap_or(false) {
+            return false;
+        }
+        let Some(parent_ax) = index.ax_of.get(n.parent as usize).copied().filter(|&a| a != NONE) else { return false };
+        if page.get(n.parent).is_none_or(|p| !p.laid_out) || index.ex.gone.get(n.parent as usize).copied().unwrap_or(true) {
+            return false;
+        }
+        let sideways = index.sideways.as_ref().map(|s| &s.ids);
+        for a in page.ancestors(r) {
+            let an = page.node(a);
+            if an.is("select") || an.is("canvas") || an.is("title") || an.is("label") || !an.is_element() {
+                return false;
+            }
+            if named_sideways(an, sideways) {
+                return false;
+            }
+            ancestors.push(a);
+        }
+        // The page subtree, in page order; what it holds that the build treats apart, or that reaches outside it.
+        let mut inside: Vec<u32> = Vec::new();
+        let mut ids: FxHashSet<&str> = FxHashSet::default();
+        let mut label_for: Vec<&str> = Vec::new();
+        let mut stack = vec![r];
+        while let Some(i) = stack.pop() {
+            let Some(m) = page.get(i) else { return false };
+            if m.content_doc != NONE || matches!(m.tag.as_str(), "select" | "canvas" | "video" | "audio" | "object" | "embed" | "iframe" | "frame") {
+                return false;
+            }
+            if named_sideways(m, sideways) || index.ax_of.get(i as usize).is_none_or(|&a| a != NONE) {
+                return false;
+            }
+            ids.extend(m.attr("id"));
+            if m.is("label") {
+                label_for.extend(m.attr("for"));
+            }
+            inside.push(i);
+            if inside.len() > count {
+                return false;
+            }
+            stack.extend(m.children.iter().rev().copied());
+        }
+        if label_for.iter().any(|f| !ids.contains(f)) {
+            return false;
+        }
+        exclude_again(page, &mut index.ex, &inside);
+        for &i in &inside {
+            if page.get(i).is_some_and(|m| m.is_element()) {
+                index.roles[i as usize] = role_of_node(page, i);
+            }
+        }
+        let namer =
+            Namer { page, gone: &index.ex.gone, invisible: &index.ex.invisible, roles: &index.roles, nesting: Default::default(), visits: Default::default() };
+        let first_new = tree.nodes.len();
+        let mut placer = Placer { page, namer: &namer, roles: &index.roles, ex: &index.ex, last_text: None, joined_before: false };
+        placer.place(tree, &mut index.ax_of, &mut index.spaced, r, parent_ax);
+        if placer.joined_before {
+            return false;
+        }
+        let held_text = tree.nodes[first_new..].iter().any(|t| t.role == "StaticText");
+        if held_text && !followed_by_text(page, index, r) {
+            return false;
+        }
+        // Chrome's own subtree of a control (a date field's) is read by the capture that builds whole.
+        if tree.chrome_subtrees.iter().any(|&c| c as usize >= first_new) {
+            return false;
+        }
+        // The top was placed last among its parent's children: moved to where the build puts it,
+        // after the tree nodes of the page nodes before it.
+        let Some(&top) = index.ax_of.get(r as usize) else { return false };
+        if top == NONE {
+            // Nothing of it renders after all (its parent's children are as they were).
+            placed.extend(inside);
+            continue;
+        }
+        let Some(parent) = page.get(n.parent) else { return false };
+        let in_tree = |c: &&u32| index.ax_of.get(**c as usize).is_some_and(|&a| a != NONE);
+        let at = parent.children.iter().take_while(|&&c| c != r).filter(in_tree).count();
+        let Some(p) = tree.nodes.get_mut(parent_ax as usize) else { return false };
+        // The parent's tree children are its page children's, one each, in order: nothing else to place around.
+        if p.children.last() != Some(&top) || p.children.len() != parent.children.iter().filter(in_tree).count() {
+            return false;
+        }
+        p.children.pop();
+        p.children.insert(at, top);
+        placed.extend(inside);
+    }
+    // A node made since the build outside every subtree shown: the build's question, not this one's.
+    if (was..count).any(|i| !placed.contains(&(i as u32))) {
+        return false;
     }
     rename(page, tree, index, ancestors)
 }

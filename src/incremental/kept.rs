@@ -16,7 +16,9 @@
 //! engine's tree is kept too and told of them ([`crate::engine::retext`]):
 //! the build then skips the engine (about 5 ms on that page). So it is when
 //! subtrees went out of layout and nothing else changed (a row hidden):
-//! they are taken out of it (`retext::hide`).
+//! they are taken out of it (`retext::hide`); and when subtrees came into
+//! layout and nothing else changed (a row shown): they are built into it
+//! (`retext::show`).
 //!
 //! After a change to the tree (rows added, removed, moved or replaced), the
 //! page is laid out again from the mirror ([`super::to_page`]): the kept
@@ -72,7 +74,9 @@ impl Kept {
     /// cannot be used). The tree stays only when text, values and checked or
     /// selected states alone changed, and it could be told of them
     /// ([`retext::patch`]), or when subtrees went out of layout and nothing
-    /// else changed, and they could be taken out of it ([`retext::hide`]).
+    /// else changed, and they could be taken out of it ([`retext::hide`]),
+    /// or subtrees came into layout (with the styles that came with them) and
+    /// nothing else changed, and they could be built into it ([`retext::show`]).
     pub fn patch(&mut self, changed: &[u32], nodes: &[MNode]) -> bool {
         let style_at = self.style_at;
         let mut texts: Vec<Retext> = Vec::new();
@@ -80,6 +84,9 @@ impl Kept {
         // Nodes laid out no more; and whether that, the `hidden` attribute and text are all that changed.
         let mut went: Vec<u32> = Vec::new();
         let mut only_went = true;
+        // Nodes laid out again, and whether that (with their new styles), `hidden` and text are all.
+        let mut came: Vec<u32> = Vec::new();
+        let mut only_came = true;
         // An `id` or a label's `for` changed: the page's id and label indexes are made again.
         let mut ids_moved = false;
         for &k in changed {
@@ -90,10 +97,13 @@ impl Kept {
             let (Some(&p), Some(m)) = (self.page_of.get(k as usize), nodes.get(k as usize)) else { return false };
             let Some(n) = self.page.nodes.get_mut(p as usize).filter(|_| p != NONE) else { return false };
             // Hidden or shown: laid out no longer, or now (its styles, below).
+            let came_now = !n.laid_out && m.styles.is_some();
             if n.laid_out != m.styles.is_some() {
                 if n.laid_out {
                     went.push(p);
+                    only_came = false;
                 } else {
+                    came.push(p);
                     only_went = false;
                 }
                 n.laid_out = m.styles.is_some();
@@ -120,7 +130,9 @@ impl Kept {
                     let attrs: Vec<(Atom, String)> =
                         m.attrs.iter().map(|(k, v)| (Atom::from(k.to_ascii_lowercase().as_str()), v.clone().unwrap_or_default())).collect();
                     only_text &= engine_attrs(&n.attrs).eq(engine_attrs(&attrs));
-                    only_went &= engine_attrs(&n.attrs).filter(|(k, _)| k != "hidden").eq(engine_attrs(&attrs).filter(|(k, _)| k != "hidden"));
+                    let but_hidden = engine_attrs(&n.attrs).filter(|(k, _)| k != "hidden").eq(engine_attrs(&attrs).filter(|(k, _)| k != "hidden"));
+                    only_went &= but_hidden;
+                    only_came &= but_hidden;
                     let indexed = |a: &[(Atom, String)]| ["id", "for"].map(|k| a.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()));
                     ids_moved |= indexed(&n.attrs) != indexed(&attrs);
                     if (&n.value, n.checked, n.selected) != (&value, m.checked, m.selected) {
@@ -142,6 +154,7 @@ impl Kept {
                     n.display == display && n.visibility == visibility && n.transform == transform && (n.pseudo.is_none() || n.content == style(2));
                 only_text &= same_style;
                 only_went &= same_style;
+                only_came &= same_style || came_now;
                 n.display = display;
                 n.visibility = visibility;
                 if n.pseudo.is_some() {
@@ -159,6 +172,8 @@ impl Kept {
                 only_text &= moved.is_empty();
                 // A node laid out no more loses its pointer root: it is out of the tree.
                 only_went &= moved.iter().all(|&p| self.page.nodes.get(p as usize).is_some_and(|n| !n.laid_out));
+                // One laid out again gains it: it is in the subtree built.
+                only_came &= moved.iter().all(|p| came.contains(p));
             }
         }
         let told = match &mut self.tree {
@@ -167,6 +182,10 @@ impl Kept {
             // a row hidden reports its value anew: it goes with the row.)
             Some((tree, index)) if only_went && texts.iter().all(|t| went.contains(&t.node)) => {
                 crate::trace::timed("kept.hide", || retext::hide(&self.page, tree, index, &went))
+            }
+            // Rows shown again, and nothing else: their subtrees built into the kept tree.
+            Some((tree, index)) if only_came && texts.iter().all(|t| came.contains(&t.node)) => {
+                crate::trace::timed("kept.show", || retext::show(&self.page, tree, index, &came))
             }
             _ => false,
         };
@@ -231,7 +250,8 @@ impl Kept {
     /// one added as `engine::page::from_snapshot` reads one, and `parents`
     /// list their children as the mirror now does. False when a node is not
     /// where the map says. The engine's tree is built again, unless boxes
-    /// only went, each with its element going out of layout.
+    /// only went, each with its element going out of layout, or only came,
+    /// each with its element coming into it.
     pub fn regenerate(&mut self, parents: &[u32], nodes: &[MNode], removed: &[u32], added: &[u32]) -> bool {
         if self.page_of.len() < nodes.len() {
             self.page_of.resize(nodes.len(), NONE);
@@ -276,7 +296,15 @@ impl Kept {
             let Some(n) = self.page.nodes.get_mut(p as usize).filter(|_| p != NONE) else { return false };
             n.children = kids;
         }
-        if !with_their_element {
+        // Boxes that came only with their element laid out again (a list item shown): `retext::show`
+        // builds them with its subtree.
+        let came_with_their_element = removed.is_empty()
+            && added.iter().all(|&k| {
+                let q = nodes.get(k as usize).map_or(NONE, |m| m.parent);
+                let was_out = self.page_of.get(q as usize).and_then(|&p| self.page.nodes.get(p as usize)).is_some_and(|n| !n.laid_out);
+                was_out && nodes.get(q as usize).is_some_and(|m| m.styles.is_some())
+            });
+        if !with_their_element && !came_with_their_element {
             self.tree = None;
         }
         true

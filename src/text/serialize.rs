@@ -155,6 +155,7 @@ enum Tier {
 // Each input is a different source (tree, page, options, DOM pass, session);
 // bundling them would only move the list into a struct built at the one call.
 #[allow(clippy::too_many_arguments)]
+#[cfg(test)]
 pub fn serialize(
     tree: &AxTree,
     subtree_root: Option<u32>,
@@ -165,6 +166,25 @@ pub fn serialize(
     keying: Option<&Keying<'_>>,
     selector: Option<SelectorFn<'_>>,
 ) -> Serialized {
+    serialize_beside(tree, subtree_root, title, page_url, opts, hints, keying, selector, false, |_| ()).0
+}
+
+/// [`serialize`], with `beside` given the refs once they are final, run on
+/// a second thread while the lines are laid out when `split` (the caller
+/// locates the refs there: neither reads what the other makes).
+#[allow(clippy::too_many_arguments)]
+pub fn serialize_beside<R: Send>(
+    tree: &AxTree,
+    subtree_root: Option<u32>,
+    title: Option<&str>,
+    page_url: Option<&str>,
+    opts: &SnapshotOptions,
+    hints: Option<HintFn<'_>>,
+    keying: Option<&Keying<'_>>,
+    selector: Option<SelectorFn<'_>>,
+    split: bool,
+    beside: impl FnOnce(&[ElementRef]) -> R + Send,
+) -> (Serialized, R) {
     let max_name = opts.max_name_chars as usize;
     let mut notes: Vec<String> = Vec::new();
     use crate::trace::timed;
@@ -200,7 +220,9 @@ pub fn serialize(
     if let Some(max) = opts.max_elements {
         keep_best_refs(&mut view, &ref_of, &refs, max as usize, selector, &mut notes);
     }
-    let (lines, below_depth) = timed("serialize.layout", || layout(&view, &ref_of, &refs, opts, &mut notes));
+    let shared = &refs;
+    let ((lines, below_depth), beside) =
+        crate::parallel::beside(split, || timed("serialize.layout", || layout(&view, &ref_of, shared, opts, &mut notes)), move || beside(shared));
     unseen.depth = below_depth;
     let node_count = lines.len();
     let text = match opts.max_tokens {
@@ -219,7 +241,7 @@ pub fn serialize(
     if view[0].children.iter().all(|&c| !view[c as usize].kept) {
         notes.push("the page has no accessible content".to_string());
     }
-    Serialized { text, refs, notes, node_count, ref_keys, next_ref, unseen }
+    (Serialized { text, refs, notes, node_count, ref_keys, next_ref, unseen }, beside)
 }
 
 fn build_view<'a>(

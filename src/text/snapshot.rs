@@ -1,11 +1,11 @@
 //! Assembling a `WebAiSnapshot` (SPEC §6) from a tree, page facts and options.
 
 use crate::compat::hash::{estimate_tokens, hash_accessibility_snapshot};
-use crate::dom::selector::Locator;
+use crate::dom::selector::{Located, Locator};
 use crate::dom::DomTree;
 use crate::options::SnapshotOptions;
 use crate::text::numbering::RefMemory;
-use crate::text::serialize::{serialize, ElementRef, HintFn, Keying, SelectorFn, Serialized};
+use crate::text::serialize::{serialize_beside, ElementRef, HintFn, Keying, SelectorFn, Serialized};
 use crate::tree::AxTree;
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -127,8 +127,30 @@ pub fn build_snapshot(
         }
         _ => opts,
     };
-    let Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref, mut unseen } =
-        crate::trace::timed("serialize", || serialize(tree, subtree_root, title.as_deref(), facts.url.as_deref(), opts, hint_fn, keying.as_ref(), select_fn));
+    // Without a locator shared with the serializer (maxElements, maxTokens), the refs are
+    // located on the other core while the serializer lays its lines out (neither reads what
+    // the other makes): on the 40k-node page, locating its 3,751 refs took 1–3 ms of a repeat
+    // look and laying out its lines 2 ms, one after the other.
+    let beside_layout = select_fn.is_none() && !dom.is_empty();
+    let split = beside_layout && tree.nodes.len() >= crate::capture::PARALLEL_READ_NODES;
+    let locate_all = |refs: &[ElementRef]| -> Vec<Option<Located>> {
+        if !beside_layout {
+            return Vec::new();
+        }
+        crate::trace::timed("locate", || {
+            let mut locator = Locator::new(dom);
+            let mut inside = InsideHosts::new(tree);
+            refs.iter()
+                .map(|r| {
+                    let frame = r.frame_id.as_deref();
+                    r.backend_node_id.and_then(|b| locator.locate(frame, b).or_else(|| inside.host_of(b, frame, &mut locator)))
+                })
+                .collect()
+        })
+    };
+    let (Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref, mut unseen }, found) = crate::trace::timed("serialize", || {
+        serialize_beside(tree, subtree_root, title.as_deref(), facts.url.as_deref(), opts, hint_fn, keying.as_ref(), select_fn, split, locate_all)
+    });
     let located = std::time::Instant::now();
     if text.is_empty() {
         text.push_str("- document");
@@ -139,13 +161,21 @@ pub fn build_snapshot(
     unseen.frames = facts.unread_frames;
     (unseen.canvases, unseen.videos) = media_elements(dom, tree);
     if !dom.is_empty() {
-        let mut locator = shared_locator.into_inner();
+        let found: Vec<Option<Located>> = if beside_layout {
+            found
+        } else {
+            let mut locator = shared_locator.into_inner();
+            let mut inside = InsideHosts::new(tree);
+            refs.iter()
+                .map(|r| {
+                    let frame = r.frame_id.as_deref();
+                    r.backend_node_id.and_then(|b| locator.locate(frame, b).or_else(|| inside.host_of(b, frame, &mut locator)))
+                })
+                .collect()
+        };
         let mut unlocated = Vec::new();
         let mut no_selector = Vec::new();
-        let mut inside = InsideHosts::new(tree);
-        for r in refs.iter_mut() {
-            let frame = r.frame_id.as_deref();
-            let found = r.backend_node_id.and_then(|b| locator.locate(frame, b).or_else(|| inside.host_of(b, frame, &mut locator)));
+        for (r, found) in refs.iter_mut().zip(found) {
             match found {
                 Some(located) => {
                     if located.selector.is_none() && !located.shadow_closed {
@@ -171,7 +201,7 @@ pub fn build_snapshot(
             ));
         }
     }
-    crate::trace::phase("locate", located);
+    crate::trace::phase("locate.rest", located);
     let elements = opts.include_elements.then(|| {
         let (mut list, left_out, hidden) = crate::text::elements::elements(&refs, opts.max_elements);
         if hidden > 0 && hidden == refs.iter().filter(|r| r.blocked_by.is_none()).count() {
