@@ -12,10 +12,14 @@ fn on() -> bool {
     *ON.get_or_init(|| std::env::var_os("WEB_AI_TRACE").is_some_and(|v| !v.is_empty() && v != "0"))
 }
 
-/// A phase that began at `started`, printed as it ends.
+/// A phase that began at `started`, printed as it ends. A line stderr does
+/// not take is dropped: `eprintln!` panics when a write fails, and a host
+/// whose stderr is a full non-blocking pipe (`node --test` reading a child's)
+/// answers a write with `EAGAIN`, which took the test process down.
 pub fn phase(name: &str, started: Instant) {
     if on() {
-        eprintln!("web-ai-trace {name} {:.2}", started.elapsed().as_secs_f64() * 1000.0);
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "web-ai-trace {name} {:.2}", started.elapsed().as_secs_f64() * 1000.0);
     }
 }
 

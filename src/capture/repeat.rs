@@ -1453,16 +1453,42 @@ mod tests {
         m.set_children(list, &had[1..], &mut Default::default()).unwrap();
         m.retire_detached();
         assert!(m.has_kept());
+        assert!(m.patches_tree(&shape), "a child taken out is taken out of the kept tree");
         same(&build(&mut m).await, &whole(&m, &facts));
         // The rest in reverse order.
         let mut reversed = had[1..].to_vec();
         reversed.reverse();
         m.set_children(list, &reversed, &mut Default::default()).unwrap();
         m.retire_detached();
+        // (The document element's own children, the head among them, moved: built whole.)
+        assert!(!m.patches_tree(&shape), "the head and the body swapped build the tree whole");
         same(&build(&mut m).await, &whole(&m, &facts));
+        // A list's items in reverse order, each read again where it now is (as the watcher has a
+        // moved row read): taken out of the kept tree and placed again.
+        let ul = m.find(|n| n.node_type == 1 && n.name == "UL").expect("a list");
+        let items: Vec<i64> = m.child_backends(ul).unwrap().into_iter().rev().collect();
+        m.set_children(ul, &items, &mut Default::default()).unwrap();
+        for &b in &items {
+            if let Some(again) = m.find(|n| n.backend == b && n.node_type == 1).map(|_| m.read_again(b)) {
+                m.replace(again).unwrap();
+            }
+        }
+        assert!(m.patches_tree(&shape), "children moved and read again are placed again in the kept tree");
+        same(&build(&mut m).await, &whole(&m, &facts));
+        // A copy of the heading added at the end of the page: built into the kept tree.
+        let heading = m.find(|n| n.node_type == 1 && n.name == "H1").expect("a heading");
+        let body = m.find(|n| n.node_type == 1 && n.name == "BODY").expect("a body");
+        let mut kids = m.child_backends(body).unwrap();
+        let mut fresh = rustc_hash::FxHashMap::default();
+        fresh.insert(790_000, copy_of(&m, heading, 790_000));
+        kids.push(790_000);
+        m.set_children(body, &kids, &mut fresh).unwrap();
+        assert!(m.patches_tree(&shape), "a subtree added is built into the kept tree");
+        let with_copy = build(&mut m).await;
+        same(&with_copy, &whole(&m, &facts));
+        assert_eq!(with_copy.text.matches("Your cart").count(), 2, "{}", with_copy.text);
         // A copy of the form added at the end, with a value changed in the same look.
         let form = m.find(|n| n.node_type == 1 && n.name == "FORM").expect("a form");
-        let body = m.find(|n| n.node_type == 1 && n.name == "BODY").expect("a body");
         let mut kids = m.child_backends(body).unwrap();
         let mut fresh = rustc_hash::FxHashMap::default();
         fresh.insert(800_000, copy_of(&m, form, 800_000));

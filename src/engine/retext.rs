@@ -68,6 +68,43 @@ impl Index {
     }
 }
 
+impl Index {
+    /// Each page node's tree node (`NONE`: not in the tree), by page index.
+    pub fn ax_of(&self) -> &[u32] {
+        &self.ax_of
+    }
+
+    /// This index over the page laid out again: `moved_to` holds each node of
+    /// the page the tree was built from at its place in the new one (`NONE`:
+    /// left), `count` is the new page's size. A node new to the page is out
+    /// of the tree, as the build leaves what it did not place, for [`show`]
+    /// to place.
+    pub fn relaid(self, moved_to: &[u32], count: usize) -> Option<Index> {
+        let old = self.ax_of.len();
+        if moved_to.len() != old || self.roles.len() != old || self.ex.gone.len() != old || self.ex.invisible.len() != old || self.ex.aria_disabled.len() != old
+        {
+            return None;
+        }
+        let mut ax_of = vec![NONE; count];
+        let mut roles = vec!["generic"; count];
+        let mut ex = Exclusion { gone: vec![true; count], invisible: vec![false; count], aria_disabled: vec![false; count] };
+        for (p, &q) in moved_to.iter().enumerate() {
+            let q = q as usize;
+            if q >= count {
+                continue;
+            }
+            ax_of[q] = self.ax_of[p];
+            roles[q] = self.roles[p];
+            ex.gone[q] = self.ex.gone[p];
+            ex.invisible[q] = self.ex.invisible[p];
+            ex.aria_disabled[q] = self.ex.aria_disabled[p];
+        }
+        // What names what sideways stays a superset: what left named nothing more, and what
+        // comes adds its own ([`show`]).
+        Some(Index { ax_of, spaced: self.spaced, ex, roles, sideways: self.sideways })
+    }
+}
+
 /// A page node that changed: a text node (with its text before), or an
 /// element whose value, checked or selected state did (its attributes and
 /// styles did not).
@@ -173,6 +210,17 @@ fn rename(page: &Page, tree: &mut AxTree, index: &Index, mut ancestors: Vec<u32>
     true
 }
 
+/// Compute again the names of `nodes` and their ancestors (elements of the
+/// page in the tree): something below them left. False as for [`rename`].
+pub fn rename_above(page: &Page, tree: &mut AxTree, index: &Index, nodes: &[u32]) -> bool {
+    let mut all: Vec<u32> = Vec::new();
+    for &n in nodes {
+        all.push(n);
+        all.extend(page.ancestors(n));
+    }
+    rename(page, tree, index, all)
+}
+
 /// Whether element `n`'s id names it to another element (`aria-labelledby`): its text reaches sideways.
 fn named_sideways(n: &crate::engine::page::Node, sideways: Option<&FxHashSet<String>>) -> bool {
     n.attr("id").is_some_and(|id| sideways.is_some_and(|s| s.contains(id)))
@@ -208,38 +256,83 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
     let roots: Vec<u32> = went.iter().copied().filter(|&r| page.get(r).is_some_and(|n| !went_set.contains(&n.parent))).collect();
     let mut ancestors: Vec<u32> = Vec::new();
     for r in roots {
+        // Only a subtree that was in the tree went from it.
+        if index.ax_of.get(r as usize).is_none_or(|&a| a == NONE) {
+            return false;
+        }
+        // The page is patched: what was laid out in the build is what went.
+        if page.get(r).is_none_or(|n| !n.is_element()) || !cut(page, tree, index, &[r], |i, _| went_set.contains(&i), true) {
+            return false;
+        }
+        ancestors.extend(page.ancestors(r));
+    }
+    rename(page, tree, index, ancestors)
+}
+
+/// Take out of `tree` the subtrees of `run`, siblings one after another in
+/// the page the tree was built from, that leave it (rows removed, a row's
+/// children replaced) or are to be placed again where they now are (a row
+/// moved: [`show`] places it). The page is as it was built: the ancestors
+/// are renamed later, in the page that follows. False as for [`hide`]; a
+/// text at the top of the run may leave when it was not in the tree, and,
+/// laid out (white space that joined the text before it to the next), only
+/// after a text of the run.
+pub fn take_out(page: &Page, tree: &mut AxTree, index: &mut Index, run: &[u32]) -> bool {
+    let count = page.nodes.len();
+    if index.ax_of.len() != count || index.roles.len() != count || index.ex.gone.len() != count || index.sideways(page).owns {
+        return false;
+    }
+    cut(page, tree, index, run, |_, m| m.laid_out, false)
+}
+
+/// What [`hide`] and [`take_out`] do to the subtrees of `run` (siblings, one
+/// after another): whether they can go without reaching past them and their
+/// ancestors, and their nodes out of the tree and the index when they can.
+/// `was_laid_out` says of a page node whether the build saw it laid out;
+/// with `unrendered`, everything in them must not be now.
+fn cut(page: &Page, tree: &mut AxTree, index: &mut Index, run: &[u32], was_laid_out: impl Fn(u32, &super::page::Node) -> bool, unrendered: bool) -> bool {
+    let count = page.nodes.len();
+    let (Some(&first), Some(&last)) = (run.first(), run.last()) else { return false };
+    let Some(parent) = page.get(first).map(|n| n.parent) else { return false };
+    let parent_ax = index.ax_of.get(parent as usize).copied().unwrap_or(NONE);
+    // A parent laid out renders, and so do all above it, whatever went below (`exclusion`'s `renders`).
+    if page.get(parent).is_none_or(|p| !p.laid_out) {
+        return false;
+    }
+    let sideways = index.sideways.as_ref().map(|s| &s.ids);
+    for a in std::iter::once(parent).chain(page.ancestors(parent)) {
+        let an = page.node(a);
+        if an.is("select") || an.is("canvas") || an.is("title") || an.is("label") || !an.is_element() {
+            return false;
+        }
+        if named_sideways(an, sideways) {
+            return false;
+        }
+    }
+    // The page subtrees: what they held that reaches outside them.
+    let mut inside: Vec<u32> = Vec::new();
+    // The ids in them, and those their labels name by `for`: a label names a control in the run, or bails.
+    let mut ids: FxHashSet<&str> = FxHashSet::default();
+    let mut label_for: Vec<&str> = Vec::new();
+    let mut text_before = false;
+    let mut tops_ax: Vec<u32> = Vec::new();
+    for &r in run {
         let Some(n) = page.get(r) else { return false };
-        if !n.is_element() || n.pseudo.is_some() || n.is("option") || n.is("optgroup") {
+        if n.parent != parent || n.pseudo.is_some() || n.is("option") || n.is("optgroup") || !matches!(n.kind, Some(Kind::Element | Kind::Text)) {
             return false;
         }
-        let Some(ax) = index.ax_of.get(r as usize).copied().filter(|&a| a != NONE) else { return false };
-        let Some(parent_ax) = index.ax_of.get(n.parent as usize).copied().filter(|&a| a != NONE) else { return false };
-        // A parent laid out renders, and so do all above it, whatever went below (`exclusion`'s `renders`).
-        if page.get(n.parent).is_none_or(|p| !p.laid_out) {
-            return false;
-        }
-        let sideways = index.sideways.as_ref().map(|s| &s.ids);
-        for a in page.ancestors(r) {
-            let an = page.node(a);
-            if an.is("select") || an.is("canvas") || an.is("title") || an.is("label") || !an.is_element() {
+        let ax = index.ax_of.get(r as usize).copied().unwrap_or(NONE);
+        if ax != NONE {
+            if parent_ax == NONE {
                 return false;
             }
-            if named_sideways(an, sideways) {
-                return false;
-            }
-            ancestors.push(a);
+            tops_ax.push(ax);
         }
-        // The page subtree: nothing in it renders now; what it held that reaches outside it.
-        let mut inside: Vec<u32> = Vec::new();
-        // The ids in it, and those its labels name by `for`: a label names a control in the subtree, or bails.
-        let mut ids: FxHashSet<&str> = FxHashSet::default();
-        let mut label_for: Vec<&str> = Vec::new();
-        let mut text_before = false;
         // Page order: each node's children in turn.
         let mut stack = vec![r];
         while let Some(i) = stack.pop() {
             let Some(m) = page.get(i) else { return false };
-            if m.laid_out || m.content_doc != NONE {
+            if (unrendered && m.laid_out) || m.content_doc != NONE || m.is("select") || m.is("canvas") {
                 return false;
             }
             if named_sideways(m, sideways) {
@@ -250,10 +343,10 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
                 label_for.extend(m.attr("for"));
             }
             // A laid-out white-space text joined the text before it to the next: harmless when that
-            // text is in the subtree too (page order: a text in the tree came before it here).
+            // text is in the run too (page order: a text in the tree came before it here).
             let in_tree = index.ax_of.get(i as usize).is_some_and(|&a| a != NONE);
             let white = || collapse_keep_edges(&m.transform.apply(&m.text)).trim().is_empty();
-            if m.kind == Some(Kind::Text) && !in_tree && went_set.contains(&i) && !text_before && white() {
+            if m.kind == Some(Kind::Text) && !in_tree && was_laid_out(i, m) && !text_before && white() {
                 return false;
             }
             text_before |= in_tree && (m.kind == Some(Kind::Text) || m.pseudo.is_some());
@@ -264,12 +357,14 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
             }
             stack.extend(m.children.iter().rev().copied());
         }
-        if label_for.iter().any(|f| !ids.contains(f)) {
-            return false;
-        }
-        // Its nodes in the tree, taken out of it.
+    }
+    if label_for.iter().any(|f| !ids.contains(f)) {
+        return false;
+    }
+    if !tops_ax.is_empty() {
+        // Their nodes in the tree, taken out of it.
         let mut gone_ax: Vec<u32> = Vec::new();
-        let mut stack = vec![ax];
+        let mut stack = tops_ax.clone();
         while let Some(a) = stack.pop() {
             let Some(t) = tree.nodes.get(a as usize) else { return false };
             stack.extend(t.children.iter().copied());
@@ -279,13 +374,13 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
             }
         }
         let held_text = gone_ax.iter().any(|&a| tree.nodes.get(a as usize).is_some_and(|t| t.role == "StaticText"));
-        if held_text && !followed_by_text(page, index, r) {
+        if held_text && !followed_by_text(page, index, last) {
             return false;
         }
         let Some(p) = tree.nodes.get_mut(parent_ax as usize) else { return false };
         let before = p.children.len();
-        p.children.retain(|&c| c != ax);
-        if p.children.len() + 1 != before {
+        p.children.retain(|c| !tops_ax.contains(c));
+        if p.children.len() + tops_ax.len() != before {
             return false;
         }
         let gone_set: FxHashSet<u32> = gone_ax.iter().copied().collect();
@@ -296,12 +391,12 @@ pub fn hide(page: &Page, tree: &mut AxTree, index: &mut Index, went: &[u32]) -> 
                 *t = crate::tree::AxNode::default();
             }
         }
-        for i in inside {
-            index.ax_of[i as usize] = NONE;
-            index.ex.gone[i as usize] = true;
-        }
     }
-    rename(page, tree, index, ancestors)
+    for i in inside {
+        index.ax_of[i as usize] = NONE;
+        index.ex.gone[i as usize] = true;
+    }
+    true
 }
 
 /// Put into `tree` the subtrees of `came`: the page's nodes that were not
@@ -344,6 +439,12 @@ pub fn show(page: &Page, tree: &mut AxTree, index: &mut Index, came: &[u32]) -> 
     let mut placed: FxHashSet<u32> = FxHashSet::default();
     for r in roots {
         let Some(n) = page.get(r) else { return false };
+        // A text that does not render (white space between blocks) stays out, as the build leaves it.
+        let fallback_or_option = || page.ancestors(r).any(|a| page.node(a).is("canvas") || page.node(a).is("select"));
+        if n.kind == Some(Kind::Text) && !n.laid_out && index.ax_of.get(r as usize).is_some_and(|&a| a == NONE) && !fallback_or_option() {
+            placed.insert(r);
+            continue;
+        }
         if !n.is_element() || n.pseudo.is_some() || n.is("option") || n.is("optgroup") {
             return false;
         }
@@ -370,6 +471,7 @@ pub fn show(page: &Page, tree: &mut AxTree, index: &mut Index, came: &[u32]) -> 
         let mut inside: Vec<u32> = Vec::new();
         let mut ids: FxHashSet<&str> = FxHashSet::default();
         let mut label_for: Vec<&str> = Vec::new();
+        let mut named: Vec<&str> = Vec::new();
         let mut stack = vec![r];
         while let Some(i) = stack.pop() {
             let Some(m) = page.get(i) else { return false };
@@ -383,6 +485,11 @@ pub fn show(page: &Page, tree: &mut AxTree, index: &mut Index, came: &[u32]) -> 
             if m.is("label") {
                 label_for.extend(m.attr("for"));
             }
+            // What it names sideways joins what the page names (`aria-owns` anywhere bails).
+            if m.has_attr("aria-owns") {
+                return false;
+            }
+            named.extend(m.attr("aria-labelledby").into_iter().flat_map(str::split_ascii_whitespace));
             inside.push(i);
             if inside.len() > count {
                 return false;
@@ -391,6 +498,10 @@ pub fn show(page: &Page, tree: &mut AxTree, index: &mut Index, came: &[u32]) -> 
         }
         if label_for.iter().any(|f| !ids.contains(f)) {
             return false;
+        }
+        // (A name it takes from elsewhere is the walk's to find: its namer reads the page.)
+        if let Some(s) = index.sideways.as_mut() {
+            s.ids.extend(named.iter().map(|id| id.to_string()));
         }
         exclude_again(page, &mut index.ex, &inside);
         for &i in &inside {

@@ -26,12 +26,21 @@
 //! anew; after a change to what the DOM pass reads (an `id`, a link's `href`,
 //! a node added), its tree is made again from the mirror ([`super::to_dom`]).
 //! Neither writes the mirror out as a DOMSnapshot reply and reads it back.
-//! The engine's tree is then built again.
+//! The engine's tree stays through such a change too: before the page is laid
+//! out again, the subtrees that left it (rows removed, a row's children
+//! replaced) and those read again where they now are (a row moved) are taken
+//! out of the tree, in runs of siblings ([`Kept::take_out`], with the checks
+//! of `retext::hide`); after, its index is moved to the new page's order, and
+//! what is new to the page is built into it (`retext::show`), the names above
+//! what left computed again ([`Kept::put_in`]). A node read again that stayed
+//! in place must be, for the engine, what it was (else the tree is built
+//! again); a node not read again must be where it was.
 
 use crate::dom::DomTree;
-use crate::engine::page::{Atom, Kind, Page, Transform, NONE};
+use crate::engine::page::{Atom, Kind, Node, Page, Transform, NONE};
 use crate::engine::retext::{self, Index, Retext};
 use crate::tree::AxTree;
+use rustc_hash::FxHashSet;
 
 use super::mirror::{MNode, Tree};
 use super::{to_dom, to_page};
@@ -198,12 +207,15 @@ impl Kept {
 
 impl Kept {
     /// Bring what is kept up to the mirror after a change to the tree
-    /// (`restructured`) or to what the DOM pass reads: the page laid out again
-    /// from the mirror, its nodes moved over but for those `changed` since
-    /// (made anew), or patched for `changed` as [`Kept::patch`] does; the DOM
-    /// pass's tree made again from the mirror, on a second thread on a large page.
-    /// False when it cannot be (the page then is read from the mirror whole).
-    pub(crate) fn rebuild(&mut self, mirror: Tree<'_>, changed: &[u32], restructured: bool) -> bool {
+    /// (`restructured`: Some(the nodes whose children were listed anew)) or
+    /// to what the DOM pass reads: the page laid out again from the mirror,
+    /// its nodes moved over but for those `changed` since (made anew), and the
+    /// engine's tree told of the subtrees that left, moved or came
+    /// ([`Kept::take_out`], [`Kept::put_in`]); or patched for `changed` as
+    /// [`Kept::patch`] does; the DOM pass's tree made again from the mirror,
+    /// on a second thread on a large page. False when it cannot be (the page
+    /// then is read from the mirror whole).
+    pub(crate) fn rebuild(&mut self, mirror: Tree<'_>, changed: &[u32], restructured: Option<&[u32]>) -> bool {
         if self.dom.len() > 1 {
             return false;
         }
@@ -219,18 +231,26 @@ impl Kept {
             Some(t)
         };
         let page = || {
-            if !restructured {
+            let Some(relisted) = restructured else {
                 return self.patch(changed, mirror.nodes);
-            }
+            };
             let mut stale = vec![false; mirror.nodes.len()];
             for &k in changed {
                 if let Some(s) = stale.get_mut(k as usize) {
                     *s = true;
                 }
             }
+            // The subtrees that left the page, or are placed again where they now are, taken out of
+            // the engine's tree first: what they reached is read in the page the tree was built from.
+            let reshaped = self.tree.take().and_then(|(mut tree, mut index)| {
+                let moving = crate::trace::timed("kept.take_out", || self.take_out(&mut tree, &mut index, mirror.nodes, &stale, relisted))?;
+                Some((tree, index, moving))
+            });
             let reuse = to_page::Reuse { page: &mut self.page, page_of: &self.page_of, stale: &stale };
             let (page, page_of) = crate::trace::timed("kept.relayout", || to_page::page_of_mirror(mirror, self.style_at, Some(reuse)));
-            (self.page, self.page_of, self.tree) = (page, page_of, None);
+            let tree = reshaped
+                .and_then(|(tree, index, moving)| crate::trace::timed("kept.put_in", || self.put_in(&page, &page_of, mirror.nodes, tree, index, moving)));
+            (self.page, self.page_of, self.tree) = (page, page_of, tree);
             true
         };
         let wants_dom = !old_dom.is_empty();
@@ -242,6 +262,208 @@ impl Kept {
             None => {}
         }
         fits
+    }
+
+    /// Before the page is laid out again after a change to the tree: the
+    /// subtrees of the kept page that leave it (no live mirror node stands
+    /// for them) and those read again under a parent read again (they may
+    /// have moved), taken out of the engine's tree ([`retext::take_out`]).
+    /// None when one cannot be.
+    fn take_out(&self, tree: &mut AxTree, index: &mut Index, nodes: &[MNode], stale: &[bool], relisted: &[u32]) -> Option<Moving> {
+        let count = self.page.nodes.len();
+        // Per page node: a live mirror node stands for it; it was read again.
+        let mut stays = vec![false; count];
+        let mut again = vec![false; count];
+        // The mirror node of each that stays.
+        let mut mirror_of = vec![NONE; count];
+        for (k, &p) in self.page_of.iter().enumerate() {
+            if p == NONE || !nodes.get(k).is_some_and(|m| m.alive) {
+                continue;
+            }
+            *stays.get_mut(p as usize)? = true;
+            *again.get_mut(p as usize)? = stale.get(k).copied().unwrap_or(true);
+            mirror_of[p as usize] = k as u32;
+        }
+        // The parents and click facts as the build read them: a node moved over keeps its other facts, not these.
+        let was = self.page.nodes.iter().map(|n| (n.parent, n.clickable, n.pointer_root)).collect();
+        let mut moving = Moving { again_placed: Vec::new(), parents: Vec::new(), again, was };
+        if !stays.get(self.page.root as usize).copied().unwrap_or(false) {
+            return None;
+        }
+        // The nodes whose children were listed anew, as kept page nodes.
+        let relisted_here: FxHashSet<u32> = relisted.iter().filter_map(|&k| self.page_of.get(k as usize).copied()).filter(|&p| p != NONE).collect();
+        // The nodes whose children may have changed: those listed anew or read again, and the
+        // parents of those that leave (found in one pass over the parents, not a walk of the
+        // page: on the 40k-node page the walk was 4 ms of a look after a row was added).
+        // `put_in` checks that nothing in the tree left unseen.
+        let mut affected: Vec<u32> = relisted_here.iter().copied().collect();
+        for (i, &(p, _, _)) in moving.was.iter().enumerate() {
+            if p != NONE && stays.get(p as usize).copied().unwrap_or(false) && (!stays[i] || moving.again[i]) {
+                affected.push(p);
+            }
+        }
+        affected.sort_unstable();
+        affected.dedup();
+        // The tops taken out so far: a node below one of them is taken out with it.
+        let mut taken: FxHashSet<u32> = FxHashSet::default();
+        let mut run: Vec<u32> = Vec::new();
+        for i in affected {
+            let n = self.page.get(i)?;
+            let mut up = i;
+            let mut inside_taken = false;
+            for _ in 0..count {
+                if taken.contains(&up) {
+                    inside_taken = true;
+                    break;
+                }
+                up = moving.was.get(up as usize).map_or(NONE, |w| w.0);
+                if up == NONE {
+                    break;
+                }
+            }
+            if inside_taken || !stays[i as usize] {
+                continue;
+            }
+            let read_again = moving.again[i as usize] || relisted_here.contains(&i);
+            // Under a node read again or listed anew, children that stay but are no longer in
+            // the order they were in: those out of its longest run in order move.
+            let out_of_order = if read_again { self.out_of_order(nodes, &mirror_of, i)? } else { FxHashSet::default() };
+            for &c in &n.children {
+                let leaves = !stays.get(c as usize).copied()?;
+                let moves = !leaves && read_again && (moving.again[c as usize] || out_of_order.contains(&c));
+                if !(leaves || moves) {
+                    if !run.is_empty() {
+                        self.cut_run(tree, index, &mut run, &mut moving, i)?;
+                    }
+                    continue;
+                }
+                run.push(c);
+                taken.insert(c);
+                if moves {
+                    // Its nodes, new to the tree where they now are.
+                    let mut below = vec![c];
+                    while let Some(j) = below.pop() {
+                        moving.again_placed.push(j);
+                        below.extend(self.page.get(j).filter(|_| moving.again_placed.len() <= count)?.children.iter().copied());
+                    }
+                }
+            }
+            if !run.is_empty() {
+                self.cut_run(tree, index, &mut run, &mut moving, i)?;
+            }
+        }
+        Some(moving)
+    }
+
+    /// The children of kept page node `i` that stay under it in the mirror
+    /// but not in the order they had: those out of the longest sequence of
+    /// them still in order (as few as can be). None when `i` has no mirror node.
+    fn out_of_order(&self, nodes: &[MNode], mirror_of: &[u32], i: u32) -> Option<FxHashSet<u32>> {
+        let m = nodes.get(*mirror_of.get(i as usize)? as usize)?;
+        // The kept page's children of `i` that are still its children, in the mirror's order.
+        let olds: FxHashSet<u32> = self.page.get(i)?.children.iter().copied().collect();
+        let seq: Vec<u32> = m.children.iter().filter_map(|&c| self.page_of.get(c as usize).copied()).filter(|p| *p != NONE && olds.contains(p)).collect();
+        // Longest increasing subsequence (page order is index order): patience sorting.
+        let mut tails: Vec<usize> = Vec::new();
+        let mut before = vec![usize::MAX; seq.len()];
+        for (k, &p) in seq.iter().enumerate() {
+            let at = tails.partition_point(|&t| seq[t] < p);
+            if at > 0 {
+                before[k] = tails[at - 1];
+            }
+            if at == tails.len() {
+                tails.push(k);
+            } else {
+                tails[at] = k;
+            }
+        }
+        let mut in_order = FxHashSet::default();
+        let mut k = tails.last().copied().unwrap_or(usize::MAX);
+        while k != usize::MAX {
+            in_order.insert(seq[k]);
+            k = before[k];
+        }
+        Some(seq.into_iter().filter(|p| !in_order.contains(p)).collect())
+    }
+
+    /// One run of `take_out`: siblings under `parent`, taken out of the tree together.
+    fn cut_run(&self, tree: &mut AxTree, index: &mut Index, run: &mut Vec<u32>, moving: &mut Moving, parent: u32) -> Option<()> {
+        retext::take_out(&self.page, tree, index, run).then_some(())?;
+        moving.parents.push(parent);
+        run.clear();
+        Some(())
+    }
+
+    /// After the page is laid out again (`page`, each mirror node's place in
+    /// it `page_of`): the tree `take_out` left, its index moved to the new
+    /// page, and the nodes new to it (or placed again) built into it
+    /// ([`retext::show`]); the names above what left computed again. None when
+    /// a node read again that stayed in place is not as the build read it, or
+    /// one that was not read again is not where it was.
+    fn put_in(&self, page: &Page, page_of: &[u32], nodes: &[MNode], mut tree: AxTree, index: Index, moving: Moving) -> Option<(AxTree, Index)> {
+        let old = &self.page;
+        let mut moved_to = vec![NONE; old.nodes.len()];
+        for (k, &p) in self.page_of.iter().enumerate() {
+            if p == NONE || !nodes.get(k).is_some_and(|m| m.alive) {
+                continue;
+            }
+            *moved_to.get_mut(p as usize)? = page_of.get(k).copied().unwrap_or(NONE);
+        }
+        // What is placed again is new to the tree: its old nodes stand for nothing in it.
+        for &i in &moving.again_placed {
+            *moved_to.get_mut(i as usize)? = NONE;
+        }
+        // Nothing of the tree left the page unseen (a frame's document, say: not listed anew).
+        if index.ax_of().iter().zip(&moved_to).any(|(&a, &q)| a != NONE && q == NONE) {
+            return None;
+        }
+        // What stays in place: a node read again is as the build read it, the click facts of every
+        // other (moved over as it was) are what they were, and each is under its parent, after the
+        // siblings it followed (old indices are in page order).
+        let mut position = vec![0u32; page.nodes.len()];
+        for n in &page.nodes {
+            for (k, &c) in n.children.iter().enumerate() {
+                *position.get_mut(c as usize)? = k as u32;
+            }
+        }
+        let mut last_under = vec![NONE; page.nodes.len()];
+        for (p, &q) in moved_to.iter().enumerate() {
+            if q == NONE {
+                continue;
+            }
+            let (a, b) = (old.get(p as u32)?, page.get(q)?);
+            let &(was_under, clickable, pointer_root) = moving.was.get(p)?;
+            let parent = if was_under == NONE { NONE } else { *moved_to.get(was_under as usize)? };
+            if b.parent != parent {
+                return None;
+            }
+            if b.parent != NONE {
+                let last = last_under.get_mut(b.parent as usize)?;
+                let at = *position.get(q as usize)?;
+                if *last != NONE && at <= *last {
+                    return None;
+                }
+                *last = at;
+            }
+            let fits = if *moving.again.get(p)? { same_for_engine(a, b) } else { (clickable, pointer_root) == (b.clickable, b.pointer_root) };
+            if !fits {
+                return None;
+            }
+        }
+        let count = page.nodes.len();
+        let mut index = index.relaid(&moved_to, count)?;
+        let mut stays = vec![false; count];
+        for &q in &moved_to {
+            if let Some(s) = stays.get_mut(q as usize) {
+                *s = true;
+            }
+        }
+        let came: Vec<u32> = (0..count as u32).filter(|&q| !stays[q as usize]).collect();
+        if !came.is_empty() && !retext::show(page, &mut tree, &mut index, &came) {
+            return None;
+        }
+        let parents: Vec<u32> = moving.parents.iter().filter_map(|&p| moved_to.get(p as usize).copied()).filter(|&q| q != NONE).collect();
+        retext::rename_above(page, &mut tree, &index, &parents).then_some((tree, index))
     }
 
     /// Generated boxes (`::marker`, `::before`, `::after`) that went with
@@ -354,6 +576,31 @@ impl Kept {
         }
         Some(moved)
     }
+}
+
+/// What [`Kept::take_out`] took out (the nodes placed again, and the parents
+/// of all it took), and what it read of the kept page that laying it out
+/// again leaves behind: per node, whether it was read again, and its parent and click facts.
+struct Moving {
+    again_placed: Vec<u32>,
+    parents: Vec<u32>,
+    again: Vec<bool>,
+    was: Vec<(u32, bool, bool)>,
+}
+
+/// Whether page node `b` is, for the engine, what `a` was: the facts the
+/// build reads of a node itself (its place is checked apart).
+fn same_for_engine(a: &Node, b: &Node) -> bool {
+    a.kind == b.kind
+        && a.tag == b.tag
+        && engine_attrs(&a.attrs).eq(engine_attrs(&b.attrs))
+        && a.text == b.text
+        && a.laid_out == b.laid_out
+        && (&a.display, &a.visibility, &a.transform, &a.content) == (&b.display, &b.visibility, &b.transform, &b.content)
+        && (a.clickable, a.pointer_root, a.checked, a.selected) == (b.clickable, b.pointer_root, b.checked, b.selected)
+        && (a.pseudo, a.backend, &a.value) == (b.pseudo, b.backend, &b.value)
+        && (&a.frame_id, &a.url) == (&b.frame_id, &b.url)
+        && (a.content_doc == NONE) == (b.content_doc == NONE)
 }
 
 /// The attributes the engine reads: all but `class`, `style` and `data-*`,

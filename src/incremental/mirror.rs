@@ -104,6 +104,9 @@ pub struct Mirror {
     /// The tree changed since the kept build: its page is laid out again from the mirror
     /// (`super::to_page`), its DOM tree made again (`super::to_dom`).
     restructured: bool,
+    /// The nodes whose children changed since the last build (their lists set again, or their
+    /// subtrees read again in another shape): a child of one may have moved.
+    relisted: Vec<u32>,
     /// What the DOM pass reads of a node (its attributes and styles) changed since the kept build.
     dom_stale: bool,
 }
@@ -409,6 +412,7 @@ impl Mirror {
         }
         // The tree changed: the kept build is laid out again from the mirror by the next one.
         self.restructured = true;
+        self.relisted.push(root);
         // Retire the old subtree below the root (the root's slot is reused).
         for child in std::mem::take(&mut self.nodes[root as usize].children) {
             self.retire(child);
@@ -435,6 +439,7 @@ impl Mirror {
         }
         // The tree changed: the kept build is laid out again from the mirror by the next one.
         self.restructured = true;
+        self.relisted.push(p);
         let old = std::mem::take(&mut self.nodes[p as usize].children);
         let mut list: Vec<u32> = old.iter().copied().filter(|&k| self.nodes[k as usize].alive && self.nodes[k as usize].pseudo.is_some()).collect();
         for &b in children {
@@ -843,6 +848,7 @@ impl Mirror {
         self.kept = Some(kept);
         self.changed.clear();
         self.restructured = false;
+        self.relisted.clear();
         self.dom_stale = false;
     }
 
@@ -852,9 +858,14 @@ impl Mirror {
     pub fn take_kept(&mut self, shape: &str) -> Option<Kept> {
         let changed = std::mem::take(&mut self.changed);
         let restructured = std::mem::take(&mut self.restructured);
+        let relisted = std::mem::take(&mut self.relisted);
         let dom_stale = std::mem::take(&mut self.dom_stale);
         let mut kept = self.kept.take().filter(|k| k.shape == shape)?;
-        let fits = if restructured || dom_stale { kept.rebuild(self.tree(), &changed, restructured) } else { kept.patch(&changed, &self.nodes) };
+        let fits = if restructured || dom_stale {
+            kept.rebuild(self.tree(), &changed, restructured.then_some(relisted.as_slice()))
+        } else {
+            kept.patch(&changed, &self.nodes)
+        };
         fits.then_some(kept)
     }
 
@@ -889,6 +900,7 @@ impl Mirror {
         let moved = |list: &mut Vec<u32>| list.retain_mut(|k| remap.get(*k as usize).is_some_and(|&r| r != NONE && (*k = r, true).1));
         moved(&mut self.changed);
         moved(&mut self.detached);
+        moved(&mut self.relisted);
         if let Some(kept) = self.kept.as_mut() {
             let mut page_of = vec![NONE; kept_len(&remap)];
             for (old, &new) in remap.iter().enumerate() {

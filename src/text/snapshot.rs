@@ -129,10 +129,15 @@ pub fn build_snapshot(
     };
     // Without a locator shared with the serializer (maxElements, maxTokens), the refs are
     // located on the other core while the serializer lays its lines out (neither reads what
-    // the other makes): on the 40k-node page, locating its 3,751 refs took 1–3 ms of a repeat
-    // look and laying out its lines 2 ms, one after the other.
+    // the other makes): on the 40k-node page's first look (`WEB_AI_TRACE=1 node bench/replay.mjs
+    // --only generated-40k`), locating its 3,751 refs took 2.3 ms and laying out its lines 1.8,
+    // one after the other; side by side, build_snapshot went from 10.4 to 9.0 ms.
     let beside_layout = select_fn.is_none() && !dom.is_empty();
-    let split = beside_layout && tree.nodes.len() >= crate::capture::PARALLEL_READ_NODES;
+    // Not for a tree kept from the last build (a repeat look): its refs are mostly found in its
+    // memo, and the renderer is then busy on the other core with the look after the capture
+    // (`WEB_AI_TRACE=1 node bench/repeat-calls.mjs --kind add`: layout and locate side by side
+    // took 0.5 ms longer than one after the other).
+    let split = beside_layout && tree.nodes.len() >= crate::capture::PARALLEL_READ_NODES && dom.iter().all(|t| t.located.is_none());
     let locate_all = |refs: &[ElementRef]| -> Vec<Option<Located>> {
         if !beside_layout {
             return Vec::new();
