@@ -221,6 +221,45 @@ pub fn rename_above(page: &Page, tree: &mut AxTree, index: &Index, nodes: &[u32]
     rename(page, tree, index, all)
 }
 
+/// What subtrees hold that reaches outside them: their ids, the ids their
+/// labels name by `for`, and their nodes in page order.
+#[derive(Default)]
+struct Reach<'p> {
+    ids: FxHashSet<&'p str>,
+    label_for: Vec<&'p str>,
+    inside: Vec<u32>,
+}
+
+impl<'p> Reach<'p> {
+    /// Walk the subtree of `r` in page order, each node shown to `fits`
+    /// first. False when one does not fit, is named by id sideways, or is met
+    /// again (a node listed under two parents: the walk is bounded by the page).
+    fn walk(&mut self, page: &'p Page, r: u32, sideways: Option<&FxHashSet<String>>, mut fits: impl FnMut(u32, &'p super::page::Node) -> bool) -> bool {
+        let mut stack = vec![r];
+        while let Some(i) = stack.pop() {
+            let Some(m) = page.get(i) else { return false };
+            if named_sideways(m, sideways) || !fits(i, m) {
+                return false;
+            }
+            self.ids.extend(m.attr("id"));
+            if m.is("label") {
+                self.label_for.extend(m.attr("for"));
+            }
+            self.inside.push(i);
+            if self.inside.len() > page.nodes.len() {
+                return false;
+            }
+            stack.extend(m.children.iter().rev().copied());
+        }
+        true
+    }
+
+    /// Whether each label in them names a control in them.
+    fn labels_inside(&self) -> bool {
+        self.label_for.iter().all(|f| self.ids.contains(f))
+    }
+}
+
 /// Whether element `n`'s id names it to another element (`aria-labelledby`): its text reaches sideways.
 fn named_sideways(n: &crate::engine::page::Node, sideways: Option<&FxHashSet<String>>) -> bool {
     n.attr("id").is_some_and(|id| sideways.is_some_and(|s| s.contains(id)))
@@ -291,7 +330,6 @@ pub fn take_out(page: &Page, tree: &mut AxTree, index: &mut Index, run: &[u32]) 
 /// `was_laid_out` says of a page node whether the build saw it laid out;
 /// with `unrendered`, everything in them must not be now.
 fn cut(page: &Page, tree: &mut AxTree, index: &mut Index, run: &[u32], was_laid_out: impl Fn(u32, &super::page::Node) -> bool, unrendered: bool) -> bool {
-    let count = page.nodes.len();
     let (Some(&first), Some(&last)) = (run.first(), run.last()) else { return false };
     let Some(parent) = page.get(first).map(|n| n.parent) else { return false };
     let parent_ax = index.ax_of.get(parent as usize).copied().unwrap_or(NONE);
@@ -310,10 +348,7 @@ fn cut(page: &Page, tree: &mut AxTree, index: &mut Index, run: &[u32], was_laid_
         }
     }
     // The page subtrees: what they held that reaches outside them.
-    let mut inside: Vec<u32> = Vec::new();
-    // The ids in them, and those their labels name by `for`: a label names a control in the run, or bails.
-    let mut ids: FxHashSet<&str> = FxHashSet::default();
-    let mut label_for: Vec<&str> = Vec::new();
+    let mut reach = Reach::default();
     let mut text_before = false;
     let mut tops_ax: Vec<u32> = Vec::new();
     for &r in run {
@@ -328,19 +363,9 @@ fn cut(page: &Page, tree: &mut AxTree, index: &mut Index, run: &[u32], was_laid_
             }
             tops_ax.push(ax);
         }
-        // Page order: each node's children in turn.
-        let mut stack = vec![r];
-        while let Some(i) = stack.pop() {
-            let Some(m) = page.get(i) else { return false };
+        let walked = reach.walk(page, r, sideways, |i, m| {
             if (unrendered && m.laid_out) || m.content_doc != NONE || m.is("select") || m.is("canvas") {
                 return false;
-            }
-            if named_sideways(m, sideways) {
-                return false;
-            }
-            ids.extend(m.attr("id"));
-            if m.is("label") {
-                label_for.extend(m.attr("for"));
             }
             // A laid-out white-space text joined the text before it to the next: harmless when that
             // text is in the run too (page order: a text in the tree came before it here).
@@ -350,17 +375,16 @@ fn cut(page: &Page, tree: &mut AxTree, index: &mut Index, run: &[u32], was_laid_
                 return false;
             }
             text_before |= in_tree && (m.kind == Some(Kind::Text) || m.pseudo.is_some());
-            inside.push(i);
-            // A node met twice (a child listed under two parents) bails before it loops.
-            if inside.len() > count {
-                return false;
-            }
-            stack.extend(m.children.iter().rev().copied());
+            true
+        });
+        if !walked {
+            return false;
         }
     }
-    if label_for.iter().any(|f| !ids.contains(f)) {
+    if !reach.labels_inside() {
         return false;
     }
+    let inside = reach.inside;
     if !tops_ax.is_empty() {
         // Their nodes in the tree, taken out of it.
         let mut gone_ax: Vec<u32> = Vec::new();
@@ -468,37 +492,18 @@ pub fn show(page: &Page, tree: &mut AxTree, index: &mut Index, came: &[u32]) -> 
             ancestors.push(a);
         }
         // The page subtree, in page order; what it holds that the build treats apart, or that reaches outside it.
-        let mut inside: Vec<u32> = Vec::new();
-        let mut ids: FxHashSet<&str> = FxHashSet::default();
-        let mut label_for: Vec<&str> = Vec::new();
+        let mut reach = Reach::default();
         let mut named: Vec<&str> = Vec::new();
-        let mut stack = vec![r];
-        while let Some(i) = stack.pop() {
-            let Some(m) = page.get(i) else { return false };
-            if m.content_doc != NONE || matches!(m.tag.as_str(), "select" | "canvas" | "video" | "audio" | "object" | "embed" | "iframe" | "frame") {
-                return false;
-            }
-            if named_sideways(m, sideways) || index.ax_of.get(i as usize).is_none_or(|&a| a != NONE) {
-                return false;
-            }
-            ids.extend(m.attr("id"));
-            if m.is("label") {
-                label_for.extend(m.attr("for"));
-            }
+        let walked = reach.walk(page, r, sideways, |i, m| {
+            let apart = m.content_doc != NONE || matches!(m.tag.as_str(), "select" | "canvas" | "video" | "audio" | "object" | "embed" | "iframe" | "frame");
             // What it names sideways joins what the page names (`aria-owns` anywhere bails).
-            if m.has_attr("aria-owns") {
-                return false;
-            }
             named.extend(m.attr("aria-labelledby").into_iter().flat_map(str::split_ascii_whitespace));
-            inside.push(i);
-            if inside.len() > count {
-                return false;
-            }
-            stack.extend(m.children.iter().rev().copied());
-        }
-        if label_for.iter().any(|f| !ids.contains(f)) {
+            !apart && !m.has_attr("aria-owns") && index.ax_of.get(i as usize).is_some_and(|&a| a == NONE)
+        });
+        if !walked || !reach.labels_inside() {
             return false;
         }
+        let inside = reach.inside;
         // (A name it takes from elsewhere is the walk's to find: its namer reads the page.)
         if let Some(s) = index.sideways.as_mut() {
             s.ids.extend(named.iter().map(|id| id.to_string()));

@@ -152,28 +152,13 @@ enum Tier {
 
 /// Serialize `tree` (or the subtree at `subtree_root`) with `title` for the
 /// document line; `hints` (from the DOM pass) mark clickable elements.
+/// `beside` is given the refs once they are final, and runs on a second
+/// thread while the lines are laid out when `split` (the caller locates the
+/// refs there: neither reads what the other makes).
 // Each input is a different source (tree, page, options, DOM pass, session);
 // bundling them would only move the list into a struct built at the one call.
 #[allow(clippy::too_many_arguments)]
-#[cfg(test)]
-pub fn serialize(
-    tree: &AxTree,
-    subtree_root: Option<u32>,
-    title: Option<&str>,
-    page_url: Option<&str>,
-    opts: &SnapshotOptions,
-    hints: Option<HintFn<'_>>,
-    keying: Option<&Keying<'_>>,
-    selector: Option<SelectorFn<'_>>,
-) -> Serialized {
-    serialize_beside(tree, subtree_root, title, page_url, opts, hints, keying, selector, false, |_| ()).0
-}
-
-/// [`serialize`], with `beside` given the refs once they are final, run on
-/// a second thread while the lines are laid out when `split` (the caller
-/// locates the refs there: neither reads what the other makes).
-#[allow(clippy::too_many_arguments)]
-pub fn serialize_beside<R: Send>(
+pub fn serialize<R: Send>(
     tree: &AxTree,
     subtree_root: Option<u32>,
     title: Option<&str>,
@@ -1367,7 +1352,7 @@ mod tests {
 
     fn serialized(children: serde_json::Value, opts: &SnapshotOptions) -> Serialized {
         let tree = crate::tree::legacy_reader::from_value(json!({ "role": "RootWebArea", "name": "P", "children": children })).unwrap();
-        serialize(&tree, None, None, Some("https://shop.test/cart"), opts, None, None, None)
+        serialize(&tree, None, None, Some("https://shop.test/cart"), opts, None, None, None, false, |_| ()).0
     }
 
     fn text_of(children: serde_json::Value, opts: &SnapshotOptions) -> String {

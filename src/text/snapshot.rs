@@ -5,7 +5,7 @@ use crate::dom::selector::{Located, Locator};
 use crate::dom::DomTree;
 use crate::options::SnapshotOptions;
 use crate::text::numbering::RefMemory;
-use crate::text::serialize::{serialize_beside, ElementRef, HintFn, Keying, SelectorFn, Serialized};
+use crate::text::serialize::{serialize, ElementRef, HintFn, Keying, SelectorFn, Serialized};
 use crate::tree::AxTree;
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -142,19 +142,10 @@ pub fn build_snapshot(
         if !beside_layout {
             return Vec::new();
         }
-        crate::trace::timed("locate", || {
-            let mut locator = Locator::new(dom);
-            let mut inside = InsideHosts::new(tree);
-            refs.iter()
-                .map(|r| {
-                    let frame = r.frame_id.as_deref();
-                    r.backend_node_id.and_then(|b| locator.locate(frame, b).or_else(|| inside.host_of(b, frame, &mut locator)))
-                })
-                .collect()
-        })
+        crate::trace::timed("locate", || locate_refs(refs, tree, Locator::new(dom)))
     };
     let (Serialized { mut text, mut refs, notes: ser_notes, node_count, ref_keys, next_ref, mut unseen }, found) = crate::trace::timed("serialize", || {
-        serialize_beside(tree, subtree_root, title.as_deref(), facts.url.as_deref(), opts, hint_fn, keying.as_ref(), select_fn, split, locate_all)
+        serialize(tree, subtree_root, title.as_deref(), facts.url.as_deref(), opts, hint_fn, keying.as_ref(), select_fn, split, locate_all)
     });
     let located = std::time::Instant::now();
     if text.is_empty() {
@@ -166,18 +157,7 @@ pub fn build_snapshot(
     unseen.frames = facts.unread_frames;
     (unseen.canvases, unseen.videos) = media_elements(dom, tree);
     if !dom.is_empty() {
-        let found: Vec<Option<Located>> = if beside_layout {
-            found
-        } else {
-            let mut locator = shared_locator.into_inner();
-            let mut inside = InsideHosts::new(tree);
-            refs.iter()
-                .map(|r| {
-                    let frame = r.frame_id.as_deref();
-                    r.backend_node_id.and_then(|b| locator.locate(frame, b).or_else(|| inside.host_of(b, frame, &mut locator)))
-                })
-                .collect()
-        };
+        let found: Vec<Option<Located>> = if beside_layout { found } else { locate_refs(&refs, tree, shared_locator.into_inner()) };
         let mut unlocated = Vec::new();
         let mut no_selector = Vec::new();
         for (r, found) in refs.iter_mut().zip(found) {
@@ -257,6 +237,18 @@ pub fn build_snapshot(
         capture_mode: None,
         subtrees_reread: 0,
     }
+}
+
+/// Where each ref's element is in the DOM, found by `locator` (or, for one
+/// the DOM tree lacks, the element whose built-in shadow root holds it).
+fn locate_refs(refs: &[ElementRef], tree: &AxTree, mut locator: Locator<'_>) -> Vec<Option<Located>> {
+    let mut inside = InsideHosts::new(tree);
+    refs.iter()
+        .map(|r| {
+            let frame = r.frame_id.as_deref();
+            r.backend_node_id.and_then(|b| locator.locate(frame, b).or_else(|| inside.host_of(b, frame, &mut locator)))
+        })
+        .collect()
 }
 
 /// Finds, for a ref the DOM tree lacks, the element whose built-in shadow
