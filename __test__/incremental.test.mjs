@@ -688,6 +688,58 @@ test("after a change to text or to attributes the DOM hash drops, the DOM hash i
     }
 });
 
+test('on a long page, a change after where the DOM hash stopped writing the page keeps the hash, unread; one before it reads it again', async () => {
+    // About 11k elements: the hash reads the first 32,768 normalised characters, written a chunk
+    // at a time and stopped there, about the first 450 of the 1,000 cards.
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-incremental-cut-'));
+    const long = join(dir, 'long.html');
+    writeFileSync(long, generatePage(32000));
+    const page = await openFile(await browser(), long);
+    const cdp = await page.context().newCDPSession(page);
+    let factsAsked = 0;
+    const watched = {
+        send: (method, params) => {
+            if (method === 'Runtime.evaluate' && String(params && params.expression).includes('__webAiSnapshotFactsFn')) factsAsked += 1;
+            return cdp.send(method, params);
+        },
+        on: (...a) => cdp.on(...a),
+        off: (...a) => cdp.off(...a),
+    };
+    const session = createPageSession({ cdp: watched }, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
+    const look = async (change, { full = false } = {}) => {
+        await page.evaluate(change);
+        const numbering = session._numbering();
+        factsAsked = 0;
+        const s = await session.snapshot();
+        assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
+        if (full) assert.equal(difference(s, await fullCapture(page, numbering)), null);
+        return { s, factsAsked };
+    };
+    try {
+        const first = await session.snapshot();
+        const added = await look(() => document.querySelector('#card-900').insertAdjacentHTML('afterend', '<article id="late"><h3>Late row</h3><button>Like late</button></article>'), { full: true });
+        assert.equal(added.factsAsked, 0, 'a row added after the cut leaves what the hash read as it was');
+        assert.equal(added.s.domHash, first.domHash);
+        assert.match(added.s.text, /button "Like late"/);
+        const removed = await look(() => document.querySelector('#card-950').remove());
+        assert.equal(removed.factsAsked, 0, 'so does a row removed after it');
+        const tagged = await look(() => document.querySelector('#card-960').setAttribute('title', 'a<b'), { full: true });
+        assert.equal(tagged.factsAsked, 0, 'and an attribute the hash keeps, on an element after it');
+        assert.equal(tagged.s.domHash, first.domHash);
+        const early = await look(() => document.querySelector('#card-3').insertAdjacentHTML('afterend', '<article><h3>Early row</h3></article>'), { full: true });
+        assert.equal(early.factsAsked, 1, 'a row added before the cut is read again');
+        assert.notEqual(early.s.domHash, first.domHash);
+        const again = await look(() => document.querySelector('#card-970').remove(), { full: true });
+        assert.equal(again.factsAsked, 0, "the new writing's cut stands for the next look");
+        assert.equal(again.s.domHash, early.s.domHash);
+    } finally {
+        await session.close();
+        await cdp.detach().catch(() => {});
+        await page.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test("a repeat snapshot's unchanged refs are not sent again, and no two snapshots share a ref object", async () => {
     const poll = native.CapturePump.prototype.poll;
     const reused = [];

@@ -5,10 +5,12 @@
 // shows a first look's calls, this shows a repeat look's (issue 32): which
 // reads a change costs the renderer, and which go one after another.
 //
-//   node bench/repeat-calls.mjs [--kind text|retext|add|hide|show|remove|move|inner] [--runs N]
+//   node bench/repeat-calls.mjs [--kind text|retext|add|hide|show|remove|move|inner] [--runs N] [--at K]
 //   (the kinds of `bench:incremental -- --kinds`: a text's data, a button's textContent,
 //   a row added, hidden, shown, removed, moved, its innerHTML replaced; `show` shows the
-//   row hidden, and looked at, just before)
+//   row hidden, and looked at, just before; `--at` is the first card changed, 10 by
+//   default, near the top: the DOM hash reads the page's first 32,768 normalised
+//   characters, about the first 300 cards, and a change after them keeps it)
 //
 // `WEB_AI_TRACE=1` adds the core's phases on stderr. Use the release addon
 // (`npm run build`); a debug addon makes every figure several times worse.
@@ -33,13 +35,14 @@ const KINDS = {
     move: k => { const c = document.querySelector(`#card-${k}`); c.parentElement.insertBefore(c, document.querySelector(`#card-${k + 400}`)); },
     inner: k => { document.querySelector(`#card-${k}`).innerHTML = `<h3>Replaced ${k}</h3><p>New body</p><a href="#r${k}">Open replaced ${k}</a>`; },
 };
-const { values } = parseArgs({ options: { kind: { type: 'string', default: 'retext' }, runs: { type: 'string', default: '9' } } });
+const { values } = parseArgs({ options: { kind: { type: 'string', default: 'retext' }, runs: { type: 'string', default: '9' }, at: { type: 'string', default: '10' } } });
 const change = KINDS[values.kind];
 if (!change) {
     console.error(`--kind is one of ${Object.keys(KINDS).join(', ')}`);
     process.exit(2);
 }
 const RUNS = Number(values.runs);
+const AT = Number(values.at);
 
 const dir = mkdtempSync(join(tmpdir(), 'web-ai-repeat-calls-'));
 const browser = await launchChromium();
@@ -67,10 +70,10 @@ try {
     const looks = [];
     for (let i = 0; i <= RUNS; i += 1) {
         if (values.kind === 'show') {
-            await page.evaluate(`(${KINDS.hide})(${10 + 2 * i})`);
+            await page.evaluate(`(${KINDS.hide})(${AT + 2 * i})`);
             await session.snapshot();
         }
-        await page.evaluate(`(${change})(${10 + 2 * i})`);
+        await page.evaluate(`(${change})(${AT + 2 * i})`);
         await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
         calls = [];
         const began = performance.now();

@@ -266,10 +266,17 @@ async fn repeat(
     // a session's commands run in turn) are asked for here too.
     // A small page that changed is captured in full (`Repeated::Small`): nothing to ask for early.
     let expected = if inc.changed && (inc.always || mirror.len() >= REPEAT_MIN_NODES) { MAX_EXPECTED } else { 0 };
+    // Where the writing of the page that this session's DOM hash came from stopped
+    // (`page_facts.js`): the default root only (another selector's first match may move).
+    let cut_key = match (&opts.root_selector, mirror.facts.as_ref().and_then(|f| f.hash_cut)) {
+        (None, Some(_)) if opts.include_dom_hash => Value::String(format!("{}|body", opts.dom_hash_max_chars)).to_string(),
+        _ => "null".to_string(),
+    };
+    let cut_seq = mirror.facts.as_ref().and_then(|f| f.hash_cut).map_or("null".to_string(), |s| s.to_string());
     let mut first = vec![
         command(
             RepeatCall::Take,
-            json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key}, {MAX_REACH})"), "contextId": world.context_id, "returnByValue": true }),
+            json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key}, {MAX_REACH}, {cut_key}, {cut_seq})"), "contextId": world.context_id, "returnByValue": true }),
         ),
         CdpCommand::new(Call::FrameTree, json!({})),
     ];
@@ -378,6 +385,7 @@ async fn repeat(
         title: summary.get("title").and_then(Value::as_str).map(str::to_string),
         viewport,
         dom_hash: last.dom_hash.clone(),
+        hash_cut: last.hash_cut,
         notes: Vec::new(),
         documents: Default::default(),
         // Focus shows only in elements (layout boxes: never mirrored); a modal dialog is a fallback.
@@ -464,6 +472,7 @@ async fn repeat(
     if let Some(k) = before.iter().position(|c| c.call == Call::PageFacts) {
         let page = helper.read_page_facts(&before_replies[k]);
         facts.dom_hash = page.dom_hash;
+        facts.hash_cut = page.hash_cut;
         facts.notes = page.notes;
     }
     if let Err(f) = watch_elsewhere(&reader, mirror, &documents, &key).await? {

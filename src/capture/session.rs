@@ -1115,6 +1115,7 @@ impl CaptureSession {
         };
         if self.opts.include_dom_hash {
             facts.dom_hash = obj.get("normalizedHtml").and_then(Value::as_str).map(|h| crate::compat::hash::hash16(h.as_bytes()));
+            facts.hash_cut = obj.get("hashCut").and_then(Value::as_u64).filter(|_| facts.dom_hash.is_some());
         }
         facts
     }

@@ -30,12 +30,13 @@ pub const FACTS_FN: &str = "__webAiSnapshotFactsFn";
 /// Every global of the contract and what it holds. Only the tests read
 /// this list; the scripts name the globals as written here.
 #[cfg_attr(not(test), allow(dead_code))]
-pub const GLOBALS: [(&str, &str); 6] = [
+pub const GLOBALS: [(&str, &str); 7] = [
     (WATCH_FN, "the watcher function, compiled once per document (watch.js; the session calls it by name)"),
     (FACTS_FN, "the page facts function, compiled once per world (page_facts.js; a capture calls it by name where the facts ran before)"),
     ("__webAiSnapshotWatch", "the watcher's state: its document token, counts, each session's record of changed subtrees (watch.js, take_changes.js)"),
     ("__webAiSnapshotFrameWatch", "a frame's watch state, in our world inside a frame the page's watcher cannot enter (frame_watch.js)"),
     ("__webAiSnapshotDocument", "the name of the world's document that the page facts give (page_facts.js)"),
+    ("__webAiSnapshotHashCut", "where each writing of the page for the DOM hash stopped, numbered (page_facts.js; take_changes.js keeps a hash whose changes all came after)"),
     ("__webAiSnapshotWalk", "the nodes a walk of a whole document listed and the generated boxes each left for later, until those are asked for (subtree_facts.js, pseudo_facts.js)"),
 ];
 

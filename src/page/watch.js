@@ -75,16 +75,24 @@
         const SHEETS = 'style,link[rel~="stylesheet" i]';
         const FRAMES = 'iframe,frame,object,embed';
         // The record a take hands over: the nodes whose subtrees changed, why
-        // no subtree bounds a change, and whether a change could alter the DOM
-        // hash's input (body.outerHTML with comments, attributes and text taken
-        // out): anything but the data of a text node, which outerHTML escapes
-        // and the hash drops, unless its parent is one whose text is written raw.
+        // no subtree bounds a change, and where each change came that could
+        // alter the DOM hash's input (body.outerHTML with comments, attributes
+        // and text taken out): anything but the data of a text node, which
+        // outerHTML escapes and the hash drops, unless its parent is one whose
+        // text is written raw.
         // One record per session that tracks (sessions on one page share this
         // world, and each takes what changed since its own last capture), the
         // least recently taken first; `pending` holds the nodes its capture fetches.
         const MAX_SESSIONS = 8;
         state.sessions = new Map();
-        const fresh = () => ({ dirty: new Set(), lists: new Map(), reasons: new Set(), structural: false, pending: [] });
+        // `points`: where each change the DOM hash reads came, [node, the sibling it came after
+        // (childList), whether a list changed]; past MAX_POINTS, `structural` says only that one did.
+        const fresh = () => ({ dirty: new Set(), lists: new Map(), reasons: new Set(), structural: false, points: [], pending: [] });
+        const MAX_POINTS = 64;
+        const pointIn = (rec, r) => {
+            if (rec.points.length >= MAX_POINTS) rec.structural = true;
+            else rec.points.push(r.type === 'childList' ? [r.target, r.previousSibling, true] : [r.target, null, false]);
+        };
         const each = f => {
             for (const rec of state.sessions.values()) f(rec);
         };
@@ -166,7 +174,7 @@
         const record = r => {
             const t = r.target;
             if (!keepsHash(r)) {
-                each(rec => { rec.structural = true; });
+                each(rec => pointIn(rec, r));
             }
             if (inShadow(t)) {
                 reason('a shadow tree changed');
@@ -397,7 +405,7 @@
             next.matches = rec.dirty.size || rec.lists.size || rec.reasons.size ? relate(rec) : rec.matches;
             state.sessions.delete(key);
             state.sessions.set(key, next);
-            return { dirty: [...rec.dirty], lists: rec.lists, reasons: [...rec.reasons], structural: rec.structural };
+            return { dirty: [...rec.dirty], lists: rec.lists, reasons: [...rec.reasons], structural: rec.structural, points: rec.points };
         };
         // The nodes session `key`'s capture fetches, one evaluation each (`pending(key)[k]`).
         state.hold = (key, nodes) => {

@@ -27,6 +27,10 @@ pub struct PageFacts {
     pub modal: Option<i64>,
     /// Frames whose document was not read or not placed (the notes say which).
     pub unread_frames: usize,
+    /// Which writing of the page the DOM hash came from, when it stopped
+    /// before the page's end (`page_facts.js`): a repeat look whose changes
+    /// all come after where it stopped keeps the hash (`take_changes.js`).
+    pub hash_cut: Option<u64>,
 }
 
 #[derive(Debug, Clone)]

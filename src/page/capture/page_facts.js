@@ -63,6 +63,9 @@
     const bareTags = t => t.replace(/<(\w+)\s[^>]*>/g, '<$1>');
     const withoutText = t => t.replace(/>([^<]+)</g, '><').replace(/\s+/g, ' ');
     const CHUNK = 16384;
+    // The element whose start the written page stopped before (the cut: `add` stops only
+    // before an element's `<`), null when the page was written to its end.
+    let stoppedAt = null;
     const normalizedHtml = root => {
         // (Two live collections, not a selector query: the query walks the whole document
         // on every capture, 2 ms on the 40k-node page; the collections are kept by the DOM.)
@@ -129,7 +132,10 @@
                 if (left.has(node)) piece = tags(node).join('');
                 else if (above.has(node) || (chunked && node.firstElementChild && node.localName !== 'template' && !small(node))) {
                     const [open, end] = tags(node);
-                    if (!add(open)) return out.slice(0, maxChars);
+                    if (!add(open)) {
+                        stoppedAt = node;
+                        return out.slice(0, maxChars);
+                    }
                     stack.push([node, end]);
                     for (let c = node.lastChild; c; c = c.previousSibling) stack.push([c, null]);
                     continue;
@@ -146,7 +152,10 @@
             } else if (node.nodeType === 7) {
                 piece = `<?${node.target} ${node.data}>`;
             }
-            if (piece !== null && !add(piece)) return out.slice(0, maxChars);
+            if (piece !== null && !add(piece)) {
+                stoppedAt = node;
+                return out.slice(0, maxChars);
+            }
         }
         return (out + withoutText(bareTags(uncomment(pending.join(''))))).trim().slice(0, maxChars);
     };
@@ -162,6 +171,21 @@
                 break;
             }
         }
+    }
+    // Where this hash stopped, numbered: a repeat look whose changes all come at or after
+    // that element's start keeps the hash without writing the page again (`take_changes.js`).
+    // The normalised text before the cut is all the hash reads, and none of the regexes
+    // reaches across it (the chunk it ended checked that), so what follows cannot change it.
+    // The last few writings are kept: sessions on one page (and full captures beside them)
+    // each hold the hash of their own last writing.
+    let hashCut = null;
+    if (includeHtml && stoppedAt) {
+        const CUTS = '__webAiSnapshotHashCut';
+        const cuts = globalThis[CUTS] || (globalThis[CUTS] = { seq: 0, at: new Map() });
+        cuts.seq += 1;
+        cuts.at.set(cuts.seq, { key: `${maxChars}|${selectors.join(',')}`, node: stoppedAt });
+        if (cuts.at.size > 32) cuts.at.delete(cuts.at.keys().next().value);
+        hashCut = cuts.seq;
     }
 
     let focus = false;
@@ -194,5 +218,6 @@
         focus,
         modal,
         inline,
+        hashCut,
     };
 })

@@ -12,18 +12,19 @@
 // process, by their own capture), `sizes` the roots' elements and `total` the
 // document's (counted only when the roots reach over `maxReach`, else 0); `sameTags` that every change was a text node's data or
 // text nodes taken out or put in (not in a style, script or other raw-text element) or an attribute the DOM hash's
-// normalising drops (`watch.js`, `attributesOutOfHash`), which leaves the
-// DOM hash as it was. The roots, the lists, the gone children, then the blind frames' elements, are held by the
+// normalising drops (`watch.js`, `attributesOutOfHash`), or came after the
+// cut of the writing this session's DOM hash came from (`cutKey`, `cutSeq`),
+// which leaves the DOM hash as it was. The roots, the lists, the gone children, then the blind frames' elements, are held by the
 // watcher as the session's `pending` for the capture to fetch. Taking resets
 // the session's record. `session` is the page session's key: each session
 // on a page has a record of its own.
-(function (maxRoots, maxFrames, session, maxReach) {
+(function (maxRoots, maxFrames, session, maxReach, cutKey, cutSeq) {
     const w = globalThis.__webAiSnapshotWatch;
     const taken = w && w.doc === document && typeof w.take === 'function' ? w.take(session) : null;
     if (!taken) {
         return { token: null, reasons: ['the page session was not watching this document'], roots: 0, blind: 0, sizes: [], total: 0 };
     }
-    const { dirty, lists: listed, reasons, structural } = taken;
+    const { dirty, lists: listed, reasons, structural, points } = taken;
     const set = new Set();
     for (const n of dirty) if (n && n.isConnected) set.add(n);
     // Each list's children taken out and not put back anywhere: the capture fetches them
@@ -116,6 +117,25 @@
             }
         }
     } catch (_e) { /* a browser without :modal */ }
+    // The DOM hash stands when every change it reads came at or after the start of the element
+    // its last writing stopped before (`page_facts.js`'s cut), in the writing this session's
+    // hash came from (`cutSeq`): all it read came before. A change is placed by the node it came
+    // in: a list's change just after the sibling it came after, or at the start of the list's
+    // content; an attribute's at its element's start; raw text's at its node. A node no longer
+    // in the document places nothing.
+    const allAfterCut = list => {
+        const cuts = globalThis.__webAiSnapshotHashCut;
+        const cut = cuts && typeof cutKey === 'string' ? cuts.at.get(cutSeq) : undefined;
+        const at = cut && cut.key === cutKey ? cut.node : null;
+        if (!at || !at.isConnected) return false;
+        const FOLLOWING = 4;
+        const CONTAINS = 8;
+        // Its start at or after the cut (its contents too: a node inside the cut element follows it).
+        const startsAfter = n => n === at || (n.isConnected && (at.compareDocumentPosition(n) & (FOLLOWING | CONTAINS)) === FOLLOWING);
+        // Its end after the cut: it follows the cut, is the cut, or holds it.
+        const endsAfter = n => n === at || (n.isConnected && (at.compareDocumentPosition(n) & (FOLLOWING | CONTAINS)) !== 0);
+        return list.every(([node, before, listed]) => (listed && before ? endsAfter(before) : startsAfter(node)));
+    };
     const goneNodes = gone.flat();
     w.hold(session, reasons.length ? [] : [...roots, ...lists, ...goneNodes, ...blind]);
     return {
@@ -131,6 +151,6 @@
         url: location.href,
         title: document.title,
         viewport: [innerWidth, innerHeight],
-        sameTags: structural === false,
+        sameTags: structural === false && (points.length === 0 || allAfterCut(points)),
     };
 })
