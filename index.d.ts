@@ -304,6 +304,11 @@ export interface IncrementalInput {
    */
   changed?: boolean
   /**
+   * How many changed subtrees the session's record held at that look: as
+   * many are asked for with the first question (at least a few, at most 16).
+   */
+  held?: number
+  /**
    * The `snapshotId` of the session's last snapshot whose refs the JS side holds:
    * refs unchanged since are sent as `0` (`refsReused`).
    */

@@ -424,7 +424,9 @@ class PageSession {
     async _capture(opts, token = null, reuse = false, changed = false, lookAfter = false) {
         let incremental = null;
         if (token !== null) {
-            incremental = { token, session: this._key, reuse, always: this._always, changed, base: this._sent ? this._sent.id : undefined, after: lookAfter ? LOADING_LOOK : undefined };
+            // (`lookAfter` is the look's state: how many changed subtrees its record held.)
+            const held = lookAfter && typeof lookAfter.held === 'number' ? lookAfter.held : undefined;
+            incremental = { token, session: this._key, reuse, always: this._always, changed, held, base: this._sent ? this._sent.id : undefined, after: lookAfter ? LOADING_LOOK : undefined };
         }
         // The refs the core compares with are those of `base`, whatever another capture does meanwhile.
         const base = this._sent;

@@ -240,6 +240,9 @@ pub struct IncrementalInput {
     /// The session's look just before saw the page change since its last capture
     /// (the changed subtrees are asked for with the first question: an optimization only).
     pub changed: Option<bool>,
+    /// How many changed subtrees the session's record held at that look: as
+    /// many are asked for with the first question (at least a few, at most 16).
+    pub held: Option<u32>,
     /// The `snapshotId` of the session's last snapshot whose refs the JS side holds:
     /// refs unchanged since are sent as `0` (`refsReused`).
     pub base: Option<String>,

@@ -423,6 +423,7 @@ pub(super) fn incremental_of(i: IncrementalInput, state: &std::sync::Arc<crate::
         reuse: i.reuse.unwrap_or(false),
         always: i.always.unwrap_or(false),
         changed: i.changed.unwrap_or(false),
+        held: i.held.unwrap_or(0) as usize,
         after: i.after,
     }
 }

@@ -42,6 +42,10 @@ pub struct Incremental {
     /// capture: the changed subtrees are asked for with the first question
     /// instead of after it (one round trip fewer; an optimization only).
     pub changed: bool,
+    /// How many changed subtrees the session's record held at that look
+    /// (`held` in `page/watch.js`'s light look): with `changed`, as many are
+    /// asked for with the first question (`capture::repeat`'s bounds).
+    pub held: usize,
     /// An expression for our world, evaluated with the subtrees' reading (the
     /// page as the snapshot shows it): its value comes back with the snapshot
     /// (`Captured::after`), which spares the caller a round trip of its own after the capture.

@@ -44,8 +44,16 @@ const OBJECT_GROUP: &str = "__web_ai_snapshot_repeat__";
 pub const REPEAT_MIN_NODES: usize = 200;
 /// Changed subtrees a capture asks for with its first question when the
 /// session's look saw the page change (`Incremental::changed`): one round trip
-/// fewer for most changes. More than this are asked for after it, as always.
-const MAX_EXPECTED: usize = 4;
+/// fewer for most changes. As many as the look said the session's record held
+/// (`Incremental::held`), at least MIN_EXPECTED (a field's value set by a script
+/// is found only by the take) and at most MAX_EXPECTED; more are asked for after
+/// it, as always. A row moved marks the white space around both its places: with 4
+/// asked for, its subtrees were read in a second round; with as many as the look
+/// held, the reading after the first question took 13.6 and 13.7 ms against 16.6
+/// and 15.7, the first question 0.3–0.5 ms longer (`WEB_AI_TRACE=1 node
+/// bench/repeat-calls.mjs --kind move --runs 21` on the 40k-node page, two runs each).
+const MIN_EXPECTED: usize = 4;
+const MAX_EXPECTED: usize = 16;
 /// More separate changed subtrees than this and a full capture is simpler.
 const MAX_ROOTS: usize = 200;
 /// Changed elements up to which a change is read where it is, however small the page; beyond,
@@ -265,7 +273,7 @@ async fn repeat(
     // When the session's look saw a change, the changed subtrees (those the take holds, in order:
     // a session's commands run in turn) are asked for here too.
     // A small page that changed is captured in full (`Repeated::Small`): nothing to ask for early.
-    let expected = if inc.changed && (inc.always || mirror.len() >= REPEAT_MIN_NODES) { MAX_EXPECTED } else { 0 };
+    let expected = if inc.changed && (inc.always || mirror.len() >= REPEAT_MIN_NODES) { inc.held.clamp(MIN_EXPECTED, MAX_EXPECTED) } else { 0 };
     // Where the writing of the page that this session's DOM hash came from stopped
     // (`page_facts.js`): the default root only (another selector's first match may move).
     let cut_key = match (&opts.root_selector, mirror.facts.as_ref().and_then(|f| f.hash_cut)) {
@@ -1142,6 +1150,7 @@ mod tests {
             reuse,
             always,
             changed: false,
+            held: 0,
             after: None,
         };
         let t = Answer(move |method: &str, _: &Value| match method {

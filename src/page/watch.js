@@ -492,9 +492,17 @@
         }
         if (document.readyState === 'complete' && w.quietLoading !== w.shape) w.quietLoading = candidates === 0 ? w.shape : -1;
     }
-    // An incremental session's light look: its capture asks the watcher what changed.
+    // An incremental session's light look: its capture asks the watcher what changed, and for
+    // as many of the changed subtrees with that question as its record holds so far (`held`: the
+    // nodes marked, the lists changed and the children taken out of them; at most what the take hands over).
     if (options && options.light) {
-        return { token: w.token, seq: w.seq, fp: null, quietMs: Math.round(now() - w.lastAt), readyState: document.readyState, url: location.href, loading };
+        const rec = typeof options.track === 'string' ? w.sessions.get(options.track) : undefined;
+        let held = 0;
+        if (rec) {
+            held = rec.dirty.size + rec.lists.size;
+            for (const gone of rec.lists.values()) held += gone.size;
+        }
+        return { token: w.token, seq: w.seq, fp: null, quietMs: Math.round(now() - w.lastAt), readyState: document.readyState, url: location.href, loading, held };
     }
     // Properties a script can set without any event (FNV-1a over their values).
     let h = 2166136261;
