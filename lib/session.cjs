@@ -70,8 +70,16 @@ function copyRef(r) {
     return c;
 }
 
-/** A held ref whose only change is its signatureHash (the core sends that hash alone: src/text/sent_refs.rs). */
-const resigned = (ref, signatureHash) => ({ ...ref, signatureHash });
+/**
+ * A held ref whose only change is its signatureHash (the core sends that hash alone:
+ * src/text/sent_refs.rs), written in place: the session's own copy, which no snapshot
+ * shares (each gets copies). A row added near the top of the 40k-node page changes the
+ * hash of most of its 3,751 refs, one object copy each when made anew.
+ */
+const resigned = (ref, signatureHash) => {
+    ref.signatureHash = signatureHash;
+    return ref;
+};
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 const messageOf = err => (err && err.message ? String(err.message) : String(err));
