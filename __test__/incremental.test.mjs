@@ -621,10 +621,14 @@ test('a session whose record was dropped for a ninth session on the page capture
     }
 });
 
-test("after a change to text or to attributes the DOM hash drops, the DOM hash is the last one, not read again; after any other change it is read", async () => {
-    const page = await openFile(await browser(), join(pagesDir, 'forms.html'));
+/**
+ * An incremental session over `page` through a CDP session that counts the page facts asked
+ * for (sent whole or called by name where they ran before: the only script that reads the
+ * page's outerHTML), and `look(change)`: the change made, the session's look, and how many
+ * times it asked for the facts; with `full` (the default), the look is checked against a full capture.
+ */
+async function factsCounted(page) {
     const cdp = await page.context().newCDPSession(page);
-    // The page facts, sent whole or called by name where they ran before: the only script that reads the page's outerHTML.
     let factsAsked = 0;
     const watched = {
         send: (method, params) => {
@@ -635,15 +639,21 @@ test("after a change to text or to attributes the DOM hash drops, the DOM hash i
         off: (...a) => cdp.off(...a),
     };
     const session = createPageSession({ cdp: watched }, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
-    const look = async change => {
+    const look = async (change, { full = true } = {}) => {
         await page.evaluate(change);
         const numbering = session._numbering();
         factsAsked = 0;
         const s = await session.snapshot();
         assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
-        assert.equal(difference(s, await fullCapture(page, numbering)), null);
+        if (full) assert.equal(difference(s, await fullCapture(page, numbering)), null);
         return { s, factsAsked };
     };
+    return { cdp, session, look };
+}
+
+test("after a change to text or to attributes the DOM hash drops, the DOM hash is the last one, not read again; after any other change it is read", async () => {
+    const page = await openFile(await browser(), join(pagesDir, 'forms.html'));
+    const { cdp, session, look } = await factsCounted(page);
     try {
         const first = await session.snapshot();
         const text = await look(() => { document.querySelector('h1').firstChild.data = 'Your basket'; });
@@ -696,41 +706,22 @@ test('on a long page, a change after where the DOM hash stopped writing the page
     const long = join(dir, 'long.html');
     writeFileSync(long, generatePage(32000));
     const page = await openFile(await browser(), long);
-    const cdp = await page.context().newCDPSession(page);
-    let factsAsked = 0;
-    const watched = {
-        send: (method, params) => {
-            if (method === 'Runtime.evaluate' && String(params && params.expression).includes('__webAiSnapshotFactsFn')) factsAsked += 1;
-            return cdp.send(method, params);
-        },
-        on: (...a) => cdp.on(...a),
-        off: (...a) => cdp.off(...a),
-    };
-    const session = createPageSession({ cdp: watched }, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
-    const look = async (change, { full = false } = {}) => {
-        await page.evaluate(change);
-        const numbering = session._numbering();
-        factsAsked = 0;
-        const s = await session.snapshot();
-        assert.equal(s.stats.captureMode, 'incremental', s.notes.join(' | '));
-        if (full) assert.equal(difference(s, await fullCapture(page, numbering)), null);
-        return { s, factsAsked };
-    };
+    const { cdp, session, look } = await factsCounted(page);
     try {
         const first = await session.snapshot();
-        const added = await look(() => document.querySelector('#card-900').insertAdjacentHTML('afterend', '<article id="late"><h3>Late row</h3><button>Like late</button></article>'), { full: true });
+        const added = await look(() => document.querySelector('#card-900').insertAdjacentHTML('afterend', '<article id="late"><h3>Late row</h3><button>Like late</button></article>'));
         assert.equal(added.factsAsked, 0, 'a row added after the cut leaves what the hash read as it was');
         assert.equal(added.s.domHash, first.domHash);
         assert.match(added.s.text, /button "Like late"/);
-        const removed = await look(() => document.querySelector('#card-950').remove());
+        const removed = await look(() => document.querySelector('#card-950').remove(), { full: false });
         assert.equal(removed.factsAsked, 0, 'so does a row removed after it');
-        const tagged = await look(() => document.querySelector('#card-960').setAttribute('title', 'a<b'), { full: true });
+        const tagged = await look(() => document.querySelector('#card-960').setAttribute('title', 'a<b'));
         assert.equal(tagged.factsAsked, 0, 'and an attribute the hash keeps, on an element after it');
         assert.equal(tagged.s.domHash, first.domHash);
-        const early = await look(() => document.querySelector('#card-3').insertAdjacentHTML('afterend', '<article><h3>Early row</h3></article>'), { full: true });
+        const early = await look(() => document.querySelector('#card-3').insertAdjacentHTML('afterend', '<article><h3>Early row</h3></article>'));
         assert.equal(early.factsAsked, 1, 'a row added before the cut is read again');
         assert.notEqual(early.s.domHash, first.domHash);
-        const again = await look(() => document.querySelector('#card-970').remove(), { full: true });
+        const again = await look(() => document.querySelector('#card-970').remove());
         assert.equal(again.factsAsked, 0, "the new writing's cut stands for the next look");
         assert.equal(again.s.domHash, early.s.domHash);
     } finally {
