@@ -266,9 +266,10 @@ impl Kept {
 
     /// Before the page is laid out again after a change to the tree: the
     /// subtrees of the kept page that leave it (no live mirror node stands
-    /// for them) and those read again under a parent read again (they may
-    /// have moved), taken out of the engine's tree ([`retext::take_out`]).
-    /// None when one cannot be.
+    /// for them), and, under a node read again or whose children were listed
+    /// anew (`relisted`), those read again or out of the order they had (they
+    /// may have moved), taken out of the engine's tree, each run of siblings
+    /// at once ([`retext::take_out`]). None when one cannot be.
     fn take_out(&self, tree: &mut AxTree, index: &mut Index, nodes: &[MNode], stale: &[bool], relisted: &[u32]) -> Option<Moving> {
         let count = self.page.nodes.len();
         // Per page node: a live mirror node stands for it; it was read again.
@@ -363,7 +364,9 @@ impl Kept {
         // The kept page's children of `i` that are still its children, in the mirror's order.
         let olds: FxHashSet<u32> = self.page.get(i)?.children.iter().copied().collect();
         let seq: Vec<u32> = m.children.iter().filter_map(|&c| self.page_of.get(c as usize).copied()).filter(|p| *p != NONE && olds.contains(p)).collect();
-        // Longest increasing subsequence (page order is index order): patience sorting.
+        // Longest increasing subsequence (page order is index order): patience sorting, written
+        // here rather than taken from a crate: twenty lines over one list's children (with the
+        // rest of this function, 0.17 ms for the 40k-node page's 1,251 cards in a trace probe).
         let mut tails: Vec<usize> = Vec::new();
         let mut before = vec![usize::MAX; seq.len()];
         for (k, &p) in seq.iter().enumerate() {
