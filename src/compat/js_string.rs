@@ -146,7 +146,22 @@ pub fn normalize_name_cow(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
 
 /// `JSON.stringify(s)` for a string (serde_json escapes exactly the same set).
 pub fn json_quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+    let mut out = String::with_capacity(s.len() + 2);
+    push_json_quoted(&mut out, s);
+    out
+}
+
+/// [`json_quote`] appended to `out`. Most names need no escape and are
+/// copied as they are; the rest go through serde_json, whose escapes are
+/// `JSON.stringify`'s for any Rust string.
+pub fn push_json_quoted(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string()));
+    }
 }
 
 #[cfg(test)]
@@ -161,6 +176,15 @@ mod tests {
         assert!(!is_js_whitespace('\u{200B}'));
         assert_eq!(collapse_whitespace("  a \u{FEFF}\t b\u{0085} "), "a b\u{0085}");
         assert_eq!(collapse_whitespace("\n\n"), "");
+    }
+
+    #[test]
+    fn quoting_without_escapes_matches_json_stringify() {
+        for s in ["", "Send", "a \"b\"", "back\\slash", "tab\there", "\u{1}", "\u{7f}\u{2028}é😀", "line\nbreak"] {
+            let mut out = String::from("x");
+            push_json_quoted(&mut out, s);
+            assert_eq!(out, format!("x{}", serde_json::to_string(s).unwrap()), "{s:?}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
 use crate::compat::hash::{element_signature_hash, hash_doctor_field};
-use crate::compat::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow};
+use crate::compat::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow, push_json_quoted};
 use crate::dom::selector::Located;
 use crate::dom::Hints;
 use crate::options::{SnapshotOptions, REF_BUDGET};
@@ -943,52 +943,89 @@ fn push_summary_line(view: &mut Vec<VNode<'_>>, role: &'static str, text: String
     view.len() as u32 - 1
 }
 
-fn shown(text: &str, opts: &SnapshotOptions) -> String {
+fn shown<'t>(text: &'t str, opts: &SnapshotOptions) -> Cow<'t, str> {
     if opts.redact_text && !text.is_empty() {
-        format!("[redacted:{}]", hash_doctor_field(text))
+        Cow::Owned(format!("[redacted:{}]", hash_doctor_field(text)))
     } else {
-        text.to_string()
+        Cow::Borrowed(text)
     }
 }
 
-fn state_attrs(v: &VNode<'_>, opts: &SnapshotOptions, out: &mut Vec<String>) {
+/// A line's bracketed attributes, written straight into it: `[` before the
+/// first, a space between, `]` by [`Attrs::close`]. (A `Vec<String>` joined
+/// cost an allocation an attribute, on every line of every look.)
+struct Attrs<'l> {
+    line: &'l mut String,
+    any: bool,
+}
+
+impl<'l> Attrs<'l> {
+    fn new(line: &'l mut String) -> Attrs<'l> {
+        Attrs { line, any: false }
+    }
+
+    /// Starts the next attribute and hands back the line to write it into.
+    fn next(&mut self) -> &mut String {
+        self.line.push_str(if self.any { " " } else { " [" });
+        self.any = true;
+        self.line
+    }
+
+    fn push(&mut self, attr: &str) {
+        self.next().push_str(attr);
+    }
+
+    fn close(self) {
+        if self.any {
+            self.line.push(']');
+        }
+    }
+}
+
+fn state_attrs(v: &VNode<'_>, opts: &SnapshotOptions, out: &mut Attrs<'_>) {
+    use std::fmt::Write;
     let s = &v.states;
     if let Some(t @ (Tristate::True | Tristate::Mixed)) = s.checked {
-        out.push(format!("checked={}", t.as_str()));
+        out.push("checked=");
+        out.line.push_str(t.as_str());
     }
     if s.disabled {
-        out.push("disabled=true".into());
+        out.push("disabled=true");
     }
     if let Some(e) = s.expanded {
-        out.push(format!("expanded={e}"));
+        out.push(if e { "expanded=true" } else { "expanded=false" });
     }
     if s.selected {
-        out.push("selected=true".into());
+        out.push("selected=true");
     }
     if let Some(p) = s.pressed {
-        out.push(format!("pressed={}", p.as_str()));
+        out.push("pressed=");
+        out.line.push_str(p.as_str());
     }
     // Chrome reports a nesting level on list items and rows too; only headings
     // and tree items carry information in it.
     if let Some(l) = s.level.filter(|_| matches!(v.role.as_ref(), "heading" | "treeitem")) {
-        out.push(format!("level={l}"));
+        let _ = write!(out.next(), "level={l}");
     }
     if let Some(val) = &v.value {
         if val != &v.name {
-            out.push(format!("value={}", json_quote(&shown(val, opts))));
+            out.push("value=");
+            push_json_quoted(out.line, &shown(val, opts));
         }
     }
     if let Some(u) = v.url {
-        out.push(format!("url={}", json_quote(u)));
+        out.push("url=");
+        push_json_quoted(out.line, u);
     }
     if v.scrolled.0 > 0 {
-        out.push(format!("items-above={}", v.scrolled.0));
+        let _ = write!(out.next(), "items-above={}", v.scrolled.0);
     }
     if v.scrolled.1 > 0 {
-        out.push(format!("items-below={}", v.scrolled.1));
+        let _ = write!(out.next(), "items-below={}", v.scrolled.1);
     }
     if let Some(why) = v.hints.concealed.filter(|_| opts.mark_untrusted) {
-        out.push(format!("invisible={}", why.as_str()));
+        out.push("invisible=");
+        out.line.push_str(why.as_str());
     }
 }
 
@@ -1008,10 +1045,17 @@ fn relative_url<'u>(url: &'u str, page_url: Option<&str>) -> &'u str {
 
 /// A text node's line, flagged when a person cannot see it (`untrustedContent: 'mark'`).
 fn text_line(v: &VNode<'_>, opts: &SnapshotOptions) -> String {
-    match v.hints.concealed.filter(|_| opts.mark_untrusted) {
-        Some(why) => format!("- text [invisible={}]: {}", why.as_str(), shown(&v.name, opts)),
-        None => format!("- text: {}", shown(&v.name, opts)),
+    let text = shown(&v.name, opts);
+    let mut line = String::with_capacity(32 + text.len());
+    line.push_str("- text");
+    if let Some(why) = v.hints.concealed.filter(|_| opts.mark_untrusted) {
+        line.push_str(" [invisible=");
+        line.push_str(why.as_str());
+        line.push(']');
     }
+    line.push_str(": ");
+    line.push_str(&text);
+    line
 }
 
 fn element_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions) -> String {
@@ -1020,26 +1064,23 @@ fn element_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions) -
 
 /// `element_line`, with the name left out when another line says it (`said_once`).
 fn named_line(v: &VNode<'_>, r: Option<&ElementRef>, opts: &SnapshotOptions, with_name: bool) -> String {
-    let mut line = String::with_capacity(16 + v.role.len() + v.name.len());
+    let mut line = String::with_capacity(32 + v.role.len() + v.name.len());
     line.push_str("- ");
     line.push_str(&v.role);
     if with_name && !v.name.is_empty() {
         line.push(' ');
-        line.push_str(&json_quote(&shown(&v.name, opts)));
+        push_json_quoted(&mut line, &shown(&v.name, opts));
     }
-    let mut attrs = Vec::new();
+    let mut attrs = Attrs::new(&mut line);
     if let Some(r) = r {
-        attrs.push(format!("ref={}", r.ref_id));
+        attrs.push("ref=");
+        attrs.line.push_str(&r.ref_id);
         if r.clickable {
-            attrs.push("clickable".into());
+            attrs.push("clickable");
         }
     }
     state_attrs(v, opts, &mut attrs);
-    if !attrs.is_empty() {
-        line.push_str(" [");
-        line.push_str(&attrs.join(" "));
-        line.push(']');
-    }
+    attrs.close();
     line
 }
 
