@@ -193,16 +193,28 @@ test('a repeat snapshot reads only the subtrees that changed, and an unchanged p
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
     // The capture's round trips: the pump's polls that hand out commands to send.
     const pollOf = native.CapturePump.prototype.poll;
+    // Each subtree's listeners are asked as its describeNode answers (two questions, one after
+    // the other, beside the batch's other reads): those polls are not round trips of the capture.
+    const listening = new Set(['DOM.resolveNode', 'DOMDebugger.getEventListeners']);
     let rounds = 0;
+    let polls = [];
     native.CapturePump.prototype.poll = function () {
         const r = pollOf.call(this);
-        if (r.requests && r.requests.length) rounds += 1;
+        if (r.requests && r.requests.length) {
+            polls.push(r.requests);
+            if (!r.requests.every(q => listening.has(q.method))) rounds += 1;
+        }
         return r;
     };
     const counted = async () => {
         rounds = 0;
+        polls = [];
         const s = await session.snapshot();
-        return [s, rounds];
+        // The listener questions of a subtree: at most one resolve and one listeners' question each.
+        const asked = method => polls.flat().filter(q => q.method === method).length;
+        assert.ok(asked('DOMDebugger.getEventListeners') <= s.stats.subtreesReread && asked('DOM.resolveNode') <= s.stats.subtreesReread, 'one question of each kind a subtree');
+        // The listeners' questions add one round trip after the reads at most: a chain of two.
+        return [s, rounds + (asked('DOM.resolveNode') ? 2 : 0)];
     };
     try {
         const first = await session.snapshot();

@@ -13,6 +13,7 @@
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
+use rustc_hash::FxHashMap;
 use serde_json::{json, Value};
 
 use super::calls::{Call, RepeatCall};
@@ -158,6 +159,83 @@ impl Reader<'_> {
     async fn batch(&self, cmds: &[CdpCommand]) -> Vec<CdpReply> {
         join_all(cmds.iter().map(|c| call_before(self.transport, c.as_call(), self.deadline))).await
     }
+
+    /// [`Reader::batch`], where each command `roots` names (its place in
+    /// `cmds`, and the subtree's index) is a subtree's `DOM.describeNode`:
+    /// as soon as it answers, that subtree's listeners are asked
+    /// ([`early_listeners`]), while the rest of the batch is still read.
+    async fn batch_with_listeners(&self, cmds: &[CdpCommand], roots: &FxHashMap<usize, u32>) -> (Vec<CdpReply>, Vec<Option<Asked>>) {
+        let calls = cmds.iter().enumerate().map(|(i, c)| async move {
+            let reply = call_before(self.transport, c.as_call(), self.deadline).await;
+            let asked = match roots.get(&i) {
+                Some(&k) => early_listeners(self, k, &reply).await,
+                None => None,
+            };
+            (reply, asked)
+        });
+        join_all(calls).await.into_iter().unzip()
+    }
+}
+
+/// A subtree's root resolved in the page's main world, and, if that gave an
+/// object, its listeners: each command with its reply.
+struct Asked {
+    resolve: (CdpCommand, CdpReply),
+    listeners: Option<(CdpCommand, CdpReply)>,
+}
+
+/// What `DOM.describeNode` says of a subtree's root, read without the subtree.
+#[derive(serde::Deserialize)]
+struct DescribedRoot {
+    node: RootFacts,
+}
+
+#[derive(serde::Deserialize)]
+struct RootFacts {
+    #[serde(rename = "backendNodeId")]
+    backend: Option<i64>,
+    #[serde(rename = "nodeType")]
+    node_type: Option<i64>,
+    #[serde(rename = "childNodeCount")]
+    child_count: Option<i64>,
+}
+
+/// The listeners of subtree `k`, asked on its `DOM.describeNode` reply
+/// instead of after the whole batch that reply came in: the two questions
+/// (the root in the page's world, then its listeners) queue behind the
+/// batch's other reads in the renderer, not after them. A row hidden on the
+/// 40k-node page: the look's last reply came a round trip sooner
+/// (`bench/repeat-calls.mjs`; see `page_listeners` for why two questions).
+/// None where [`page_listeners`] decides as before: a text by itself (which
+/// the mirror may answer for), or a reply this cannot read (an error, or a
+/// subtree nested past serde_json's depth limit).
+async fn early_listeners(r: &Reader<'_>, k: u32, described: &CdpReply) -> Option<Asked> {
+    let CdpReply::Ok(text) = described else { return None };
+    let root = crate::compat::json_text::from_str_lossy::<DescribedRoot>(text).ok()?.node;
+    let backend = root.backend?;
+    if lone_text(root.node_type, root.child_count) {
+        return None;
+    }
+    let resolve = command(RepeatCall::PageRoot(k), json!({ "backendNodeId": backend, "objectGroup": r.group }));
+    let reply = call_before(r.transport, resolve.as_call(), r.deadline).await;
+    let id = match &reply {
+        CdpReply::Ok(t) => serde_json::from_str::<Value>(t).ok().and_then(|v| v.pointer("/object/objectId").and_then(Value::as_str).map(str::to_string)),
+        _ => None,
+    };
+    let listeners = match id {
+        Some(id) => {
+            let ask = command(RepeatCall::Listeners(k), json!({ "objectId": id, "depth": -1, "pierce": true }));
+            let reply = call_before(r.transport, ask.as_call(), r.deadline).await;
+            Some((ask, reply))
+        }
+        None => None,
+    };
+    Some(Asked { resolve: (resolve, reply), listeners })
+}
+
+/// A text node read again by itself (its data changed): see [`page_listeners`].
+fn lone_text(node_type: Option<i64>, child_count: Option<i64>) -> bool {
+    node_type == Some(3) && child_count.unwrap_or(0) == 0
 }
 
 /// The error of a call that must answer, or the fallback its refusal means.
@@ -621,7 +699,10 @@ async fn read_roots(
     let mut sent: Vec<CdpCommand> = extra.to_vec();
     sent.extend(reads.iter().cloned());
     sent.extend(look.cloned());
-    let mut replies = r.batch(&sent).await;
+    // Each root's describeNode, by its place in `sent`: its listeners are asked on its reply.
+    let describes: FxHashMap<usize, u32> = (0..roots.len()).map(|k| (extra.len() + k * 2, k as u32)).collect();
+    let (mut replies, mut early) = r.batch_with_listeners(&sent, &describes).await;
+    let early: Vec<Option<Asked>> = (0..roots.len()).map(|k| early.get_mut(extra.len() + k * 2).and_then(Option::take)).collect();
     // A look that did not answer is only a look: the caller asks again itself.
     let after = look.and_then(|_| replies.pop()).and_then(|reply| evaluated(&reply)).map(|v| v.to_string());
     let rest = replies.split_off(extra.len().min(replies.len()));
@@ -644,7 +725,7 @@ async fn read_roots(
     // 4. Their listeners (clickable nodes), asked of the page's own world.
     // What the mirror knew of each root's listeners (see `page_listeners`), asked before any wait.
     let known: Vec<Option<bool>> = subtrees.iter().map(|(d, _)| d.int("backendNodeId").and_then(|b| mirror.node_of(b)).map(|n| n.clickable)).collect();
-    let listeners = match page_listeners(r, &subtrees, &known).await? {
+    let listeners = match page_listeners(r, &subtrees, &known, early).await? {
         Ok(l) => l,
         Err(f) => return Ok(Err(f)),
     };
@@ -715,10 +796,13 @@ async fn read_roots(
 /// listener changes no node, so no look sees one added to any node that did
 /// not change otherwise, and a text's data says nothing of its listeners. It
 /// keeps what the mirror knew (two round trips saved on most looks after a change of text).
+///
+/// `early` holds what [`early_listeners`] asked already, by subtree.
 async fn page_listeners<'a, D: Described<'a>>(
     r: &Reader<'_>,
     subtrees: &[(D, Value)],
     known_clickable: &[Option<bool>],
+    mut early: Vec<Option<Asked>>,
 ) -> Result<std::result::Result<Vec<Value>, Fallback>> {
     let mut out: Vec<Option<Value>> = vec![None; subtrees.len()];
     let mut resolve = Vec::with_capacity(subtrees.len());
@@ -727,10 +811,19 @@ async fn page_listeners<'a, D: Described<'a>>(
         let Some(backend) = described.int("backendNodeId") else {
             return Ok(Err(Fallback("a changed subtree's root has no backendNodeId".into())));
         };
-        let lone_text = described.int("nodeType") == Some(3) && described.int("childNodeCount").unwrap_or(0) == 0;
+        let lone_text = lone_text(described.int("nodeType"), described.int("childNodeCount"));
         if let Some(clickable) = known_clickable.get(k).copied().flatten().filter(|_| lone_text) {
             let listeners: Vec<Value> = if clickable { vec![json!({ "type": "click", "backendNodeId": backend })] } else { Vec::new() };
             out[k] = Some(json!({ "listeners": listeners }));
+            continue;
+        }
+        if let Some(Asked { resolve: (cmd, reply), listeners }) = early.get_mut(k).and_then(Option::take) {
+            let resolved = json_of!(cmd, &reply, r.opts);
+            if resolved.pointer("/object/objectId").and_then(Value::as_str).is_none() {
+                return Ok(Err(Fallback("a changed subtree's root could not be reached in the page's world".into())));
+            }
+            let Some((cmd, reply)) = listeners else { return Ok(Err(Fallback("a changed subtree's listeners were not asked".into()))) };
+            out[k] = Some(json_of!(cmd, &reply, r.opts));
             continue;
         }
         asked.push(k);
