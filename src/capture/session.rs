@@ -1726,13 +1726,20 @@ impl CaptureSession {
 }
 
 /// The walk's first calls (`super::walk`); its facts follow in our world, its listeners the page's document.
+///
+/// The page's document comes first: its object answers before `DOM.getDocument`
+/// is done, and the listeners' question it leads to queues in the renderer behind
+/// the walk instead of a round trip after the document's reply. The generated app
+/// page, `node bench/engine.mjs --script-heavy --only generated-app --no-readme`,
+/// old and new in turns, 2026-11-29: the DOM engine 10.7 and 11.0 ms before, 10.0
+/// and 10.3 after.
 fn walk_commands() -> Vec<CdpCommand> {
     vec![
+        CdpCommand::new(Call::Walk(WalkCall::Release), json!({ "objectGroup": walk::OBJECT_GROUP })),
+        CdpCommand::new(Call::Walk(WalkCall::PageDocument), json!({ "expression": "document", "objectGroup": walk::OBJECT_GROUP })),
         CdpCommand::new(Call::Walk(WalkCall::Enable), json!({ "includeWhitespace": "all" })),
         CdpCommand::new(Call::Walk(WalkCall::Document), dom_document_params()),
         CdpCommand::new(Call::Walk(WalkCall::Disable), json!({})),
-        CdpCommand::new(Call::Walk(WalkCall::Release), json!({ "objectGroup": walk::OBJECT_GROUP })),
-        CdpCommand::new(Call::Walk(WalkCall::PageDocument), json!({ "expression": "document", "objectGroup": walk::OBJECT_GROUP })),
     ]
 }
 
