@@ -174,12 +174,12 @@ pub(super) fn capture_outcome_learning(
     if let Some((numbering, prefix)) = learn {
         let s = &c.snapshot;
         let seen = s.ref_keys.iter().zip(&s.refs).filter_map(|(k, r)| Some((k.as_deref()?, r.ref_id.strip_prefix(prefix)?.parse::<u32>().ok()?)));
-        numbering.learn(seen, s.next_ref);
+        crate::trace::timed("outcome.learn", || numbering.learn(seen, s.next_ref));
     }
     let (json, written, text) = match sent {
         Some((state, base)) => {
             let last = state.take_sent();
-            let (json, written) = crate::text::sent_refs::render(&c.snapshot, last.as_ref(), base.as_deref());
+            let (json, written) = crate::trace::timed("outcome.render", || crate::text::sent_refs::render(&c.snapshot, last.as_ref(), base.as_deref()));
             // What JS now holds: the refs move (the snapshot goes once written).
             let refs = std::mem::take(&mut c.snapshot.refs);
             state.put_sent(crate::text::sent_refs::SentRefs { snapshot_id: c.snapshot.snapshot_id.clone(), refs });
@@ -189,7 +189,7 @@ pub(super) fn capture_outcome_learning(
         // `\"` a name), JS parsed it out again character by character.
         None => (c.snapshot.to_json_without_text(None), Written::Whole, Some(std::mem::take(&mut c.snapshot.text))),
     };
-    let json = crate::compat::json_text::for_v8(json);
+    let json = crate::trace::timed("outcome.for_v8", || crate::compat::json_text::for_v8(json));
     CaptureOutcome {
         unchanged: false,
         refs_reused: written == Written::Zeroed,
