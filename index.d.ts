@@ -171,6 +171,13 @@ export interface CaptureOutcome {
   refsChangedOnly: boolean
   /** The value of `IncrementalInput::after` as JSON, when a repeat capture read subtrees and it answered. */
   after?: string
+  /**
+   * With `IncrementalInput::shape`: the snapshot recorded in the session's book,
+   * as `NativeSession::record` answers (JSON), so that its text need not cross again.
+   */
+  recorded?: string
+  /** With `IncrementalInput::shape`: whether the text shows a progressbar (`loadingStateGiven`). */
+  progress?: boolean
 }
 
 /** One CDP command for the JS driver to send. */
@@ -318,6 +325,13 @@ export interface IncrementalInput {
    * its value comes back as the outcome's `after` (JSON).
    */
   after?: string
+  /**
+   * The options' shape key: a new snapshot is recorded in the session's book
+   * under it (`NativeSession::record`, keeping it as the latest of its shape),
+   * with `state`, the page's watch state before the capture.
+   */
+  shape?: string
+  state?: any
 }
 
 /** The `Input.dispatchKeyEvent` parameters that press `key` (`Enter`, `Control+a`); throws `snapshot.invalid-input` for a name that is no key. */
@@ -328,6 +342,12 @@ export declare function keyEvents(key: string): Array<any>
  * progressbar in `text`, or requests the last action started (`inFlight`); else null.
  */
 export declare function loadingState(text: string, page: any | undefined | null, inFlight: Array<string>): any | null
+
+/**
+ * [`loading_state`] of a snapshot whose capture said whether it shows a
+ * progressbar (`CaptureOutcome::progress`), so that its text need not cross again.
+ */
+export declare function loadingStateGiven(progress: boolean, page: any | undefined | null, inFlight: Array<string>): any | null
 
 /**
  * Page text inside untrusted-content boundaries, imitations defused (a session's delta).

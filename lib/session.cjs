@@ -373,7 +373,7 @@ class PageSession {
         // for the changed subtrees at once.
         const [reuseOk, sawChange] = this._native.beforeCapture(key, state ?? null, token ?? undefined);
         const reuse = Boolean(prev && !bypass && reuseOk);
-        const { snapshot, after } = await this._capture(o, token, reuse, sawChange, incremental && state);
+        const { snapshot, after, recorded: recordedByCore, progress } = await this._capture(o, token, reuse, sawChange, incremental && state, key);
         if (incremental && state === null && Array.isArray(snapshot.notes)) {
             snapshot.notes.push(`${native.FULL_CAPTURE_NOTE}the page's watcher did not answer within ${watchMs} ms`);
         }
@@ -389,14 +389,15 @@ class PageSession {
             const same = { ...prev.snapshot, stats, notes, fromCache: true };
             // The page's own loading signals are in its DOM, which did not change; requests in flight may have.
             const kept = prev.snapshot.loadingState && prev.snapshot.loadingState.source !== 'network' ? prev.snapshot.loadingState : null;
-            const loading = kept || this._loadingState(prev.snapshot.text, null);
+            const loading = kept || this._loadingState(prev.snapshot.text, null, prev.progress);
             if (loading) same.loadingState = loading;
             else delete same.loadingState;
             return same;
         }
         // The core numbers it against the last snapshot of this shape, which it holds (allRefs looks past them).
         const u = snapshot.untrusted;
-        const recorded = this._native.record(key, {
+        // A session's incremental capture recorded it where the text is (the core); else it is recorded here.
+        const recorded = recordedByCore || this._native.record(key, {
             snapshotId: snapshot.snapshotId,
             text: snapshot.text,
             url: snapshot.url ?? undefined,
@@ -414,9 +415,9 @@ class PageSession {
             const watched = await after;
             state.loading = watched ? watched.loading : null;
         }
-        const loading = this._loadingState(snapshot.text, state ? state.loading : null);
+        const loading = this._loadingState(snapshot.text, state ? state.loading : null, progress);
         if (loading) snapshot.loadingState = loading;
-        if (!bypass) this._latest.set(key, { snapshot, state });
+        if (!bypass) this._latest.set(key, { snapshot, state, progress });
         this._last = snapshot;
         if (wantDelta && snapshot.delta) return deltaView(snapshot);
         return snapshot;
@@ -429,12 +430,14 @@ class PageSession {
      * `{ unchanged: true, captureMs }`. With `lookAfter`, `after` is the
      * page's watch state (its loading signals) asked once the capture's reads are done.
      */
-    async _capture(opts, token = null, reuse = false, changed = false, lookAfter = false) {
+    async _capture(opts, token = null, reuse = false, changed = false, lookAfter = false, shape = undefined) {
         let incremental = null;
         if (token !== null) {
             // (`lookAfter` is the look's state: how many changed subtrees its record held.)
             const held = lookAfter && typeof lookAfter.held === 'number' ? lookAfter.held : undefined;
             incremental = { token, session: this._key, reuse, always: this._always, changed, held, base: this._sent ? this._sent.id : undefined, after: lookAfter ? LOADING_LOOK : undefined };
+            // With the options' shape, the core records a new snapshot in the session's book itself.
+            if (shape !== undefined) Object.assign(incremental, { shape, state: lookAfter || null });
         }
         // The refs the core compares with are those of `base`, whatever another capture does meanwhile.
         const base = this._sent;
@@ -462,7 +465,8 @@ class PageSession {
             this._known.set(r.ref, r);
         }
         while (this._known.size > MAX_REMEMBERED_REFS) this._known.delete(this._known.keys().next().value);
-        return { snapshot, after };
+        const recorded = typeof outcome.recorded === 'string' ? JSON.parse(outcome.recorded) : null;
+        return { snapshot, after, recorded, progress: typeof outcome.progress === 'boolean' ? outcome.progress : undefined };
     }
 
     /** The session's numbering so far, as arrays (what a capture without the session's object takes). */
@@ -531,8 +535,11 @@ class PageSession {
     }
 
     /** Seed 004 §4.4: the first loading signal, or null (never partial): the core's rule, with the requests in flight. */
-    _loadingState(text, pageLoading) {
-        return native.loadingState(text, pageLoading ?? null, this._pendingSince(this._actedAt ?? Infinity));
+    _loadingState(text, pageLoading, progress) {
+        const pending = this._pendingSince(this._actedAt ?? Infinity);
+        // `progress`: the capture said whether the text shows a progressbar (the text stays in JS).
+        if (typeof progress === 'boolean') return native.loadingStateGiven(progress, pageLoading ?? null, pending);
+        return native.loadingState(text, pageLoading ?? null, pending);
     }
 
     _pendingSince(since) {

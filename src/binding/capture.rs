@@ -101,6 +101,11 @@ pub struct CaptureOutcome {
     pub refs_changed_only: bool,
     /// The value of `IncrementalInput::after` as JSON, when a repeat capture read subtrees and it answered.
     pub after: Option<String>,
+    /// With `IncrementalInput::shape`: the snapshot recorded in the session's book,
+    /// as `NativeSession::record` answers (JSON), so that its text need not cross again.
+    pub recorded: Option<String>,
+    /// With `IncrementalInput::shape`: whether the text shows a progressbar (`loadingStateGiven`).
+    pub progress: Option<bool>,
 }
 
 /// Our isolated world in a page's document (see `SnapshotOptions::world`).
@@ -142,7 +147,7 @@ pub(super) fn capture_outcome(
     numbered: bool,
     sent: Option<(std::sync::Arc<crate::page_session::PageSessionState>, Option<String>)>,
 ) -> CaptureOutcome {
-    capture_outcome_learning(r, numbered, sent, None)
+    capture_outcome_learning(r, numbered, sent, None, None)
 }
 
 /// [`capture_outcome`], the numbers given learnt by a session's numbering (`learn`: it and the refs' prefix).
@@ -151,6 +156,7 @@ pub(super) fn capture_outcome_learning(
     numbered: bool,
     sent: Option<(std::sync::Arc<crate::page_session::PageSessionState>, Option<String>)>,
     learn: Option<(&crate::page_session::PageSessionState, &str)>,
+    record: Option<&RecordAs>,
 ) -> CaptureOutcome {
     let mut c = match r {
         Ok(c) => c,
@@ -167,6 +173,8 @@ pub(super) fn capture_outcome_learning(
                 refs_reused: false,
                 refs_changed_only: false,
                 after: None,
+                recorded: None,
+                progress: None,
             }
         }
     };
@@ -176,6 +184,18 @@ pub(super) fn capture_outcome_learning(
         let seen = s.ref_keys.iter().zip(&s.refs).filter_map(|(k, r)| Some((k.as_deref()?, r.ref_id.strip_prefix(prefix)?.parse::<u32>().ok()?)));
         crate::trace::timed("outcome.learn", || numbering.learn(seen, s.next_ref));
     }
+    // The book records the text here, where it is: JS handed every look's text back (half a
+    // megabyte on the 40k-node page), once to record it and once for its progressbar.
+    let (recorded, progress) = match (record, learn) {
+        (Some((shape, state)), Some((session, _))) => crate::trace::timed("outcome.record", || {
+            let s = &c.snapshot;
+            let boundaries = s.untrusted.as_ref().map(|(nonce, origin)| crate::page_session::book::Boundaries { nonce, origin });
+            let watch = crate::page_session::book::WatchState::of(state);
+            let r = session.book(|b| b.record(shape, &s.text, boundaries, s.url.as_deref(), watch, &s.snapshot_id, true, std::time::Instant::now()));
+            (serde_json::to_string(&r).ok(), Some(crate::page_session::book::shows_progress(&s.text)))
+        }),
+        _ => (None, None),
+    };
     let (json, written, text) = match sent {
         Some((state, base)) => {
             let last = state.take_sent();
@@ -202,6 +222,8 @@ pub(super) fn capture_outcome_learning(
         ref_keys: numbered.then_some(c.snapshot.ref_keys),
         world: c.world.map(WorldInput::from),
         after: c.after,
+        recorded,
+        progress,
     }
 }
 
@@ -249,6 +271,19 @@ pub struct IncrementalInput {
     /// An expression for our world, evaluated with the changed subtrees' reading;
     /// its value comes back as the outcome's `after` (JSON).
     pub after: Option<String>,
+    /// The options' shape key: a new snapshot is recorded in the session's book
+    /// under it (`NativeSession::record`, keeping it as the latest of its shape),
+    /// with `state`, the page's watch state before the capture.
+    pub shape: Option<String>,
+    pub state: Option<Value>,
+}
+
+/// What a session's capture records its snapshot under (`IncrementalInput::shape`, `state`).
+pub(super) type RecordAs = (String, Value);
+
+/// The shape and watch state a session's capture records under, if JS asked for it.
+pub(super) fn record_as(i: &IncrementalInput) -> Option<RecordAs> {
+    i.shape.clone().map(|shape| (shape, i.state.clone().unwrap_or(Value::Null)))
 }
 
 /// A capture over a CDP session held by JS, driven from JS's own thread
@@ -295,6 +330,7 @@ impl CapturePump {
     ) -> CapturePump {
         let numbered = numbering.is_some();
         let base = incremental.as_ref().and_then(|i| i.base.clone());
+        let record = incremental.as_ref().and_then(record_as);
         let state = session.map(|s| s.state.clone());
         let given = capture_options(&options, numbering).and_then(|(opts, mut ctx)| {
             if let Some(s) = &state {
@@ -317,7 +353,7 @@ impl CapturePump {
             };
             let learn = state.as_deref().map(|s| (s, prefix.as_str()));
             let captured = crate::trace::timed_async("capture", crate::capture::capture_incremental(&transport, opts, ctx)).await;
-            crate::trace::timed("session.outcome", || session_outcome(captured, numbered, sent, learn))
+            crate::trace::timed("session.outcome", || session_outcome(captured, numbered, sent, learn, record.as_ref()))
         });
         CapturePump { pump }
     }

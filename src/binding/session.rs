@@ -126,6 +126,7 @@ impl NativeSession {
     #[napi]
     pub async fn capture_endpoint(&self, endpoint: EndpointInput, options: Value, incremental: Option<IncrementalInput>) -> CaptureOutcome {
         let base = incremental.as_ref().and_then(|i| i.base.clone());
+        let record = incremental.as_ref().and_then(super::capture::record_as);
         let (mut opts, mut ctx) = match capture_options(&options, None) {
             Ok(o) => o,
             Err(e) => return capture_outcome(Err(e), false, None),
@@ -147,7 +148,7 @@ impl NativeSession {
         let sent = ctx.incremental.as_ref().map(|_| (self.state.clone(), base));
         let prefix = opts.ref_prefix.clone();
         let captured = Box::pin(crate::trace::timed_async("capture", crate::capture::capture_incremental(&*conn, opts, ctx))).await;
-        let outcome = crate::trace::timed("session.outcome", || session_outcome(captured, false, sent, Some((&self.state, prefix.as_str()))));
+        let outcome = crate::trace::timed("session.outcome", || session_outcome(captured, false, sent, Some((&self.state, prefix.as_str())), record.as_ref()));
         self.link.keep_world(&conn, outcome.world.clone().and_then(|w| world_of(Some(w)))).await;
         if conn.broken().is_some() {
             self.link.drop_broken(&conn).await;
@@ -280,6 +281,13 @@ pub struct RecordInput {
 #[napi]
 pub fn loading_state(text: String, page: Option<Value>, in_flight: Vec<String>) -> Option<Value> {
     crate::page_session::book::loading_state(&text, page.as_ref(), &in_flight)
+}
+
+/// [`loading_state`] of a snapshot whose capture said whether it shows a
+/// progressbar (`CaptureOutcome::progress`), so that its text need not cross again.
+#[napi]
+pub fn loading_state_given(progress: bool, page: Option<Value>, in_flight: Vec<String>) -> Option<Value> {
+    crate::page_session::book::loading_state_given(progress, page.as_ref(), &in_flight)
 }
 
 /// One look at a page settling after an action (`page_session::settle`).
@@ -434,6 +442,7 @@ pub(super) fn session_outcome(
     numbered: bool,
     sent: Option<(std::sync::Arc<crate::page_session::PageSessionState>, Option<String>)>,
     learn: Option<(&crate::page_session::PageSessionState, &str)>,
+    record: Option<&super::capture::RecordAs>,
 ) -> CaptureOutcome {
     match r {
         Ok(crate::capture::SessionCapture::Unchanged { capture_ms, world }) => CaptureOutcome {
@@ -448,8 +457,10 @@ pub(super) fn session_outcome(
             refs_reused: false,
             refs_changed_only: false,
             after: None,
+            recorded: None,
+            progress: None,
         },
-        Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome_learning(Ok(*c), numbered, sent, learn),
+        Ok(crate::capture::SessionCapture::Snapshot(c)) => capture_outcome_learning(Ok(*c), numbered, sent, learn, record),
         Err(e) => capture_outcome(Err(e), numbered, None),
     }
 }

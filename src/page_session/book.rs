@@ -243,11 +243,24 @@ impl Book {
 /// progressbar the snapshot shows; then requests the last action started.
 #[cfg_attr(not(feature = "napi"), allow(dead_code))] // the binding's
 pub fn loading_state(text: &str, page: Option<&Value>, in_flight: &[String]) -> Option<Value> {
+    loading_state_given(shows_progress(text), page, in_flight)
+}
+
+/// Whether a snapshot's text shows a progressbar (a line of that role).
+#[cfg_attr(not(feature = "napi"), allow(dead_code))] // the binding's
+pub fn shows_progress(text: &str) -> bool {
+    text.lines().any(|l| l.trim_start().strip_prefix("- progressbar").is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')))
+}
+
+/// [`loading_state`] of a text whose progressbar was looked for already
+/// (`progress`: a session's capture says so with its outcome, so that JS
+/// need not hand the text back to Rust).
+#[cfg_attr(not(feature = "napi"), allow(dead_code))] // the binding's
+pub fn loading_state_given(progress: bool, page: Option<&Value>, in_flight: &[String]) -> Option<Value> {
     if let Some(p) = page.filter(|p| !p.is_null() && *p != &Value::Bool(false)) {
         return Some(p.clone());
     }
-    if text.lines().any(|l| l.trim_start().strip_prefix("- progressbar").is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')))
-    {
+    if progress {
         return Some(serde_json::json!({ "active": true, "signal": "progress_indicator", "source": "snapshot", "detail": "a progressbar is on the page" }));
     }
     if !in_flight.is_empty() {
@@ -279,6 +292,18 @@ mod tests {
 
     fn rec(b: &mut Book, shape: &str, text: &str, st: Option<WatchState>, id: &str) -> Recorded {
         b.record(shape, text, None, Some("https://a.example/"), st, id, true, Instant::now())
+    }
+
+    #[test]
+    fn a_progressbar_found_once_gives_the_loading_state_the_text_would() {
+        let texts = ["- main:\n  - progressbar \"Loading\"", "- progressbars", "- text: progressbar", "- progressbar_x", "  - progressbar [ref=@e1]"];
+        for t in texts {
+            assert_eq!(loading_state_given(shows_progress(t), None, &[]), loading_state(t, None, &[]), "{t:?}");
+        }
+        assert!(shows_progress(texts[0]) && shows_progress(texts[4]));
+        assert!(!shows_progress(texts[1]) && !shows_progress(texts[2]) && !shows_progress(texts[3]));
+        let page = serde_json::json!({ "active": true, "signal": "aria_busy" });
+        assert_eq!(loading_state_given(true, Some(&page), &[]), Some(page), "the page's own signal comes first");
     }
 
     #[test]
