@@ -331,6 +331,8 @@ fn build_view<'a>(
             v.backend_node_id = node.backend_node_id;
             v.frame_id = frame;
             v.url = node.url.as_deref().filter(|_| role == "link");
+            // Sized for its own children (most of what it gets), not grown by doubling.
+            v.children = Vec::with_capacity(node.children.len());
             let idx = view.len() as u32;
             view.push(v);
             view[parent as usize].children.push(idx);
@@ -444,11 +446,13 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
         if view[i].kind != Kind::Element || view[i].children.is_empty() {
             continue;
         }
-        let children = std::mem::take(&mut view[i].children);
-        let mut out: Vec<u32> = Vec::with_capacity(children.len());
+        // The children kept are written back into their own list, each at or before
+        // where it was read (a list a parent, every look: 20k of them on the 40k-node page).
+        let mut children = std::mem::take(&mut view[i].children);
+        let mut out = Kept { at: 0 };
         // A run of adjacent text: the first node and, once a second joins, the merged text.
         let mut run: Option<(u32, Option<String>)> = None;
-        let mut flush = |run: &mut Option<(u32, Option<String>)>, out: &mut Vec<u32>, view: &mut [VNode<'a>]| {
+        let mut flush = |run: &mut Option<(u32, Option<String>)>, out: &mut Kept, children: &mut [u32], view: &mut [VNode<'a>]| {
             if let Some((idx, merged)) = run.take() {
                 // Text read from the tree as it is written stays borrowed (no copy per text node).
                 let text: Cow<'a, str> = match (merged, &view[idx as usize].name) {
@@ -467,7 +471,7 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
                 let repeats_parent = compact && !parent_name.is_empty() && text == *parent_name;
                 if !text.is_empty() && !repeats_parent {
                     view[idx as usize].name = text;
-                    out.push(idx);
+                    out.push(children, idx);
                 } else {
                     view[idx as usize].kept = false;
                     said_by_parent(view, i, idx as usize);
@@ -477,7 +481,11 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
         // A text that says the name of the element beside it (a dropped label's
         // "Pro" after its radio "Pro") goes before adjacent text is merged: merged
         // with the next label's text ("Pro Country") it would no longer match.
-        for (k, &c) in children.iter().enumerate() {
+        for k in 0..children.len() {
+            let c = children[k];
+            // The neighbours read are those of the list as it came: nothing after `k` is
+            // written yet, and `k - 1` holds what it held, unless a child before was left
+            // out or joined, when nothing reached that far.
             if compact && echoes_neighbour(view, &children, k, c) {
                 view[c as usize].kept = false;
                 continue;
@@ -486,7 +494,7 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
             if child.kind == Kind::Text {
                 // A list bullet: from a ListMarker, or (inside ARIA items, where Chrome
                 // reports the ::marker as an ignored node) leading bullet-only text.
-                let leading = out.is_empty() && run.is_none();
+                let leading = out.at == 0 && run.is_none();
                 if compact && (child.from_list_marker || leading) && is_bullet(&child.name) {
                     view[c as usize].kept = false;
                     continue;
@@ -501,23 +509,36 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
                         view[c as usize].kept = false;
                     }
                     _ => {
-                        flush(&mut run, &mut out, view);
+                        flush(&mut run, &mut out, &mut children, view);
                         run = Some((c, None));
                     }
                 }
             } else {
-                flush(&mut run, &mut out, view);
-                out.push(c);
+                flush(&mut run, &mut out, &mut children, view);
+                out.push(&mut children, c);
             }
         }
-        flush(&mut run, &mut out, view);
+        flush(&mut run, &mut out, &mut children, view);
+        children.truncate(out.at);
         if compact {
-            drop_redundant_text(view, i, &mut out);
+            drop_redundant_text(view, i, &mut children);
         }
-        view[i].children = out;
+        view[i].children = children;
     }
     if cut > 0 {
         notes.push(format!("{cut} text line(s) longer than maxTextChars ({max_text}) were cut; each says how many characters it left out"));
+    }
+}
+
+/// The children kept so far, written over the list they are read from.
+struct Kept {
+    at: usize,
+}
+
+impl Kept {
+    fn push(&mut self, children: &mut [u32], c: u32) {
+        children[self.at] = c;
+        self.at += 1;
     }
 }
 
@@ -573,6 +594,10 @@ fn drop_redundant_text(view: &mut [VNode<'_>], parent: usize, children: &mut Vec
         view[parent].name_said_below = true;
     }
     let named_from_content = named_from_content && !said_below;
+    // Most parents hold no text beside their elements: nothing to weigh.
+    if !children.iter().any(|&c| view[c as usize].kind == Kind::Text) {
+        return;
+    }
     let mut keep = vec![true; children.len()];
     let mut parent_says = Vec::new();
     for (k, &c) in children.iter().enumerate() {
