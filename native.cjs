@@ -867,6 +867,7 @@ module.exports.hashAccessibilitySnapshot = nativeBinding.hashAccessibilitySnapsh
 module.exports.hashDoctorField = nativeBinding.hashDoctorField
 module.exports.keyEvents = nativeBinding.keyEvents
 module.exports.loadingState = nativeBinding.loadingState
+module.exports.loadingStateGiven = nativeBinding.loadingStateGiven
 module.exports.markPageText = nativeBinding.markPageText
 module.exports.markUntrusted = nativeBinding.markUntrusted
 module.exports.matchTargets = nativeBinding.matchTargets

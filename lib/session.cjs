@@ -493,8 +493,8 @@ class PageSession {
                 const was = held ? held[id] : undefined;
                 if (!was) throw this._refsLost(`the capture reused ref ${id}, which the session does not hold`, id);
                 // A string is the ref's new signatureHash, its only change (it moved among its siblings).
-                if (r === 0) r = was;
-                else fresh.push((r = resigned(was, r)));
+                // Such a ref is the object `_known` holds, as one unchanged is: neither is fresh.
+                r = r === 0 ? was : resigned(was, r);
             } else {
                 fresh.push(r);
             }
@@ -524,7 +524,11 @@ class PageSession {
         for (const id of Object.keys(snapshot.refs)) {
             let r = snapshot.refs[id];
             if (!(id in held)) throw this._refsLost(`the capture changed ref ${id}, which the session does not hold`, id);
-            if (typeof r === 'string') r = resigned(held[id], r);
+            if (typeof r === 'string') {
+                // The object `_known` holds, written in place (see `_takeRefs`).
+                resigned(held[id], r);
+                continue;
+            }
             held[id] = r;
             fresh.push(r);
         }
