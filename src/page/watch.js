@@ -24,7 +24,18 @@
     let w = g.__webAiSnapshotWatch;
     if (!w || w.doc !== document) {
         // `shape` counts element and attribute changes (not text's): see `quietLoading`.
-        const state = { doc: document, token: `${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`, seq: 0, shape: 0, quietLoading: -1, lastAt: now(), observed: new WeakSet() };
+        // `shapeRoots`: the elements added and those whose attributes changed since `quietLoading`
+        // was last set (null past SHAPE_ROOTS of them): only these can have become loading signals.
+        const state = {
+            doc: document,
+            token: `${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`,
+            seq: 0,
+            shape: 0,
+            quietLoading: -1,
+            shapeRoots: [],
+            lastAt: now(),
+            observed: new WeakSet(),
+        };
         const CHURN = '[role="timer"],[role="marquee"]';
         const isChurn = node => {
             const el = node && (node.nodeType === 1 ? node : node.parentElement);
@@ -216,10 +227,21 @@
             // separates inline content only after something inline): read again by itself.
             for (const n of [r.previousSibling, r.nextSibling]) if (n && n.nodeType === 3) mark(n);
         };
+        const SHAPE_ROOTS = 256;
+        const noteShape = r => {
+            const roots = state.shapeRoots;
+            if (roots === null) return;
+            if (r.type === 'attributes') roots.push(r.target);
+            else for (const n of r.addedNodes) if (n.nodeType === 1) roots.push(n);
+            if (roots.length > SHAPE_ROOTS) state.shapeRoots = null;
+        };
         const handle = records => {
             let counted = false;
             for (const r of records) {
-                if (r.type !== 'characterData') state.shape += 1;
+                if (r.type !== 'characterData') {
+                    state.shape += 1;
+                    noteShape(r);
+                }
                 if (state.sessions.size) record(r);
                 if (isChurn(r.target)) continue;
                 counted = true;
@@ -474,6 +496,8 @@
         const max = el.getAttribute('aria-valuemax');
         return Number(now_) < (max === null || max === '' ? 100 : Number(max));
     };
+    // Every selector the loading signals below are found by (one query for "is any there").
+    const LOADING = '[aria-busy="true"],[role="progressbar"],progress,[class*="skeleton" i],[class*="shimmer" i],[data-skeleton],[data-loading="true"]';
     let loading = null;
     if (options && options.loading) {
         let el;
@@ -483,6 +507,11 @@
             // Nothing matched a loading selector at the last look, and no element or attribute
             // changed since (text cannot make an element match): three whole-document queries
             // saved on every look after a change of text (2.5–6 ms on the 40k-node page).
+        } else if (w.quietLoading >= 0 && Array.isArray(w.shapeRoots) && w.shapeRoots.every(n => !n.isConnected || !(n.matches(LOADING) || n.querySelector(LOADING)))) {
+            // Nothing matched at the last look, and no element added since, nor any whose
+            // attributes changed, matches or holds a match: what matches a selector by its
+            // own tag and attributes only can have begun to match only there. The queries
+            // are saved after a row is added, hidden or retitled too (see the commit).
         } else if ((el = first('[aria-busy="true"]', null, rendered))) {
             loading = { active: true, signal: 'aria_busy', source: 'dom', detail: describe(el) };
         } else if ((el = first('[role="progressbar"],progress', unfinished))) {
@@ -490,7 +519,10 @@
         } else if ((el = first('[class*="skeleton" i],[class*="shimmer" i],[data-skeleton],[data-loading="true"]'))) {
             loading = { active: true, signal: 'skeleton', source: 'dom', detail: describe(el) };
         }
-        if (document.readyState === 'complete' && w.quietLoading !== w.shape) w.quietLoading = candidates === 0 ? w.shape : -1;
+        if (document.readyState === 'complete' && w.quietLoading !== w.shape) {
+            w.quietLoading = candidates === 0 ? w.shape : -1;
+            w.shapeRoots = [];
+        }
     }
     // An incremental session's light look: its capture asks the watcher what changed, and for
     // as many of the changed subtrees with that question as its record holds so far (`held`: the
