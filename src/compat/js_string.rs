@@ -64,6 +64,12 @@ pub fn collapse_whitespace(s: &str) -> String {
     out
 }
 
+/// True when `collapse_whitespace` would return nothing (every character is
+/// white space), without making the string: asked of every node's name.
+pub fn is_blank(s: &str) -> bool {
+    s.chars().all(is_js_whitespace)
+}
+
 /// True when `collapse_whitespace` would return its input unchanged; lets hot
 /// paths skip an allocation for the common already-clean name.
 pub fn is_collapsed(s: &str) -> bool {
@@ -184,6 +190,13 @@ mod tests {
             let mut out = String::from("x");
             push_json_quoted(&mut out, s);
             assert_eq!(out, format!("x{}", serde_json::to_string(s).unwrap()), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn is_blank_agrees_with_collapse() {
+        for s in ["", " ", "\u{FEFF}\t\n\u{3000}", "a", " a ", "\u{0085}", "\u{200B}", "\u{00A0}\u{2028}"] {
+            assert_eq!(is_blank(s), collapse_whitespace(s).is_empty(), "{s:?}");
         }
     }
 

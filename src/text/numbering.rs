@@ -81,7 +81,14 @@ impl RefMemory {
 /// Elements without a backend id (recorded legacy trees) have no key and are
 /// numbered afresh every time.
 pub fn element_key(document: &str, backend_node_id: Option<i64>) -> Option<String> {
-    backend_node_id.map(|b| format!("{document}#{b}"))
+    let b = backend_node_id?;
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(b);
+    let mut key = String::with_capacity(document.len() + 1 + digits.len());
+    key.push_str(document);
+    key.push('#');
+    key.push_str(digits);
+    Some(key)
 }
 
 /// Hands out numbers during one serialization.

@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
 use crate::compat::hash::{element_signature_hash, hash_doctor_field};
-use crate::compat::js_string::{collapse_whitespace, json_quote, normalize_name, normalize_name_cow, push_json_quoted};
+use crate::compat::js_string::{is_blank, json_quote, normalize_name, normalize_name_cow, push_json_quoted};
 use crate::dom::selector::Located;
 use crate::dom::Hints;
 use crate::options::{SnapshotOptions, REF_BUDGET};
@@ -316,7 +316,7 @@ fn build_view<'a>(
             (Some(h), Some(b)) if !node.ignored => h(frame, b),
             _ => Hints::default(),
         };
-        let nameless = roles::is_nameless_container(role) && !node.focusable && collapse_whitespace(&node.name).is_empty();
+        let nameless = roles::is_nameless_container(role) && !node.focusable && is_blank(&node.name);
         let transparent = node.ignored || roles::is_transparent(&node.role) || (nameless && !node_hints.clickable);
         let marker = in_marker || roles::is_transparent(&node.role);
         let target = if transparent {
@@ -767,7 +767,9 @@ fn assign_refs(view: &[VNode<'_>], tiers: &[Option<Tier>], opts: &SnapshotOption
     }
     let mut refs = Vec::new();
     let mut ref_of: Vec<Option<u32>> = vec![None; view.len()];
-    let mut occurrences: FxHashMap<(&str, &str), u32> = FxHashMap::default();
+    let mut occurrences: FxHashMap<(&str, &str), u32> = FxHashMap::with_capacity_and_hasher(total, Default::default());
+    // The frame of the last ref keyed, and its document.
+    let mut last_document: Option<(&str, &str)> = None;
     // Preorder walk; `path` holds the child indices down to the node being visited.
     let mut path: Vec<u32> = Vec::new();
     let mut stack: Vec<(u32, usize, u32)> = view[0].children.iter().enumerate().rev().map(|(k, &c)| (c, 1, k as u32)).collect();
@@ -786,7 +788,16 @@ fn assign_refs(view: &[VNode<'_>], tiers: &[Option<Tier>], opts: &SnapshotOption
         if wanted {
             let occ = occurrences.entry((v.role.as_ref(), v.name.as_ref())).or_insert(0);
             let key = keying.and_then(|k| {
-                let document = v.frame_id.map(|f| k.documents.get(f).map_or(f, String::as_str)).unwrap_or_default();
+                // Nearly every ref is of the frame the last one was of: its document is looked up once.
+                let document = match (v.frame_id, last_document) {
+                    (Some(f), Some((was, document))) if std::ptr::eq(f, was) => document,
+                    (Some(f), _) => {
+                        let document = k.documents.get(f).map_or(f, String::as_str);
+                        last_document = Some((f, document));
+                        document
+                    }
+                    (None, _) => "",
+                };
                 element_key(document, v.backend_node_id)
             });
             let number = numberer.number(key.as_deref());
