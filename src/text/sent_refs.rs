@@ -86,16 +86,18 @@ pub fn render(snapshot: &WebAiSnapshot, last: Option<&SentRefs>, base: Option<&s
     let mut jsons: Vec<Option<Box<RawValue>>> = Vec::with_capacity(snapshot.refs.len());
     for (k, r) in snapshot.refs.iter().enumerate() {
         let was = finder.find(k, &r.ref_id);
-        if was.is_some_and(|was| WebAiSnapshot::same_ref_json(was, r)) {
-            reused = true;
-            jsons.push(None);
-            continue;
-        }
-        let json = if was.is_some_and(|was| WebAiSnapshot::same_ref_json_but_signature(was, r)) {
-            reused = true;
-            serde_json::value::to_raw_value(&r.signature_hash).ok()
-        } else {
-            WebAiSnapshot::ref_json(r)
+        // One comparison of all but the signature, then the signature: a row added or hidden
+        // changes the signature of every ref after it, which two whole comparisons read twice.
+        let json = match was {
+            Some(was) if WebAiSnapshot::same_ref_json_but_signature(was, r) => {
+                reused = true;
+                if was.signature_hash == r.signature_hash {
+                    jsons.push(None);
+                    continue;
+                }
+                serde_json::value::to_raw_value(&r.signature_hash).ok()
+            }
+            _ => WebAiSnapshot::ref_json(r),
         };
         match json {
             Some(json) => jsons.push(Some(json)),

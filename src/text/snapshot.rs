@@ -424,11 +424,6 @@ impl WebAiSnapshot {
         serde_json::value::to_raw_value(&RefJson::from(r)).ok()
     }
 
-    /// Whether two refs are written as the same JSON.
-    pub fn same_ref_json(a: &ElementRef, b: &ElementRef) -> bool {
-        RefJson::from(a) == RefJson::from(b)
-    }
-
     /// Whether two refs are written as the same JSON but for their `signatureHash`.
     pub fn same_ref_json_but_signature(a: &ElementRef, b: &ElementRef) -> bool {
         RefJson { signature_hash: "", ..RefJson::from(a) } == RefJson { signature_hash: "", ..RefJson::from(b) }
