@@ -522,7 +522,7 @@ class PageSession {
         if (!held) throw this._refsLost('the capture sent only changed refs, but the session holds no snapshot to take the others from');
         const fresh = [];
         for (const id of Object.keys(snapshot.refs)) {
-            let r = snapshot.refs[id];
+            const r = snapshot.refs[id];
             if (!(id in held)) throw this._refsLost(`the capture changed ref ${id}, which the session does not hold`, id);
             if (typeof r === 'string') {
                 // The object `_known` holds, written in place (see `_takeRefs`).
