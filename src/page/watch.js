@@ -496,8 +496,11 @@
         const max = el.getAttribute('aria-valuemax');
         return Number(now_) < (max === null || max === '' ? 100 : Number(max));
     };
-    // Every selector the loading signals below are found by (one query for "is any there").
-    const LOADING = '[aria-busy="true"],[role="progressbar"],progress,[class*="skeleton" i],[class*="shimmer" i],[data-skeleton],[data-loading="true"]';
+    // The loading signals' selectors, and all of them at once (one query for "is any there").
+    const BUSY = '[aria-busy="true"]';
+    const PROGRESS = '[role="progressbar"],progress';
+    const SKELETON = '[class*="skeleton" i],[class*="shimmer" i],[data-skeleton],[data-loading="true"]';
+    const LOADING = `${BUSY},${PROGRESS},${SKELETON}`;
     let loading = null;
     if (options && options.loading) {
         let el;
@@ -512,11 +515,11 @@
             // attributes changed, matches or holds a match: what matches a selector by its
             // own tag and attributes only can have begun to match only there. The queries
             // are saved after a row is added, hidden or retitled too (see the commit).
-        } else if ((el = first('[aria-busy="true"]', null, rendered))) {
+        } else if ((el = first(BUSY, null, rendered))) {
             loading = { active: true, signal: 'aria_busy', source: 'dom', detail: describe(el) };
-        } else if ((el = first('[role="progressbar"],progress', unfinished))) {
+        } else if ((el = first(PROGRESS, unfinished))) {
             loading = { active: true, signal: 'progress_indicator', source: 'dom', detail: describe(el) };
-        } else if ((el = first('[class*="skeleton" i],[class*="shimmer" i],[data-skeleton],[data-loading="true"]'))) {
+        } else if ((el = first(SKELETON))) {
             loading = { active: true, signal: 'skeleton', source: 'dom', detail: describe(el) };
         }
         if (document.readyState === 'complete' && w.quietLoading !== w.shape) {

@@ -449,10 +449,10 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
         // The children kept are written back into their own list, each at or before
         // where it was read (a list a parent, every look: 20k of them on the 40k-node page).
         let mut children = std::mem::take(&mut view[i].children);
-        let mut out = Kept { at: 0 };
+        let mut out = KeptSoFar { at: 0 };
         // A run of adjacent text: the first node and, once a second joins, the merged text.
         let mut run: Option<(u32, Option<String>)> = None;
-        let mut flush = |run: &mut Option<(u32, Option<String>)>, out: &mut Kept, children: &mut [u32], view: &mut [VNode<'a>]| {
+        let mut flush = |run: &mut Option<(u32, Option<String>)>, out: &mut KeptSoFar, children: &mut [u32], view: &mut [VNode<'a>]| {
             if let Some((idx, merged)) = run.take() {
                 // Text read from the tree as it is written stays borrowed (no copy per text node).
                 let text: Cow<'a, str> = match (merged, &view[idx as usize].name) {
@@ -531,11 +531,11 @@ fn normalize_text<'a>(view: &mut [VNode<'a>], compact: bool, max_text: usize, no
 }
 
 /// The children kept so far, written over the list they are read from.
-struct Kept {
+struct KeptSoFar {
     at: usize,
 }
 
-impl Kept {
+impl KeptSoFar {
     fn push(&mut self, children: &mut [u32], c: u32) {
         children[self.at] = c;
         self.at += 1;
