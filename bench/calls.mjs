@@ -33,7 +33,9 @@ try {
     const send = async (method, params) => {
         const at = performance.now();
         const reply = await cdp.send(method, params);
-        log?.push({ method, sentMs: at - began, tookMs: performance.now() - at, bytes: JSON.stringify(reply).length });
+        // The reply's size is measured once the capture is over: stringified here, a
+        // big page's reply would hold up the replies queued behind it.
+        log?.push({ method, sentMs: at - began, tookMs: performance.now() - at, reply });
         return reply;
     };
     const opts = { engine: 'dom', domRead: values.read, timeoutMs: 30_000 };
@@ -58,7 +60,7 @@ try {
     console.log(`${file}: ${nodes.result.value} elements; domRead '${values.read}'; median of ${RUNS} captures ${round(median(runs.map(r => r.totalMs)), 2)} ms, Playwright's AI snapshot ${round(median(pw), 2)} ms\n`);
     console.log('| call | sent at ms | reply ms | reply bytes |');
     console.log('| --- | --- | --- | --- |');
-    for (const c of mid.calls) console.log(`| ${c.method} | ${round(c.sentMs, 2)} | ${round(c.tookMs, 2)} | ${c.bytes} |`);
+    for (const c of mid.calls) console.log(`| ${c.method} | ${round(c.sentMs, 2)} | ${round(c.tookMs, 2)} | ${JSON.stringify(c.reply).length} |`);
     const inCalls = Math.max(...mid.calls.map(c => c.sentMs + c.tookMs));
     console.log(`\nthat capture: ${round(mid.totalMs, 2)} ms in all, its last reply in at ${round(inCalls, 2)} ms; the rest is reading the replies and building the snapshot (Rust) and the JS around it.`);
 } finally {
