@@ -574,4 +574,6 @@ export interface WorldInput {
   token?: string
   /** The page facts last found the document cheaper to walk than to snapshot (`domRead: 'auto'`). */
   walk?: boolean
+  /** The last capture in this world found frames in other processes. */
+  frames?: boolean
 }

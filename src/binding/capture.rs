@@ -118,11 +118,13 @@ pub struct WorldInput {
     pub token: Option<String>,
     /// The page facts last found the document cheaper to walk than to snapshot (`domRead: 'auto'`).
     pub walk: Option<bool>,
+    /// The last capture in this world found frames in other processes.
+    pub frames: Option<bool>,
 }
 
 impl From<crate::capture::World> for WorldInput {
     fn from(w: crate::capture::World) -> WorldInput {
-        WorldInput { frame_id: w.frame_id, loader_id: w.loader_id, context_id: w.context_id as f64, token: w.token, walk: w.walk }
+        WorldInput { frame_id: w.frame_id, loader_id: w.loader_id, context_id: w.context_id as f64, token: w.token, walk: w.walk, frames: w.frames }
     }
 }
 
@@ -136,6 +138,7 @@ pub(super) fn world_of(w: Option<WorldInput>) -> Option<crate::capture::World> {
         context_id: id as i64,
         token: w.token,
         walk: w.walk,
+        frames: w.frames,
     })
 }
 

@@ -73,4 +73,8 @@ pub struct World {
     /// cheaper to walk than to snapshot (`DomRead::Auto`: see `capture::walk::prefers_walk`),
     /// and no walk of it failed since; None until they ran.
     pub walk: Option<bool>,
+    /// Whether the last capture in this world found frames in other processes; None until
+    /// one said. A page that had them is asked for its targets in the first batch
+    /// (`CaptureSession::early_frames`), which a page without them is spared.
+    pub frames: Option<bool>,
 }

@@ -163,6 +163,10 @@ pub struct CaptureSession {
     /// The page's DOM snapshot has frame owners hosting no document in it
     /// (frames in other processes): the DOM engine then asks for the targets.
     unhosted_frames: bool,
+    /// Those owners' `backendNodeId`s, when the page's own snapshot (or walk) named them.
+    unhosted_owners: Vec<i64>,
+    /// The frames in other processes read alongside the page's first batch (`early_frames`) were looked for.
+    early_frames_asked: bool,
     /// A repeat capture's build: the engine's page and the DOM pass's trees are
     /// kept for the next (`built`), and may come from the last (`given_dom`).
     keep_built: bool,
@@ -225,6 +229,33 @@ struct ChromeJob {
     frame: Option<usize>,
     node: u32,
     reply: Option<Result<AxTree>>,
+}
+
+/// A job for each out-of-process frame the `Target.getTargets` reply lists
+/// under a frame in `known`, each then known (nested ones follow their parent
+/// when the reply lists the parent first). Frames in `known` are not listed again.
+fn oopif_jobs(targets: &Value, known: &mut Vec<String>) -> Vec<FrameJob> {
+    let mut jobs = Vec::new();
+    for t in targets.get("targetInfos").and_then(Value::as_array).into_iter().flatten() {
+        let is_frame = t.get("type").and_then(Value::as_str) == Some("iframe");
+        let parent = t.get("parentFrameId").and_then(Value::as_str);
+        let id = t.get("targetId").and_then(Value::as_str);
+        if let (true, Some(parent), Some(id)) = (is_frame, parent, id) {
+            if known.iter().any(|k| k == parent) && !known.iter().any(|k| k == id) {
+                known.push(id.to_string());
+                jobs.push(FrameJob {
+                    info: FrameInfo {
+                        id: id.to_string(),
+                        parent_id: Some(parent.to_string()),
+                        url: t.get("url").and_then(Value::as_str).unwrap_or_default().to_string(),
+                    },
+                    session: Some(id.to_string()),
+                    oopif_root: true,
+                });
+            }
+        }
+    }
+    jobs
 }
 
 /// What became of a previous capture's world.
@@ -298,6 +329,8 @@ impl CaptureSession {
             frame_tree_asked: false,
             targets_asked: false,
             unhosted_frames: false,
+            unhosted_owners: Vec::new(),
+            early_frames_asked: false,
             keep_built: false,
             built: None,
             built_page: None,
@@ -360,7 +393,7 @@ impl CaptureSession {
             // renderer then runs while the snapshot's reply travels and is read.
             cmds.push(self.dom_snapshot_command(Call::DomSnapshot, None));
         }
-        if (!self.dom_engine() || self.unhosted_frames) && !self.targets_asked {
+        if (!self.dom_engine() || self.unhosted_frames || self.expects_frames_elsewhere()) && !self.targets_asked {
             // Out-of-process (cross-site) frames are not in the page's frame tree.
             cmds.push(CdpCommand::new(Call::Targets, json!({})));
             self.targets_asked = true;
@@ -447,7 +480,7 @@ impl CaptureSession {
             (Call::CreateWorld, CdpReply::Ok(text)) => {
                 let context = crate::compat::json_text::from_str_lossy::<Value>(text).ok().and_then(|v| v.get("executionContextId").and_then(Value::as_i64));
                 if let (Some(id), Some((frame_id, Some(loader_id)))) = (context, self.main_frame()) {
-                    self.world = Some(World { frame_id, loader_id, context_id: id, token: None, walk: None });
+                    self.world = Some(World { frame_id, loader_id, context_id: id, token: None, walk: None, frames: None });
                 }
                 match context {
                     Some(id) => self.page_scripts(Some(id), None),
@@ -549,11 +582,68 @@ impl CaptureSession {
                 self.waiting.extend(later.iter().map(|c| c.call));
                 return follow.into_iter().chain(early).chain(later).collect();
             }
+            Call::Targets | Call::FrameTree => {
+                self.replies.insert(call, reply);
+                let early = self.early_frames();
+                self.waiting.extend(early.iter().map(|c| c.call));
+                return follow.into_iter().chain(early).collect();
+            }
             _ => {
                 self.replies.insert(call, reply);
             }
         }
         follow
+    }
+
+    /// Whether the DOM engine's first batch asks for the targets: when the page's
+    /// last capture in this world found frames in other processes, or none has said
+    /// yet. (On a page without them the call is spared: on a JS session each
+    /// message costs 0.2–0.3 ms, much of a small page's capture.)
+    fn expects_frames_elsewhere(&self) -> bool {
+        self.dom_engine()
+            && !self.prebuilt
+            && !self.given_facts
+            && self.opts.root_selector.is_none()
+            && self.ctx.world.as_ref().and_then(|w| w.frames) != Some(false)
+    }
+
+    /// Frames in other processes whose parent the capture knows already (the
+    /// main frame, by the world or the frame tree; the same-process frames the
+    /// frame tree names), read from the first batch on: each in its own
+    /// process, while the page's renderer still builds its DOM snapshot,
+    /// instead of once that is read. (bbc-1 of `../shared/pages`, read through
+    /// a Playwright page: its four such frames were asked at 37 ms, after the
+    /// page's snapshot and facts, and the capture ended at 53.) Frames found
+    /// later (a parent in another frame, or one the snapshot shows and the
+    /// targets did not) are read as before (`frames_or_finish`).
+    fn early_frames(&mut self) -> Vec<CdpCommand> {
+        if self.early_frames_asked || self.stage != Stage::First || !self.expects_frames_elsewhere() {
+            return Vec::new();
+        }
+        // The frame tree, when asked, names the same-process frames too: wait for it.
+        if self.frame_tree_asked && !self.replies.contains_key(&Call::FrameTree) {
+            return Vec::new();
+        }
+        let Some(targets) = self.reply_json(Call::Targets) else { return Vec::new() };
+        let mut known: Vec<String> = match &self.frame_tree {
+            Some(tree) => tree
+                .pointer("/frameTree/frame/id")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .into_iter()
+                .chain(child_frames(tree).into_iter().map(|f| f.id))
+                .collect(),
+            None => self.ctx.world.iter().map(|w| w.frame_id.clone()).collect(),
+        };
+        if known.is_empty() {
+            return Vec::new();
+        }
+        self.early_frames_asked = true;
+        let jobs = oopif_jobs(&targets, &mut known);
+        if jobs.is_empty() {
+            return Vec::new();
+        }
+        self.queue_frame_jobs(jobs)
     }
 
     /// The page facts and the `rootSelector` lookup, run in our isolated world
@@ -825,15 +915,28 @@ impl CaptureSession {
 
     /// Commands for new frame jobs; all frames of a round are read at once.
     fn frame_batch(&mut self, jobs: Vec<FrameJob>) -> Result<Step> {
+        let cmds = self.queue_frame_jobs(jobs);
+        if self.frames.is_empty() {
+            return self.finish();
+        }
+        self.stage = Stage::Frames;
+        self.frame_round += 1;
+        if cmds.is_empty() && self.dom_pending.is_empty() {
+            // Every frame replayed or read already: nothing to wait for.
+            self.waiting.clear();
+            return self.advance();
+        }
+        Ok(self.send(cmds))
+    }
+
+    /// Take on frame jobs (at most `MAX_FRAMES` in all): the commands that read them.
+    fn queue_frame_jobs(&mut self, jobs: Vec<FrameJob>) -> Vec<CdpCommand> {
         let room = MAX_FRAMES.saturating_sub(self.frames.len());
         let mut jobs = jobs;
         if jobs.len() > room {
             self.frame_notes.push(format!("{} more frames are not included (at most {MAX_FRAMES})", jobs.len() - room));
             self.unread_frames += jobs.len() - room;
             jobs.truncate(room);
-        }
-        if jobs.is_empty() {
-            return self.finish();
         }
         let mut cmds = Vec::with_capacity(jobs.len() * 3);
         let mut replayed: Vec<(u32, Vec<(FrameCall, String)>)> = Vec::new();
@@ -852,20 +955,13 @@ impl CaptureSession {
             self.frame_trees.push(None);
             self.frame_doms.push(DomParts::default());
         }
-        self.stage = Stage::Frames;
-        self.frame_round += 1;
         for (k, replies) in replayed {
             for (fc, text) in replies {
                 let more = self.receive(Call::Frame(k, fc), CdpReply::Ok(text));
                 cmds.extend(more);
             }
         }
-        if cmds.is_empty() && self.dom_pending.is_empty() {
-            // Every frame replayed: nothing to wait for.
-            self.waiting.clear();
-            return self.advance();
-        }
-        Ok(self.send(cmds))
+        cmds
     }
 
     /// What frame job `k` is asked.
@@ -904,9 +1000,13 @@ impl CaptureSession {
     /// out-of-process frames whose parent is one of them.
     fn frames_or_finish(&mut self) -> Result<Step> {
         // (Also when the DOM engine gave way to Chrome's tree, which reads frames by the frame tree.)
-        if !self.targets_asked && (self.unhosted_frames || !self.dom_engine()) {
-            self.targets_asked = true;
-            let mut cmds = vec![CdpCommand::new(Call::Targets, json!({}))];
+        let wanted = !self.dom_engine() || (self.unhosted_frames && !self.early_frames_cover_owners());
+        if wanted && !(self.targets_asked && self.frame_tree_asked) {
+            let mut cmds = Vec::new();
+            if !self.targets_asked {
+                self.targets_asked = true;
+                cmds.push(CdpCommand::new(Call::Targets, json!({})));
+            }
             if !self.frame_tree_asked {
                 self.frame_tree_asked = true;
                 cmds.push(CdpCommand::new(Call::FrameTree, json!({})));
@@ -924,31 +1024,26 @@ impl CaptureSession {
         let main_id = tree.as_ref().and_then(|t| t.pointer("/frameTree/frame/id")).and_then(Value::as_str).map(str::to_string);
         let same_process = tree.as_ref().map(child_frames).unwrap_or_default();
         let mut known: Vec<String> = main_id.into_iter().chain(same_process.iter().map(|f| f.id.clone())).collect();
+        // The frames read from the first batch on are known, and not read again.
+        known.extend(self.frames.iter().map(|j| j.info.id.clone()));
         // The DOM engine has same-process frames' documents in the page's snapshot.
         let mut jobs: Vec<FrameJob> =
             if self.dom_engine() { Vec::new() } else { same_process.into_iter().map(|info| FrameJob { info, session: None, oopif_root: false }).collect() };
         if let Some(targets) = self.reply_json(Call::Targets) {
-            for t in targets.get("targetInfos").and_then(Value::as_array).into_iter().flatten() {
-                let is_frame = t.get("type").and_then(Value::as_str) == Some("iframe");
-                let parent = t.get("parentFrameId").and_then(Value::as_str);
-                let id = t.get("targetId").and_then(Value::as_str);
-                if let (true, Some(parent), Some(id)) = (is_frame, parent, id) {
-                    if known.iter().any(|k| k == parent) && !known.iter().any(|k| k == id) {
-                        known.push(id.to_string());
-                        jobs.push(FrameJob {
-                            info: FrameInfo {
-                                id: id.to_string(),
-                                parent_id: Some(parent.to_string()),
-                                url: t.get("url").and_then(Value::as_str).unwrap_or_default().to_string(),
-                            },
-                            session: Some(id.to_string()),
-                            oopif_root: true,
-                        });
-                    }
-                }
-            }
+            jobs.extend(oopif_jobs(&targets, &mut known));
         }
         self.frame_batch(jobs)
+    }
+
+    /// Whether every frame owner the page's snapshot shows without its document
+    /// hosts a frame read from the first batch on (by its `DOM.getFrameOwner`
+    /// answer): then no other frame is left to look for.
+    fn early_frames_cover_owners(&self) -> bool {
+        if self.unhosted_owners.is_empty() || self.frames.is_empty() {
+            return false;
+        }
+        let owners: Vec<i64> = (0..self.frames.len()).filter_map(|k| self.frame_owner(k)).collect();
+        self.unhosted_owners.iter().all(|o| owners.contains(o))
     }
 
     /// After the first frame round: the same-process frames inside each
@@ -1180,6 +1275,10 @@ impl CaptureSession {
             }
             None => crate::trace::timed("dom.trees", || self.dom_trees(&tree, facts.viewport, &mut facts.notes)),
         };
+        let frames_elsewhere = self.unhosted_frames || self.frames.iter().any(|j| j.oopif_root);
+        if let Some(w) = self.world.as_mut() {
+            w.frames = Some(frames_elsewhere);
+        }
         let captures = self.frame_captures();
         // The tree is kept for the next build only as the engine built it.
         let as_built = self.focused.is_none() && self.modal.is_none() && tree.chrome_subtrees.is_empty() && captures.is_empty();
@@ -1250,13 +1349,14 @@ impl CaptureSession {
                 let page = call == Call::DomSnapshot;
                 let both = snapshot_reader::with_snapshot(t, |snap| {
                     let mirror = keep.then(|| crate::incremental::Mirror::from_snapshot(snap, self.snapshot_style_names().len()));
-                    let unhosted = page && snapshot_reader::has_unhosted_frames(snap);
+                    let unhosted = if page { snapshot_reader::unhosted_frame_owners(snap) } else { Vec::new() };
                     (self.engine_read(snap, keep), mirror, unhosted)
                 });
                 // (`take_page_mirror` is this for a page a walk read.)
                 match both {
                     Ok(((read, tree), mirror, unhosted)) => {
-                        self.unhosted_frames |= unhosted;
+                        self.unhosted_frames |= !unhosted.is_empty();
+                        self.unhosted_owners.extend(unhosted);
                         if mirror.is_some() {
                             self.mirror = mirror;
                         }
@@ -1327,7 +1427,9 @@ impl CaptureSession {
         use crate::incremental::{to_dom, to_page};
         let keep = self.ctx.incremental.is_some();
         self.keep_built |= keep;
-        self.unhosted_frames |= mirror.has_unhosted_frames();
+        let unhosted = mirror.unhosted_frame_owners();
+        self.unhosted_frames |= !unhosted.is_empty();
+        self.unhosted_owners.extend(unhosted);
         let style_at = self.engine_style_at();
         // The capture's first computed style is `cursor` when it asked for any before the engine's.
         let cursor = style_at > 0;
@@ -1429,7 +1531,7 @@ impl CaptureSession {
         }
         s.prebuilt = true;
         // Frames in other processes are not in the snapshot: their targets go in the first batch.
-        s.unhosted_frames = snapshot_reader::has_unhosted_frames(snap);
+        s.unhosted_frames = !snapshot_reader::unhosted_frame_owners(snap).is_empty();
         s
     }
 
@@ -1767,5 +1869,159 @@ fn parse_ax_reply(text: &str) -> Result<AxTree> {
         parse_rows(text)
     } else {
         parse_full_ax_tree(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::capture::driver::capture_in;
+    use crate::capture::transport::{CdpCall, CdpTransport, ReplyFuture};
+
+    const FRAME: &str = "T-oopif";
+
+    /// The recorded frames page (real Chromium, DOM engine) with its "Empty frame"
+    /// document moved to another process: the page's snapshot shows that iframe
+    /// without its document, and the frame's own session answers with it. The page's
+    /// snapshot is answered only once the frame's has been asked (`hold`), so a
+    /// capture that reads the frame after the page's snapshot never gets it.
+    struct OutOfProcess {
+        replies: Vec<(String, Value)>,
+        page_snapshot: String,
+        frame_snapshot: String,
+        main: String,
+        owner: i64,
+        hold: bool,
+        frame_asked: Arc<tokio::sync::Notify>,
+        page_answered: AtomicBool,
+        /// Each call as it came: its method, its session, and whether the page's snapshot had been answered.
+        log: Mutex<Vec<(String, Option<String>, bool)>>,
+    }
+
+    impl OutOfProcess {
+        fn new(hold: bool) -> OutOfProcess {
+            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded/frames-dom.json");
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let replies: Vec<(String, Value)> =
+                v["replies"].as_array().unwrap().iter().map(|r| (r["method"].as_str().unwrap().to_string(), r["result"].clone())).collect();
+            let mut snap = replies.iter().find(|(m, _)| m == "DOMSnapshot.captureSnapshot").unwrap().1.clone();
+            let strings = snap["strings"].clone();
+            let main = strings[snap["documents"][0]["frameId"].as_u64().unwrap() as usize].as_str().unwrap().to_string();
+            // The page's document hosts the last document at its second frame owner: that one goes elsewhere.
+            let docs = snap["documents"].as_array_mut().unwrap();
+            let moved = docs.pop().unwrap();
+            let moved_index = docs.len() as u64;
+            let hosting = &mut docs[0]["nodes"]["contentDocumentIndex"];
+            let at = hosting["value"].as_array().unwrap().iter().position(|d| d.as_u64() == Some(moved_index)).unwrap();
+            let owner_index = hosting["index"].as_array_mut().unwrap().remove(at).as_u64().unwrap() as usize;
+            hosting["value"].as_array_mut().unwrap().remove(at);
+            let owner = docs[0]["nodes"]["backendNodeId"][owner_index].as_i64().unwrap();
+            let frame_snapshot = json!({ "documents": [moved], "strings": strings }).to_string();
+            OutOfProcess {
+                replies,
+                page_snapshot: snap.to_string(),
+                frame_snapshot,
+                main,
+                owner,
+                hold,
+                frame_asked: Arc::new(tokio::sync::Notify::new()),
+                page_answered: AtomicBool::new(false),
+                log: Mutex::new(Vec::new()),
+            }
+        }
+
+        fn recorded(&self, method: &str) -> CdpReply {
+            match self.replies.iter().find(|(m, _)| m == method) {
+                Some((_, v)) => CdpReply::Ok(v.to_string()),
+                None => CdpReply::Err(format!("not recorded: {method}")),
+            }
+        }
+
+        fn calls(&self) -> Vec<(String, Option<String>, bool)> {
+            self.log.lock().unwrap().clone()
+        }
+    }
+
+    impl CdpTransport for OutOfProcess {
+        fn call<'a>(&'a self, call: CdpCall<'a>) -> ReplyFuture<'a> {
+            let answered = self.page_answered.load(Ordering::SeqCst);
+            self.log.lock().unwrap().push((call.method.to_string(), call.session.map(str::to_string), answered));
+            Box::pin(async move {
+                match (call.method, call.session) {
+                    ("DOMSnapshot.captureSnapshot", None) => {
+                        if self.hold {
+                            self.frame_asked.notified().await;
+                        }
+                        self.page_answered.store(true, Ordering::SeqCst);
+                        CdpReply::Ok(self.page_snapshot.clone())
+                    }
+                    ("DOMSnapshot.captureSnapshot", Some(_)) => {
+                        self.frame_asked.notify_one();
+                        CdpReply::Ok(self.frame_snapshot.clone())
+                    }
+                    ("Target.getTargets", None) => CdpReply::Ok(
+                        json!({ "targetInfos": [
+                            { "targetId": self.main, "type": "page", "url": "file:///frames.html" },
+                            { "targetId": FRAME, "type": "iframe", "parentFrameId": self.main, "url": "https://elsewhere.test/" },
+                            // Another tab's frame: not this page's.
+                            { "targetId": "T-other", "type": "iframe", "parentFrameId": "P-other", "url": "https://other.test/" }
+                        ] })
+                        .to_string(),
+                    ),
+                    ("DOM.getFrameOwner", None) if call.params["frameId"] == FRAME => {
+                        CdpReply::Ok(json!({ "backendNodeId": self.owner, "frameId": self.main }).to_string())
+                    }
+                    ("Page.getFrameTree", Some(_)) => {
+                        CdpReply::Ok(json!({ "frameTree": { "frame": { "id": FRAME, "loaderId": "L-oopif", "url": "https://elsewhere.test/" } } }).to_string())
+                    }
+                    (method, None) => self.recorded(method),
+                    (method, Some(s)) => CdpReply::Err(format!("{method} was not expected in session {s}")),
+                }
+            })
+        }
+    }
+
+    fn opts() -> SnapshotOptions {
+        SnapshotOptions { engine: crate::options::Engine::Dom, timeout_ms: 3000, ..SnapshotOptions::default() }
+    }
+
+    #[tokio::test]
+    async fn frames_in_other_processes_are_read_while_the_page_builds_its_snapshot() {
+        let t = OutOfProcess::new(true);
+        // A page captured for the first time: nothing says whether it has such frames.
+        let captured = capture_in(&t, opts(), CaptureContext::default()).await.expect("the capture ends once the frame was read");
+        let text = &captured.snapshot.text;
+        assert!(text.contains("- iframe \"Empty frame\":\n      - document \"Nothing\""), "the frame's document is under its iframe:\n{text}");
+        assert!(text.contains("button \"Deepest button\""), "{text}");
+        let calls = t.calls();
+        let asked_early = |method: &str, session: Option<&str>| calls.iter().any(|(m, s, answered)| m == method && s.as_deref() == session && !answered);
+        assert!(asked_early("Target.getTargets", None), "{calls:?}");
+        assert!(asked_early("DOM.getFrameOwner", None), "{calls:?}");
+        assert!(asked_early("DOMSnapshot.captureSnapshot", Some(FRAME)), "{calls:?}");
+        assert_eq!(calls.iter().filter(|(m, _, _)| m == "Target.getTargets").count(), 1, "{calls:?}");
+        assert_eq!(
+            calls.iter().filter(|(m, s, _)| m == "DOMSnapshot.captureSnapshot" && s.is_some()).count(),
+            1,
+            "one frame read, not the other tab's: {calls:?}"
+        );
+        // The world remembers the frames: the next capture asks for the targets at once again.
+        assert_eq!(captured.world.as_ref().and_then(|w| w.frames), Some(true));
+    }
+
+    #[tokio::test]
+    async fn a_page_that_had_no_such_frames_is_not_asked_for_targets_until_its_snapshot_shows_one() {
+        let t = OutOfProcess::new(false);
+        let world = World { frame_id: t.main.clone(), loader_id: "L".into(), context_id: 7, token: None, walk: None, frames: Some(false) };
+        let captured = capture_in(&t, opts(), CaptureContext { world: Some(world), ..CaptureContext::default() }).await.unwrap();
+        assert!(captured.snapshot.text.contains("- iframe \"Empty frame\":\n      - document \"Nothing\""), "{}", captured.snapshot.text);
+        let calls = t.calls();
+        let targets = calls.iter().find(|(m, _, _)| m == "Target.getTargets").expect("asked once the snapshot showed the frame");
+        assert!(targets.2, "asked after the page's snapshot: {calls:?}");
+        assert_eq!(captured.world.as_ref().and_then(|w| w.frames), Some(true));
     }
 }

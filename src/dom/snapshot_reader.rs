@@ -388,25 +388,30 @@ impl Owner {
     }
 }
 
-/// Whether a frame owner element (`iframe`, `frame`, `fencedframe`, and an
-/// `object` or `embed` that may show a document) of the reply hosts no
-/// document in it: a frame in another process (or one not loaded), which
-/// only `Target.getTargets` can find.
-pub(crate) fn has_unhosted_frames(snap: &Snapshot<'_>) -> bool {
+/// The frame owner elements (`iframe`, `frame`, `fencedframe`, and an
+/// `object` or `embed` that may show a document) of the reply that host no
+/// document in it, by `backendNodeId`: frames in another process (or not
+/// loaded), which only `Target.getTargets` can find.
+pub(crate) fn unhosted_frame_owners(snap: &Snapshot<'_>) -> Vec<i64> {
     let kinds: Vec<Owner> = snap.strings.iter().map(|s| Owner::of(s)).collect();
     let text = |k: i64| usize::try_from(k).ok().and_then(|k| snap.strings.get(k)).map(|s| s.as_ref());
-    snap.documents.iter().any(|doc| {
+    let mut owners = Vec::new();
+    for doc in &snap.documents {
         let n = &doc.nodes;
         let hosted = hosted_documents(n, snap.documents.len());
-        n.node_name.iter().enumerate().any(|(i, &name)| {
+        for (i, &name) in n.node_name.iter().enumerate() {
             let kind = usize::try_from(name).ok().and_then(|k| kinds.get(k)).copied().unwrap_or(Owner::No);
             let attrs = n.attributes.get(i).map_or(&[][..], Vec::as_slice).chunks(2).filter_map(|pair| match pair {
                 [name, value] => Some((text(*name), text(*value))),
                 _ => None,
             });
-            kind != Owner::No && kind.shows_document(attrs) && !hosted.contains_key(&i)
-        })
-    })
+            if kind != Owner::No && kind.shows_document(attrs) && !hosted.contains_key(&i) {
+                // An owner without a backend id still counts (it can match no frame owner).
+                owners.push(n.backend_node_id.get(i).copied().unwrap_or(-1));
+            }
+        }
+    }
+    owners
 }
 
 /// Per node of document `doc`: whether it is an element where `cursor:
@@ -537,7 +542,7 @@ mod tests {
                 r##"{{"strings":["#document","IFRAME","OBJECT","type","application/x-shockwave-flash","EMBED","src","a.swf","b.html"],"documents":[{{"nodes":{nodes},"layout":{{}}}}{docs}]}}"##
             )
         };
-        let unhosted = |text: String| with_snapshot(&text, has_unhosted_frames).unwrap();
+        let unhosted = |text: String| !with_snapshot(&text, unhosted_frame_owners).unwrap().is_empty();
         // An iframe hosting the second document: nothing to look for.
         let hosted = r#"{"parentIndex":[-1,0],"nodeType":[9,1],"nodeName":[0,1],"backendNodeId":[1,2],"contentDocumentIndex":{"index":[1],"value":[1]}}"#;
         let child = r#",{"nodes":{"parentIndex":[-1],"nodeType":[9],"nodeName":[0],"backendNodeId":[3]},"layout":{}}"#;

@@ -306,18 +306,25 @@ impl Mirror {
             .count()
     }
 
-    /// Whether a frame owner of the mirror hosts no document in it (a frame in
-    /// another process), as [`crate::dom::snapshot_reader::has_unhosted_frames`]
-    /// finds in the mirror written out.
-    pub(crate) fn has_unhosted_frames(&self) -> bool {
+    /// The frame owners of the mirror hosting no document in it (frames in
+    /// another process), by backend id, as
+    /// [`crate::dom::snapshot_reader::unhosted_frame_owners`] finds them in the
+    /// mirror written out.
+    pub(crate) fn unhosted_frame_owners(&self) -> Vec<i64> {
         use crate::dom::snapshot_reader::Owner;
-        self.docs.iter().filter(|d| d.root != NONE).flat_map(|d| self.walk(d.root)).any(|k| {
-            let Some(m) = self.nodes.get(k as usize).filter(|m| m.alive) else { return false };
-            let kind = Owner::of(&m.name);
-            kind != Owner::No
-                && kind.shows_document(m.attrs.iter().map(|(k, v)| (Some(k.as_str()), v.as_deref())))
-                && m.content_doc.is_none_or(|d| d >= self.docs.len())
-        })
+        self.docs
+            .iter()
+            .filter(|d| d.root != NONE)
+            .flat_map(|d| self.walk(d.root))
+            .filter_map(|k| {
+                let m = self.nodes.get(k as usize).filter(|m| m.alive)?;
+                let kind = Owner::of(&m.name);
+                (kind != Owner::No
+                    && kind.shows_document(m.attrs.iter().map(|(k, v)| (Some(k.as_str()), v.as_deref())))
+                    && m.content_doc.is_none_or(|d| d >= self.docs.len()))
+                .then_some(m.backend)
+            })
+            .collect()
     }
 
     /// Whether each frame whose document the mirror holds still shows that document.
