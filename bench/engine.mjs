@@ -16,12 +16,17 @@
 //   floor      — a bare Accessibility.getFullAXTree over the same CDP session;
 //   dom floor  — a bare DOMSnapshot.captureSnapshot with the styles the engine asks for;
 //   pw         — Playwright's page.ariaSnapshot({ mode: 'ai' });
-//   ax, dom    — buildWebAiSnapshot over the same session with each engine (DOM pass on).
+//   ax, dom    — buildWebAiSnapshot over the same session with each engine (DOM pass on),
+//                reading frames in other processes through their own sessions, as a
+//                Playwright page's capture does (and as Playwright's snapshot does too).
+//                (Before 2026-11-29 they were left out, with a note: on pages with such
+//                frames, cnn and bbc-1 among them, earlier figures are not comparable.)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as ax from '../lib/ax-snapshot.cjs';
 import { openFile } from '../lib/chromium.mjs';
+import { frameSessionSend } from '../lib/sessions.cjs';
 import { measurePages, median, root, round, writeReadmeBlock } from './pages.mjs';
 import { compareEngines } from './agreement.mjs';
 
@@ -45,17 +50,18 @@ async function measure(browser, p) {
             spy?.push(m);
             return session.send(m, params);
         };
+        const frameSend = frameId => frameSessionSend(page, frameId);
         const methods = {
             floor: () => session.send('Accessibility.getFullAXTree', {}),
             domFloor: () => session.send('DOMSnapshot.captureSnapshot', DOM_FLOOR_PARAMS),
             pw: () => page.ariaSnapshot({ mode: 'ai' }),
-            ax: () => ax.captureOverCdp(send, { engine: 'ax', timeoutMs: 60_000 }),
-            dom: () => ax.captureOverCdp(send, { engine: 'dom', timeoutMs: 60_000 }),
+            ax: () => ax.captureOverCdp(send, { engine: 'ax', timeoutMs: 60_000 }, null, frameSend),
+            dom: () => ax.captureOverCdp(send, { engine: 'dom', timeoutMs: 60_000 }, null, frameSend),
         };
         // With --script-heavy, both of the DOM engine's reads forced, beside its own choice ('auto', `dom`).
         if (SCRIPT_HEAVY) {
-            methods.snapshot = () => ax.captureOverCdp(send, { engine: 'dom', domRead: 'snapshot', timeoutMs: 60_000 });
-            methods.walk = () => ax.captureOverCdp(send, { engine: 'dom', domRead: 'walk', timeoutMs: 60_000 });
+            methods.snapshot = () => ax.captureOverCdp(send, { engine: 'dom', domRead: 'snapshot', timeoutMs: 60_000 }, null, frameSend);
+            methods.walk = () => ax.captureOverCdp(send, { engine: 'dom', domRead: 'walk', timeoutMs: 60_000 }, null, frameSend);
         }
         const names = Object.keys(methods);
         const times = Object.fromEntries(names.map(n => [n, []]));
