@@ -134,7 +134,7 @@ pub(super) fn made<'m>(m: &'m MNode, doc: Option<&MDoc>, style_at: usize, atoms:
         Kind::Document => {
             if let Some(doc) = doc {
                 node.frame_id = doc.frame_id.clone();
-                node.base_url = doc.base_url.as_deref().and_then(|b| url::Url::parse(b).ok());
+                node.base_url = doc.base_url.as_deref().and_then(|b| url::Url::parse(b).ok()).map(Box::new);
                 node.url = doc.document_url.clone();
             }
         }
