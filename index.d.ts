@@ -58,6 +58,8 @@ export declare class NativeSession {
   unchangedSince(shape: string, state: any): boolean
   /** What the look before a capture tells it: `[reuse, sawChange]`. */
   beforeCapture(shape: string, state: any, token?: string | undefined | null): Array<boolean>
+  /** The latest snapshot of `shape` was recorded for a look the caller never got. */
+  forgetLatest(shape: string): void
   /** The capture found the page as the last snapshot of `shape` showed it. */
   recordUnchanged(shape: string, state: any): void
   /**

@@ -245,6 +245,24 @@ for (const kind of SOURCES) {
     });
 }
 
+test('a look whose refs the session cannot take fails, and the next has no delta from the text the caller never got', async () => {
+    const t = await open('todo.html', 'playwright');
+    try {
+        const first = await t.session.snapshot();
+        // The session's copy of the refs out of step with the core's (which cannot happen by itself).
+        t.session._sent = { id: t.session._sent.id, refs: {}, ids: null };
+        await t.page.evaluate(() => window.todo.rename('Store'));
+        await assert.rejects(t.session.snapshot(), err => err.errorCode === 'snapshot.capture-failed' && /the next snapshot sends every ref/.test(err.message));
+        const next = await t.session.snapshot();
+        assert.ok(next.revision > first.revision);
+        assert.ok(next.delta === undefined || next.delta.fromRevision === first.revision, `a delta from revision ${next.delta?.fromRevision}, which the caller never got`);
+        assert.deepEqual(Object.keys(next.refs), Object.keys(first.refs));
+        assert.match(next.text, /Store/);
+    } finally {
+        await t.close();
+    }
+});
+
 test('delta: true answers with the delta when it is under 70% of the full text', async () => {
     const t = await open('todo.html', 'playwright');
     try {

@@ -453,9 +453,16 @@ class PageSession {
         // The refs sent whole (with a slot, the others are as the session holds them, and known already).
         let fresh = null;
         if (incremental) {
-            ({ refs: snapshot.refs, fresh } = outcome.refsChangedOnly === true
-                ? this._updateRefs(snapshot, base)
-                : this._takeRefs(snapshot, outcome.refsReused === true ? base : null));
+            try {
+                ({ refs: snapshot.refs, fresh } = outcome.refsChangedOnly === true
+                    ? this._updateRefs(snapshot, base)
+                    : this._takeRefs(snapshot, outcome.refsReused === true ? base : null));
+            } catch (err) {
+                // The core recorded this look in the book already, and the caller does not get it:
+                // the next look of this shape is compared with none, not with this text.
+                if (typeof outcome.recorded === 'string' && shape !== undefined) this._native.forgetLatest(shape);
+                throw err;
+            }
         }
         // Every session snapshot says how it was read (the core says so when it kept a mirror).
         snapshot.stats.captureMode ??= 'full';

@@ -93,6 +93,12 @@ impl NativeSession {
         vec![b.reuse, b.saw_change]
     }
 
+    /// The latest snapshot of `shape` was recorded for a look the caller never got.
+    #[napi]
+    pub fn forget_latest(&self, shape: String) {
+        self.state.book(|b| b.forget_latest(&shape));
+    }
+
     /// The capture found the page as the last snapshot of `shape` showed it.
     #[napi]
     pub fn record_unchanged(&self, shape: String, state: Value) {

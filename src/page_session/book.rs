@@ -224,6 +224,13 @@ impl Book {
         self.known.contains(id)
     }
 
+    /// Forget the latest snapshot of `shape`, recorded for a look the caller
+    /// never got (its refs could not be taken): the next of that shape is
+    /// compared with none, not with a text the caller never saw.
+    pub fn forget_latest(&mut self, shape: &str) {
+        self.latest.remove(shape);
+    }
+
     /// Forget every snapshot (the revision stays: it never goes back).
     pub fn clear(&mut self) {
         self.latest.clear();
@@ -321,6 +328,18 @@ mod tests {
         let r3 = rec(&mut b, "s", "- document \"a\":\n  - button \"Stop\" [ref=@e1]", state("d", 3), "i3");
         assert_eq!((r3.revision, r3.changed, r3.observed_change), (2, true, Some("text_change")));
         assert_eq!(r3.delta.as_ref().map(|d| d.delta.changed.len()), Some(1));
+    }
+
+    #[test]
+    fn a_look_the_caller_never_got_is_no_base_for_the_next_delta() {
+        let mut b = Book::default();
+        rec(&mut b, "s", "- document \"a\":\n  - button \"Go\" [ref=@e1]", state("d", 1), "i1");
+        let lost = rec(&mut b, "s", "- document \"a\":\n  - button \"Stop\" [ref=@e1]", state("d", 2), "i2");
+        assert_eq!(lost.revision, 2);
+        b.forget_latest("s");
+        let next = rec(&mut b, "s", "- document \"a\":\n  - button \"Stop\" [ref=@e1]", state("d", 3), "i3");
+        assert!(next.delta.is_none(), "no delta from revision 2, which the caller never got");
+        assert_eq!((next.revision, next.changed), (3, true), "the page moved since the caller's revision 1");
     }
 
     #[test]
