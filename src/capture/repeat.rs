@@ -673,7 +673,11 @@ async fn read_roots(
         items.push((k, id.to_string()));
     }
 
-    // 3. Each root's subtree: its DOM, and its styles and layout.
+    // 3. Each root's subtree: its DOM, and its styles and layout. `reads` lays out root k's
+    // describeNode and facts at `describe_at(k)` and `facts_at(k)`, then the lists' and lost
+    // children's identities, then the frames' owners; `sent` puts `extra` before all of them.
+    let describe_at = |k: usize| 2 * k;
+    let facts_at = |k: usize| 2 * k + 1;
     let mut reads = Vec::with_capacity(items.len() * 2);
     let (roots, rest) = items.split_at(root_count.min(items.len()));
     let (lists, rest) = rest.split_at(list_plan.plans.len().min(rest.len()));
@@ -700,9 +704,9 @@ async fn read_roots(
     sent.extend(reads.iter().cloned());
     sent.extend(look.cloned());
     // Each root's describeNode, by its place in `sent`: its listeners are asked on its reply.
-    let describes: FxHashMap<usize, u32> = (0..roots.len()).map(|k| (extra.len() + k * 2, k as u32)).collect();
+    let describes: FxHashMap<usize, u32> = (0..roots.len()).map(|k| (extra.len() + describe_at(k), k as u32)).collect();
     let (mut replies, mut early) = r.batch_with_listeners(&sent, &describes).await;
-    let early: Vec<Option<Asked>> = (0..roots.len()).map(|k| early.get_mut(extra.len() + k * 2).and_then(Option::take)).collect();
+    let early: Vec<Option<Asked>> = (0..roots.len()).map(|k| early.get_mut(extra.len() + describe_at(k)).and_then(Option::take)).collect();
     // A look that did not answer is only a look: the caller asks again itself.
     let after = look.and_then(|_| replies.pop()).and_then(|reply| evaluated(&reply)).map(|v| v.to_string());
     let rest = replies.split_off(extra.len().min(replies.len()));
@@ -714,8 +718,8 @@ async fn read_roots(
     let mut arenas = Vec::with_capacity(roots.len());
     let mut facts = Vec::with_capacity(roots.len());
     for k in 0..roots.len() {
-        arenas.push(arena_of!(reads[k * 2], &replies[k * 2], r.opts));
-        facts.push(json_of!(reads[k * 2 + 1], &replies[k * 2 + 1], r.opts));
+        arenas.push(arena_of!(reads[describe_at(k)], &replies[describe_at(k)], r.opts));
+        facts.push(json_of!(reads[facts_at(k)], &replies[facts_at(k)], r.opts));
     }
     let mut subtrees = Vec::with_capacity(roots.len());
     for (arena, facts) in arenas.iter().zip(facts) {
@@ -732,7 +736,7 @@ async fn read_roots(
     let mut t = Instant::now();
     let mut backends = Vec::with_capacity(lists.len() + gone.len());
     for k in 0..lists.len() + gone.len() {
-        let at = roots.len() * 2 + k;
+        let at = describe_at(roots.len()) + k;
         let described = json_of!(reads[at], &replies[at], r.opts);
         let Some(b) = described.pointer("/node/backendNodeId").and_then(Value::as_i64) else {
             return Ok(Err(Fallback("a changed list could not be read".into())));
@@ -751,7 +755,7 @@ async fn read_roots(
     // The frames' documents (in this process; another process's frame has none here), as deep as their pages nest.
     let mut owner_arenas = Vec::with_capacity(owners.len());
     for (j, cmd) in owners.iter().enumerate() {
-        owner_arenas.push(arena_of!(cmd, &replies[roots.len() * 2 + lists.len() + gone.len() + j], r.opts));
+        owner_arenas.push(arena_of!(cmd, &replies[describe_at(roots.len()) + lists.len() + gone.len() + j], r.opts));
     }
     let mut docs = Vec::new();
     let mut elsewhere = 0;
