@@ -6,11 +6,18 @@
 // reads a change costs the renderer, and which go one after another.
 //
 //   node bench/repeat-calls.mjs [--kind text|retext|add|hide|show|remove|move|inner] [--runs N] [--at K]
+//                               [--nodes N] [--frame]
 //   (the kinds of `bench:incremental -- --kinds`: a text's data, a button's textContent,
 //   a row added, hidden, shown, removed, moved, its innerHTML replaced; `show` shows the
 //   row hidden, and looked at, just before; `--at` is the first card changed, 10 by
 //   default, near the top: the DOM hash reads the page's first 32,768 normalised
 //   characters, about the first 300 cards, and a change after them keeps it)
+//
+// `--nodes` sizes the generated page (40,000 by default). `--frame` adds a
+// cross-site iframe at its end, a frame in another process (on this offline
+// machine its error page), and looks through the Playwright page, which can
+// reach that frame's own session (a bare CDP session cannot): the calls are
+// then not listed, only the looks' times.
 //
 // `WEB_AI_TRACE=1` adds the core's phases on stderr. Use the release addon
 // (`npm run build`); a debug addon makes every figure several times worse.
@@ -35,7 +42,15 @@ const KINDS = {
     move: k => { const c = document.querySelector(`#card-${k}`); c.parentElement.insertBefore(c, document.querySelector(`#card-${k + 400}`)); },
     inner: k => { document.querySelector(`#card-${k}`).innerHTML = `<h3>Replaced ${k}</h3><p>New body</p><a href="#r${k}">Open replaced ${k}</a>`; },
 };
-const { values } = parseArgs({ options: { kind: { type: 'string', default: 'retext' }, runs: { type: 'string', default: '9' }, at: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+    options: {
+        kind: { type: 'string', default: 'retext' },
+        runs: { type: 'string', default: '9' },
+        at: { type: 'string', default: '10' },
+        nodes: { type: 'string', default: '40000' },
+        frame: { type: 'boolean' },
+    },
+});
 const change = KINDS[values.kind];
 if (!change) {
     console.error(`--kind is one of ${Object.keys(KINDS).join(', ')}`);
@@ -47,8 +62,9 @@ const AT = Number(values.at);
 const dir = mkdtempSync(join(tmpdir(), 'web-ai-repeat-calls-'));
 const browser = await launchChromium();
 try {
-    const file = join(dir, 'generated-40k.html');
-    writeFileSync(file, generatePage(40000));
+    const file = join(dir, 'generated.html');
+    const html = generatePage(Number(values.nodes));
+    writeFileSync(file, values.frame ? html.replace('</body>', '<iframe title="Elsewhere" src="https://elsewhere.example.test/"></iframe></body>') : html);
     const page = await openFile(browser, file);
     const cdp = await page.context().newCDPSession(page);
     let calls = null;
@@ -65,7 +81,7 @@ try {
         on: (...a) => cdp.on(...a),
         off: (...a) => cdp.off(...a),
     };
-    const session = createPageSession({ cdp: logged }, { cacheTtlMs: 0, snapshotOptions: { engine: 'dom', timeoutMs: 60000 } });
+    const session = createPageSession(values.frame ? page : { cdp: logged }, { cacheTtlMs: 0, snapshotOptions: { engine: 'dom', timeoutMs: 60000 } });
     await session.snapshot();
     const looks = [];
     for (let i = 0; i <= RUNS; i += 1) {

@@ -35,6 +35,8 @@ pub struct Captured {
     pub after: Option<String>,
     /// A page session's capture: what its frames in other processes answered (for the next one to replay).
     pub frame_replies: super::session::FrameReplies,
+    /// A repeat capture's build, kept for the next (not taken by a mirror of this capture).
+    pub built: Option<crate::incremental::kept::Built>,
 }
 
 /// Send a batch and hand each reply over as it comes. A broken connection
@@ -117,7 +119,7 @@ pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: Captur
                 let mirror = match (session.mirror.take(), why) {
                     (Some(mut m), None) => {
                         // A mirror read from this reply holds its nodes in the page's order.
-                        if let Some(built) = session.built.take().filter(|b| !m.frames_elsewhere && b.page.nodes.len() == m.node_slots()) {
+                        if let Some(built) = session.built.take().filter(|b| b.page.nodes.len() == m.node_slots()) {
                             let page_of = (0..m.node_slots() as u32).collect();
                             let shape = m.shape.clone();
                             m.keep(built.kept(page_of, &shape));
@@ -137,6 +139,7 @@ pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: Captur
                     mirror,
                     after: None,
                     frame_replies: std::mem::take(&mut session.frame_replies),
+                    built: session.built.take(),
                 });
             }
         }

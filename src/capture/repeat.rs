@@ -18,8 +18,8 @@ use serde_json::{json, Value};
 
 use super::calls::{Call, RepeatCall};
 use super::context::{CaptureContext, Incremental, World};
-use super::driver::{capture_in, drive, drive_from, Captured};
-use super::session::{CaptureSession, CdpCommand, Step};
+use super::driver::{capture_in, drive_from, Captured};
+use super::session::{CaptureSession, CdpCommand, FramesGiven, Step};
 use super::transport::{call_before, CdpReply, CdpTransport};
 use crate::dom::json_arena::{self, JArena};
 use crate::dom::viewport::Boxes;
@@ -123,6 +123,7 @@ pub async fn capture_incremental(transport: &dyn CdpTransport, opts: SnapshotOpt
                     mirror: None,
                     after,
                     frame_replies: Default::default(),
+                    built: None,
                 })));
             }
             Ok(Err(Fallback(why))) => Some(why),
@@ -1125,8 +1126,9 @@ impl Lists {
 }
 
 /// The snapshot of the (patched) mirror, built as a capture builds it, and
-/// remembered with it. Frames in other processes, which no watcher sees, are
-/// read again in full by a capture whose page snapshot is the mirror's.
+/// remembered with it: from the last build kept with the mirror (patched, or
+/// laid out again), else from the mirror's nodes. Frames in other processes,
+/// which no watcher sees, are read again (or replayed) by the build.
 #[allow(clippy::too_many_arguments)]
 async fn rebuild(
     transport: &dyn CdpTransport,
@@ -1149,41 +1151,37 @@ async fn rebuild(
     });
     mirror.shape = shape.to_string();
     facts.documents = documents;
-    let mut snapshot = if mirror.frames_elsewhere {
-        let snap = mirror.to_snapshot();
-        let mut session = CaptureSession::with_page_snapshot(opts.clone(), ctx.clone(), &snap, false);
-        session.give_facts(facts.clone());
-        session.given_boxes = boxes;
-        // Frames in other processes that have not changed answer as they did (see `FrameReplies`).
-        session.frame_replay.frames = unchanged_elsewhere.iter().filter_map(|f| mirror.oopif_replies.frames.get(f).map(|r| (f.clone(), r.clone()))).collect();
-        // All of them as they were: they are the frames the last capture's targets named.
-        if let (Some(tree), Some(targets)) = (frame_tree, mirror.oopif_replies.targets.clone()) {
-            session.give_frames(tree, targets);
-        }
-        let captured = drive(transport, session).await?;
-        mirror.oopif_replies = captured.frame_replies;
-        let mut s = captured.snapshot;
-        s.capture_ms = started.elapsed().as_secs_f64() * 1000.0;
-        s
-    } else {
-        // Only values changed since the last build: its page, patched, and its DOM trees.
-        let (finished, page_of) = match mirror.take_kept(shape) {
-            Some(kept) => (CaptureSession::finish_built(opts.clone(), ctx.clone(), started, kept.page, kept.dom, kept.tree, facts, boxes)?, kept.page_of),
-            None => {
-                let (session, step, page_of) = CaptureSession::finish_mirror(opts.clone(), ctx.clone(), started, mirror, facts, boxes)?;
-                ((session, step), page_of)
-            }
-        };
-        match finished {
-            (mut session, Step::Done(s)) => {
-                if let Some(built) = session.built.take() {
-                    mirror.keep(built.kept(page_of, shape));
-                }
-                *s
-            }
-            (session, Step::Send(batch)) => drive_from(transport, session, batch).await?.snapshot,
+    // Frames in other processes, which no watcher sees: read again by the build, but those that
+    // have not changed, which answer as they did (see `FrameReplies`); when all of them are as
+    // they were, the last capture's targets name them.
+    let frames = mirror.frames_elsewhere.then(|| FramesGiven {
+        replay: unchanged_elsewhere.iter().filter_map(|f| mirror.oopif_replies.frames.get(f).map(|r| (f.clone(), r.clone()))).collect(),
+        named: frame_tree.zip(mirror.oopif_replies.targets.clone()),
+    });
+    let reads_frames = frames.is_some();
+    // The last build, patched or laid out again from the mirror; else the mirror built whole.
+    let (finished, page_of) = match mirror.take_kept(shape) {
+        Some(kept) => (CaptureSession::finish_built(opts.clone(), ctx.clone(), started, kept.page, kept.dom, kept.tree, facts, boxes, frames)?, kept.page_of),
+        None => {
+            let (session, step, page_of) = CaptureSession::finish_mirror(opts.clone(), ctx.clone(), started, mirror, facts, boxes, frames)?;
+            ((session, step), page_of)
         }
     };
+    let (mut snapshot, built, frame_replies) = match finished {
+        (mut session, Step::Done(s)) => (*s, session.built.take(), std::mem::take(&mut session.frame_replies)),
+        // What Chrome must still be asked: the frames, the engine's user-agent subtrees.
+        (session, Step::Send(batch)) => {
+            let captured = drive_from(transport, session, batch).await?;
+            (captured.snapshot, captured.built, captured.frame_replies)
+        }
+    };
+    if let Some(built) = built {
+        mirror.keep(built.kept(page_of, shape));
+    }
+    if reads_frames {
+        mirror.oopif_replies = frame_replies;
+    }
+    snapshot.capture_ms = started.elapsed().as_secs_f64() * 1000.0;
     snapshot.capture_mode = Some(CaptureMode::Incremental);
     snapshot.subtrees_reread = roots;
     Ok(snapshot)
@@ -1342,7 +1340,7 @@ mod tests {
 
     /// The snapshot of the mirror built from it whole, as a first repeat capture builds it.
     fn whole(m: &Mirror, facts: &PageFacts) -> WebAiSnapshot {
-        match CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &m.to_snapshot(), facts.clone(), None) {
+        match CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &m.to_snapshot(), facts.clone(), None, None) {
             Ok((_, Step::Done(s))) => *s,
             _ => panic!("the mirror's snapshot did not build"),
         }
@@ -1521,8 +1519,8 @@ mod tests {
         // A shadow root in the mirror: its flat tree is not the element tree, either way.
         let shadowed = mirror_of("shadow-dom.json");
         let facts = shadowed.facts.clone().unwrap();
-        assert!(CaptureSession::finish_mirror(opts(), CaptureContext::default(), Instant::now(), &shadowed, facts.clone(), None).is_err());
-        assert!(CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &shadowed.to_snapshot(), facts, None).is_err());
+        assert!(CaptureSession::finish_mirror(opts(), CaptureContext::default(), Instant::now(), &shadowed, facts.clone(), None, None).is_err());
+        assert!(CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &shadowed.to_snapshot(), facts, None, None).is_err());
         // Media controls: Chrome's own subtrees are asked for after the build, either way.
         let media = mirror_of("media-dom.json");
         let facts = media.facts.clone().unwrap();
@@ -1531,13 +1529,14 @@ mod tests {
             _ => panic!("media-dom.json: Chrome's subtrees were not asked for"),
         };
         let from_mirror =
-            CaptureSession::finish_mirror(opts(), CaptureContext::default(), Instant::now(), &media, facts.clone(), None).map(|(s, step, _)| (s, step));
-        let written_out = CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &media.to_snapshot(), facts, None);
+            CaptureSession::finish_mirror(opts(), CaptureContext::default(), Instant::now(), &media, facts.clone(), None, None).map(|(s, step, _)| (s, step));
+        let written_out = CaptureSession::finish_from(opts(), CaptureContext::default(), Instant::now(), &media.to_snapshot(), facts, None, None);
         assert_eq!(asks(from_mirror), asks(written_out));
         for recording in ["forms-dom.json", "frames-dom.json", "clickable-dom.json", "widgets-dom.json"] {
             let m = mirror_of(recording);
             let facts = m.facts.clone().unwrap();
-            let Ok((_, Step::Done(built), page_of)) = CaptureSession::finish_mirror(opts(), CaptureContext::default(), Instant::now(), &m, facts.clone(), None)
+            let Ok((_, Step::Done(built), page_of)) =
+                CaptureSession::finish_mirror(opts(), CaptureContext::default(), Instant::now(), &m, facts.clone(), None, None)
             else {
                 panic!("{recording}: the mirror's build did not finish")
             };

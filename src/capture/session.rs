@@ -125,6 +125,9 @@ pub struct CaptureSession {
     frame_round: u8,
     /// The DOM pass: the page's tree and each out-of-process frame's (by job).
     dom: DomParts,
+    /// How many of the DOM pass's trees are the page's own (the frames' in other
+    /// processes follow them): only those are kept for the next build.
+    page_dom_trees: usize,
     frame_doms: Vec<DomParts>,
     /// `DOM.getDocument` calls for processes whose DOMSnapshot could not
     /// stand in for the tree (shadow roots); they ride on the next batch.
@@ -216,6 +219,18 @@ pub struct FrameReplies {
     pub frames: rustc_hash::FxHashMap<String, Vec<(FrameCall, String)>>,
     /// The `Target.getTargets` reply that named them.
     pub targets: Option<String>,
+}
+
+/// What a repeat capture's build is given of the frames in other processes
+/// (a page session's mirror reads none of them): each one read again, or
+/// answered as it last was.
+#[derive(Debug, Default)]
+pub(crate) struct FramesGiven {
+    /// By frame id: the replies of each frame that has not changed since (see `FrameReplies`).
+    pub replay: rustc_hash::FxHashMap<String, Vec<(FrameCall, String)>>,
+    /// The frame tree and the last capture's targets, when every frame is as it
+    /// was: they name the same frames, and the build asks nothing to find them.
+    pub named: Option<(Value, String)>,
 }
 
 /// The most reply text a capture records for replay (a mirror slot keeps it): a
@@ -329,6 +344,7 @@ impl CaptureSession {
             frame_tree_asked: false,
             targets_asked: false,
             unhosted_frames: false,
+            page_dom_trees: 0,
             unhosted_owners: Vec::new(),
             early_frames_asked: false,
             keep_built: false,
@@ -1266,11 +1282,21 @@ impl CaptureSession {
             None => None,
         };
         let dom = match self.given_dom.take() {
-            // The last build's trees, as `dom_trees` left them: only the viewport is new.
+            // The last build's trees of the page, as `dom_trees` left them: only the
+            // viewport, the boxes read again and the frames in other processes are new.
             Some(mut dom) => {
                 if let Some(t) = dom.first_mut() {
                     t.placement = facts.viewport.map(|(w, h)| Placement::page(w, h));
+                    if let Some(boxes) = self.given_boxes.take() {
+                        t.set_boxes(boxes);
+                    }
+                    // Their owners are found again, as they are now.
+                    for job in self.frames.iter().filter(|j| j.oopif_root) {
+                        t.owners.remove(&job.info.id);
+                    }
                 }
+                self.page_dom_trees = dom.len();
+                self.frame_dom_trees(&mut dom, &mut facts.notes);
                 dom
             }
             None => crate::trace::timed("dom.trees", || self.dom_trees(&tree, facts.viewport, &mut facts.notes)),
@@ -1307,6 +1333,8 @@ impl CaptureSession {
         if self.keep_built {
             let style_at = self.engine_style_at();
             let index = self.built_index.take().filter(|_| as_built);
+            // The page's own trees: the frames' in other processes are read again, or replayed, by the next build.
+            dom.truncate(self.page_dom_trees);
             self.built = self.built_page.take().map(|page| crate::incremental::kept::Built { page, dom, style_at, tree: index.map(|i| (tree, i)) });
         }
         Ok(Step::Done(Box::new(snapshot)))
@@ -1535,13 +1563,6 @@ impl CaptureSession {
         s
     }
 
-    /// Build with `facts` as the page's (a repeat capture read them): the page scripts are not run again.
-    /// (On yahoo-2 they were 8–10 ms of a look after one change: the DOM hash reads the page's outerHTML.)
-    pub(crate) fn give_facts(&mut self, facts: PageFacts) {
-        self.facts = Some(facts);
-        self.given_facts = true;
-    }
-
     /// Build with `frame_tree` (the repeat capture's own) and `targets` (the
     /// last capture's `Target.getTargets` reply) as the page's: when every frame
     /// in another process is as it was, they name the same frames, and the build
@@ -1589,6 +1610,7 @@ impl CaptureSession {
         snap: &snapshot_reader::Snapshot<'_>,
         mut facts: PageFacts,
         boxes: Option<Boxes>,
+        frames: Option<FramesGiven>,
     ) -> Result<(CaptureSession, Step)> {
         let mut s = CaptureSession::with_page_snapshot(opts, ctx, snap, true);
         s.started = started;
@@ -1599,8 +1621,22 @@ impl CaptureSession {
         if !s.dom_pending.is_empty() {
             return Err(WebAiError::new(ErrorCode::CaptureFailed, "the mirror's DOM is not the element tree (shadow roots)"));
         }
-        let step = s.finish()?;
+        let step = s.frames_then_finish(frames)?;
         Ok((s, step))
+    }
+
+    /// A build given its page: with frames in other processes, those are read
+    /// (or replayed) first, as a capture reads them after its page; else the snapshot.
+    fn frames_then_finish(&mut self, frames: Option<FramesGiven>) -> Result<Step> {
+        let Some(frames) = frames else { return self.finish() };
+        // The facts are the build's: the frame tree, if asked, only names frames (no world is made).
+        self.given_facts = true;
+        self.unhosted_frames = true;
+        self.frame_replay.frames = frames.replay;
+        if let Some((tree, targets)) = frames.named {
+            self.give_frames(tree, targets);
+        }
+        self.frames_or_finish()
     }
 
     /// [`CaptureSession::finish_from`] over the mirror itself: its engine's page
@@ -1615,6 +1651,7 @@ impl CaptureSession {
         mirror: &crate::incremental::Mirror,
         facts: PageFacts,
         boxes: Option<Boxes>,
+        frames: Option<FramesGiven>,
     ) -> Result<(CaptureSession, Step, Vec<u32>)> {
         use crate::incremental::{to_dom, to_page};
         let style_at = engine_style_at(&opts);
@@ -1622,7 +1659,7 @@ impl CaptureSession {
         let dom = if opts.dom_pass {
             let Some(mut tree) = crate::trace::timed("dom.read", || to_dom::dom_tree_of_mirror(view, style_at > 0)) else {
                 let (snap, page_of) = crate::trace::timed("mirror.to_snapshot", || mirror.to_snapshot_mapped());
-                let (session, step) = CaptureSession::finish_from(opts, ctx, started, &snap, facts, boxes)?;
+                let (session, step) = CaptureSession::finish_from(opts, ctx, started, &snap, facts, boxes, frames)?;
                 return Ok((session, step, page_of));
             };
             // As `dom_trees` tells a tree read from a reply: the frame of its root document.
@@ -1632,7 +1669,7 @@ impl CaptureSession {
             Vec::new()
         };
         let (page, page_of) = crate::trace::timed("engine.page", || to_page::page_of_mirror(view, style_at, None));
-        let (session, step) = CaptureSession::finish_built(opts, ctx, started, page, dom, None, facts, boxes)?;
+        let (session, step) = CaptureSession::finish_built(opts, ctx, started, page, dom, None, facts, boxes, frames)?;
         Ok((session, step, page_of))
     }
 
@@ -1650,6 +1687,7 @@ impl CaptureSession {
         tree: Option<(AxTree, crate::engine::retext::Index)>,
         mut facts: PageFacts,
         boxes: Option<Boxes>,
+        frames: Option<FramesGiven>,
     ) -> Result<(CaptureSession, Step)> {
         let mut s = CaptureSession::new(opts, ctx);
         s.started = started;
@@ -1664,7 +1702,7 @@ impl CaptureSession {
         s.documents = std::mem::take(&mut facts.documents);
         s.stage = Stage::First;
         s.facts = Some(facts);
-        let step = s.finish()?;
+        let step = s.frames_then_finish(frames)?;
         Ok((s, step))
     }
 
@@ -1773,6 +1811,18 @@ impl CaptureSession {
             Some(Err(e)) => notes.push(format!("the DOM was not read, so refs have no selectors or clickable marks: {e}")),
             None => {}
         }
+        self.page_dom_trees = out.len();
+        self.frame_dom_trees(&mut out, notes);
+        // No tree at all is the serializer's note ("needs the DOM pass").
+        if self.opts.viewport_only && !out.is_empty() && !out.iter().any(|t| t.boxes.is_some() && t.placement.is_some()) {
+            notes.push("viewportOnly: the page's layout could not be read, so the whole page is shown".into());
+        }
+        out
+    }
+
+    /// The DOM trees of the frames in other processes, after the page's in `out`,
+    /// each placed at its owner element's box.
+    fn frame_dom_trees(&mut self, out: &mut Vec<DomTree>, notes: &mut Vec<String>) {
         let mut oopif_trees = Vec::new();
         for (k, job) in self.frames.iter().enumerate() {
             if !job.oopif_root {
@@ -1798,7 +1848,7 @@ impl CaptureSession {
         for (k, t) in oopif_trees {
             let job = &self.frames[k];
             let Some(owner) = self.frame_owner(k) else { continue };
-            if let Some(p) = crate::dom::tree_for(&out, job.info.parent_id.as_deref(), owner) {
+            if let Some(p) = crate::dom::tree_for(out, job.info.parent_id.as_deref(), owner) {
                 out[p].add_owner(&job.info.id, owner);
                 let placement = match (&out[p].boxes, &out[p].placement) {
                     (Some(b), Some(at)) => b.placement_inside(owner, at),
@@ -1807,11 +1857,6 @@ impl CaptureSession {
                 out[t].placement = placement;
             }
         }
-        // No tree at all is the serializer's note ("needs the DOM pass").
-        if self.opts.viewport_only && !out.is_empty() && !out.iter().any(|t| t.boxes.is_some() && t.placement.is_some()) {
-            notes.push("viewportOnly: the page's layout could not be read, so the whole page is shown".into());
-        }
-        out
     }
 
     /// Fire-and-forget commands for after the capture, for drivers whose
