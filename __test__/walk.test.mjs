@@ -64,6 +64,60 @@ test('a walk reads every fixture and real page as its DOM snapshot does, or says
     assert.ok(walked >= pages.length * 0.75, `walked ${walked} reads of ${pages.length} pages; fell back: ${JSON.stringify([...why])}`);
 });
 
+test('long script and style texts with markup in them hash as the whole outerHTML does, and again after their text or tags change', async () => {
+    // Random texts of markup-like pieces (a tag left open runs into the closing tag; comment
+    // marks; a closing tag's start), set as script and style text in the body: page_facts.js
+    // writes them as they are, and its writing must normalise as the whole outerHTML does.
+    const PIECES = ['<', '>', '<a b', '<b>', '</a>', ' ', '\n\t', 'x=1;', 'if (a<b) ', '<!--', '-->', '<div class="q">', '</script', '"', '<p\u00a0id=1>', 'é'];
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
+    const file = join(dir, 'raw.html');
+    writeFileSync(file, '<!doctype html><title>Raw</title><main><p>Before</p><section id="s"></section><p>After</p></main>');
+    const page = await openFile(await browser(), file);
+    try {
+        let seed = 11;
+        const next = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed; };
+        const UNCOMMENTED = PIECES.filter(p => p !== '<!--' && p !== '-->');
+        const text = pieces => {
+            let t = '';
+            while (t.length < 3000) t += pieces[next() % pieces.length];
+            return t;
+        };
+        for (let round = 0; round < 12; round += 1) {
+            // Three of four without comment marks. One ends with a tag left open, which
+            // normalising closes with the element's closing tag.
+            const texts = Array.from({ length: 4 }, (_, k) => text(k === 3 ? PIECES : UNCOMMENTED) + (k === 1 ? '<a b' : ''));
+            // A third of the rounds change the elements' tags and keep their texts; a third
+            // write new texts into the same elements.
+            await page.evaluate(([texts, round]) => {
+                const s = document.getElementById('s');
+                const els = [...s.querySelectorAll('script, style')];
+                if (round % 3 === 2 && els.length) {
+                    for (const el of els) el.setAttribute('data-round', String(round));
+                    return;
+                }
+                if (round % 3 === 1 && els.length) {
+                    els.forEach((el, k) => { el.textContent = texts[k]; });
+                    return;
+                }
+                s.textContent = '';
+                texts.forEach((t, k) => {
+                    const el = document.createElement(k % 2 ? 'style' : 'script');
+                    if (k % 2 === 0) el.type = 'text/x-template';
+                    el.textContent = t;
+                    s.append(el, document.createElement('br'));
+                });
+            }, [texts, round]);
+            for (const maxChars of [300, 32768]) {
+                const s = await buildWebAiSnapshot(page, { domHashMaxChars: maxChars });
+                assert.equal(s.domHash, await domHashAround(page, ['body'], { maxChars }), `round ${round}, the DOM hash cut at ${maxChars}`);
+            }
+        }
+    } finally {
+        await page.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test('generated boxes (list markers, ::before and ::after content, in a frame too) read by a walk as by the DOM snapshot; none where there is no layout', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-walk-'));
     const file = join(dir, 'boxes.html');
