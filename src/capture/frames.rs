@@ -119,6 +119,17 @@ pub fn stitch(main: &mut AxTree, main_frame_id: Option<&str>, frames: Vec<FrameC
     unplaced.len()
 }
 
+/// Undo [`stitch`]: the tree as it was before, `nodes` and `notes` long
+/// (stitching only appends frames' nodes and notes, and links each frame's
+/// root under its owner).
+pub fn unstitch(main: &mut AxTree, nodes: usize, notes: usize) {
+    main.nodes.truncate(nodes);
+    main.notes.truncate(notes);
+    for n in &mut main.nodes {
+        n.children.retain(|&c| (c as usize) < nodes);
+    }
+}
+
 fn shown_url(url: &str) -> String {
     let cut: String = url.chars().take(120).collect();
     if cut.is_empty() {
@@ -152,9 +163,10 @@ mod tests {
         let mut main = AxTree {
             nodes: vec![node("RootWebArea", "Top", 1, vec![1]), node("Iframe", "f", 5, vec![])],
             root: Some(0),
-            notes: vec![],
+            notes: vec!["the page's own".into()],
             chrome_subtrees: vec![],
         };
+        let before = format!("{main:?}");
         let child =
             AxTree { nodes: vec![node("RootWebArea", "", 1, vec![1]), node("Iframe", "g", 7, vec![])], root: Some(0), notes: vec![], chrome_subtrees: vec![] };
         let grandchild = AxTree {
@@ -184,5 +196,8 @@ mod tests {
         assert_eq!(main.nodes[3].children, vec![4]);
         assert_eq!(main.nodes[5].name, "b");
         assert!(notes[0].contains("https://X/"));
+        // Taken out again, the tree is the engine's, to be kept for the next build.
+        unstitch(&mut main, 2, 1);
+        assert_eq!(format!("{main:?}"), before);
     }
 }

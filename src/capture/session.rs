@@ -1306,9 +1306,12 @@ impl CaptureSession {
             w.frames = Some(frames_elsewhere);
         }
         let captures = self.frame_captures();
-        // The tree is kept for the next build only as the engine built it.
-        let as_built = self.focused.is_none() && self.modal.is_none() && tree.chrome_subtrees.is_empty() && captures.is_empty();
-        if !captures.is_empty() {
+        // The tree is kept for the next build only as the engine built it: frames in other
+        // processes stitched in are taken out again after the snapshot (`unstitch`).
+        let as_built = self.focused.is_none() && self.modal.is_none() && tree.chrome_subtrees.is_empty();
+        let built_len = (tree.nodes.len(), tree.notes.len());
+        let stitched = !captures.is_empty();
+        if stitched {
             let main_frame = tree.root.and_then(|r| tree.node(r)).and_then(|n| n.frame_id.clone());
             self.unread_frames += stitch(&mut tree, main_frame.as_deref(), captures, &mut facts.notes);
         }
@@ -1333,6 +1336,9 @@ impl CaptureSession {
         if self.keep_built {
             let style_at = self.engine_style_at();
             let index = self.built_index.take().filter(|_| as_built);
+            if stitched && index.is_some() {
+                crate::capture::frames::unstitch(&mut tree, built_len.0, built_len.1);
+            }
             // The page's own trees: the frames' in other processes are read again, or replayed, by the next build.
             dom.truncate(self.page_dom_trees);
             self.built = self.built_page.take().map(|page| crate::incremental::kept::Built { page, dom, style_at, tree: index.map(|i| (tree, i)) });
