@@ -1741,6 +1741,15 @@ impl CaptureSession {
 
     /// `Accessibility.queryAXTree` for each node of the engine's trees whose
     /// content Chrome must give and that was not asked for yet.
+    ///
+    /// Only for nodes of this capture's reply, never ids remembered from an
+    /// earlier one: Chromium 156's renderer crashes when asked this for a
+    /// node of the document before a reload (a probe, 2026-11-29: the first
+    /// such call took the tab down, each time; the same calls on the current
+    /// document, 40 times beside its DOM snapshot, did not). Asked in the
+    /// first batch for the last capture's elements, it would have answered
+    /// beside the snapshot (it waits about a frame without holding the
+    /// renderer), but the test sweeps, which navigate one tab, crashed it.
     fn ask_chrome_subtrees(&mut self) -> Vec<CdpCommand> {
         let mut cmds = Vec::new();
         let trees = std::iter::once((None, &self.ax_tree)).chain(self.frame_trees.iter().enumerate().map(|(k, t)| (Some(k), t)));
