@@ -416,9 +416,6 @@ async fn repeat(
         Some(CdpReply::Ok(text)) => Some(text.clone()),
         _ => None,
     });
-    // The frames' names for the build: this look's frame tree with its targets; else, when every
-    // frame is as it was, with the targets the last capture recorded.
-    let named = targets.as_ref().map(|t| (frame_tree.clone(), t.clone()));
     if summary.get("token").and_then(Value::as_str) != Some(inc.token.as_str()) {
         return Ok(Err(Fallback("the page shows another document".into())));
     }
@@ -475,6 +472,12 @@ async fn repeat(
     // (and, when all are, the frame tree read now and the targets that named them then).
     let unchanged_elsewhere: Vec<String> = elsewhere.iter().zip(swaps).filter(|(_, r)| as_it_was(r)).map(|((f, _), _)| f.clone()).collect();
     let all_as_they_were = mirror.frames_elsewhere && elsewhere_as_they_were;
+    // The frames' names for the build: this look's frame tree with its targets; else, when every
+    // frame is as it was, with the targets the last capture recorded.
+    let named = match &targets {
+        Some(t) => Some((frame_tree.clone(), t.clone())),
+        None => all_as_they_were.then(|| frame_tree.clone()).zip(mirror.oopif_replies.targets.clone()),
+    };
     if root_count + list_count + blind > 0 && mirror.len() < REPEAT_MIN_NODES && !inc.always {
         return Ok(Ok(Repeated::Small));
     }
@@ -510,21 +513,7 @@ async fn repeat(
             return Ok(Err(f));
         }
         let t = Instant::now();
-        let snapshot = rebuild(
-            transport,
-            opts,
-            ctx,
-            started,
-            mirror,
-            facts,
-            documents,
-            &shape,
-            0,
-            &unchanged_elsewhere,
-            named.clone().or_else(|| all_as_they_were.then(|| frame_tree.clone()).zip(mirror.oopif_replies.targets.clone())),
-            boxes,
-        )
-        .await?;
+        let snapshot = rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, named, boxes).await?;
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
     }
 
@@ -586,20 +575,7 @@ async fn repeat(
     let boxes = or_fallback!(read_boxes(&reader, wants_boxes.then_some(overflow_at), world, mirror).await?);
     let snapshot = crate::trace::timed_async(
         "repeat.rebuild",
-        rebuild(
-            transport,
-            opts,
-            ctx,
-            started,
-            mirror,
-            facts,
-            documents,
-            &shape,
-            roots,
-            &unchanged_elsewhere,
-            named.clone().or_else(|| all_as_they_were.then(|| frame_tree.clone()).zip(mirror.oopif_replies.targets.clone())),
-            boxes,
-        ),
+        rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, named, boxes),
     )
     .await?;
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
@@ -1173,8 +1149,7 @@ async fn rebuild(
     mirror.shape = shape.to_string();
     facts.documents = documents;
     // Frames in other processes, which no watcher sees: read again by the build, but those that
-    // have not changed, which answer as they did (see `FrameReplies`); when all of them are as
-    // they were, the last capture's targets name them.
+    // have not changed, which answer as they did (see `FrameReplies`); `named` says where they are.
     let frames = mirror.frames_elsewhere.then(|| FramesGiven {
         replay: unchanged_elsewhere.iter().filter_map(|f| mirror.oopif_replies.frames.get(f).map(|r| (f.clone(), r.clone()))).collect(),
         named,
