@@ -374,3 +374,37 @@ test('a browser that takes no DOM snapshot gets Chrome\'s tree and a note, unles
         await page.close();
     }
 });
+
+test('a page that navigates while its media controls are asked for keeps its tab', async () => {
+    // Chromium 156's renderer crashes when `Accessibility.queryAXTree` is asked by the backend
+    // id of a node of the document before a navigation. The capture asks for a media element's
+    // controls after the DOM snapshot it found the element in; here the page reloads in between,
+    // before the first call about such an element goes out.
+    const page = await openFixture('media.html');
+    try {
+        await settle(page);
+        const cdp = await page.context().newCDPSession(page);
+        let reloaded = false;
+        const methods = [];
+        const send = async (method, params) => {
+            methods.push(method);
+            const aboutOne = method === 'Accessibility.queryAXTree' || (method === 'DOM.resolveNode' && params && params.backendNodeId !== undefined);
+            if (aboutOne && !reloaded) {
+                reloaded = true;
+                await page.reload({ waitUntil: 'load' });
+            }
+            return cdp.send(method, params);
+        };
+        const s = await buildWebAiSnapshot({ cdp: { send, on: (...a) => cdp.on(...a), off: (...a) => cdp.off(...a) } }, { engine: 'dom' });
+        assert.ok(reloaded, `the capture asked about no media element: ${methods.join(', ')}`);
+        assert.ok(s.notes.some(n => /media element\(s\) were not read/.test(n)), s.notes.join('\n'));
+        // The tab lives: it answers, and the next capture reads the controls of the page as it is now.
+        assert.equal(await page.evaluate(() => 1 + 1), 2);
+        await settle(page);
+        const again = await buildWebAiSnapshot(page, { engine: 'dom' });
+        assert.equal(again.text, recording('media-dom').expected.text);
+        await cdp.detach();
+    } finally {
+        await page.close();
+    }
+});

@@ -181,3 +181,56 @@ async fn a_snapshot_out_of_time_is_a_note_and_no_dom_get_document_follows() {
     assert!(snap.notes.iter().any(|n| n.contains("the DOM was not read") && n.contains("no answer within timeoutMs")), "{:?}", snap.notes);
     assert!(!snap.refs.is_empty());
 }
+
+#[tokio::test]
+async fn chromes_subtrees_are_asked_by_object_and_a_node_of_a_gone_document_is_a_note() {
+    // The recorded media page, with each call's parameters kept, and the resolving of its media
+    // elements answered as Chrome answers it after the page navigated away from them.
+    struct Gone {
+        inner: Replay,
+        gone: bool,
+        calls: std::sync::Mutex<Vec<(String, Value)>>,
+    }
+    impl CdpTransport for Gone {
+        fn call<'a>(&'a self, call: CdpCall<'a>) -> ReplyFuture<'a> {
+            self.calls.lock().unwrap_or_else(|p| p.into_inner()).push((call.method.to_string(), call.params.clone()));
+            let reply = if self.gone && call.method == "DOM.resolveNode" {
+                CdpReply::Err("Node with given id does not belong to the document".into())
+            } else {
+                self.inner.reply(&call)
+            };
+            Box::pin(async move { reply })
+        }
+    }
+    let rec = recordings().into_iter().find(|(n, _)| n == "media-dom.json").expect("media recording").1;
+    let replies: Vec<(String, Value, Value)> = rec["replies"]
+        .as_array()
+        .expect("replies")
+        .iter()
+        .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
+        .collect();
+    let opts = SnapshotOptions::from_value(&rec["options"]).expect("recorded options are valid");
+    // Chromium 156's renderer crashes on `queryAXTree` by the backend id of a node of the
+    // document before a navigation: the question is never asked that way.
+    let live = Gone { inner: Replay { replies: replies.clone() }, gone: false, calls: Default::default() };
+    let snap = capture(&live, opts.clone()).await.expect("the media page");
+    assert_eq!(snap.text, rec["expected"]["text"].as_str().unwrap_or_default());
+    let calls = live.calls.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let queries: Vec<&Value> = calls.iter().filter(|(m, _)| m == "Accessibility.queryAXTree").map(|(_, p)| p).collect();
+    assert!(queries.len() >= 2, "{calls:?}");
+    assert!(queries.iter().all(|p| p.get("objectId").is_some() && p.get("backendNodeId").is_none()), "{queries:?}");
+    // Each object is let go after its question.
+    let released = calls.iter().filter(|(m, _)| m == "Runtime.releaseObject").count();
+    assert_eq!(released, queries.len());
+    // Gone: nothing is asked of those nodes, the controls are a note, and the rest of the page is there.
+    let gone = Gone { inner: Replay { replies }, gone: true, calls: Default::default() };
+    let snap = capture(&gone, opts).await.expect("a snapshot, not a failure");
+    let calls = gone.calls.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    assert!(!calls.iter().any(|(m, _)| m == "Accessibility.queryAXTree"), "{calls:?}");
+    assert!(
+        snap.notes.iter().any(|n| n.contains("media element(s) were not read (DOM.resolveNode: Node with given id does not belong to the document)")),
+        "{:?}",
+        snap.notes
+    );
+    assert!(!snap.refs.is_empty());
+}

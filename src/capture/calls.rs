@@ -25,7 +25,7 @@ pub enum Call {
     Frame(u32, FrameCall),
     Repeat(RepeatCall),
     /// The DOM engine's `k`th node whose content only Chrome's tree shows (media controls).
-    ChromeSubtree(u32),
+    ChromeSubtree(u32, ChromeCall),
     /// An element the DOM snapshot cannot mark (the DOM engine): found by script, then described.
     Mark(Mark, MarkCall),
     /// The page read by a walk instead of a DOM snapshot (`super::walk`).
@@ -50,6 +50,17 @@ pub enum WalkCall {
     Facts,
     /// then of the generated boxes `DOM.getDocument` lists (the walk left them for later).
     Later,
+}
+
+/// The calls that read one of Chrome's subtrees (`CaptureSession::ask_chrome_subtrees`), in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChromeCall {
+    /// The node as a remote object of its document (`DOM.resolveNode`),
+    Resolve,
+    /// then its subtree, asked by that object (`Accessibility.queryAXTree`),
+    Query,
+    /// and the object let go.
+    Release,
 }
 
 /// What the DOM engine learns by script (`scripts/marked_element.js`).
@@ -164,7 +175,9 @@ impl Call {
             Call::Repeat(RepeatCall::FrameDocument(_) | RepeatCall::FramePageDocument(_) | RepeatCall::PageRoot(_)) => "DOM.resolveNode",
             Call::Repeat(RepeatCall::FrameFacts(_)) => "Runtime.callFunctionOn",
             Call::Repeat(RepeatCall::FrameListeners(_)) => "DOMDebugger.getEventListeners",
-            Call::ChromeSubtree(_) => "Accessibility.queryAXTree",
+            Call::ChromeSubtree(_, ChromeCall::Resolve) => "DOM.resolveNode",
+            Call::ChromeSubtree(_, ChromeCall::Query) => "Accessibility.queryAXTree",
+            Call::ChromeSubtree(_, ChromeCall::Release) => "Runtime.releaseObject",
             Call::Mark(_, MarkCall::Find) => "Runtime.evaluate",
             Call::Mark(_, MarkCall::Describe) => "DOM.describeNode",
             Call::Mark(_, MarkCall::Release) => "Runtime.releaseObject",
@@ -212,5 +225,6 @@ mod tests {
         assert!(Call::Frame(0, FrameCall::AxTree).optional());
         assert!(Call::Frame(2, FrameCall::DomSnapshot).is_dom() && !Call::FrameTree.is_dom());
         assert_eq!(Call::Frame(2, FrameCall::DomSnapshot).frame(), Some(2));
+        assert_eq!(Call::ChromeSubtree(0, ChromeCall::Query).method(), "Accessibility.queryAXTree");
     }
 }

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::calls::{Call, FrameCall, WalkCall};
+use super::calls::{Call, ChromeCall, FrameCall, WalkCall};
 use super::context::{CaptureContext, World};
 use super::transport::CdpReply;
 use super::walk;
@@ -242,6 +242,8 @@ const MAX_RECORDED_FRAME_BYTES: usize = 16 << 20;
 struct ChromeJob {
     /// The frame job whose tree holds the node (None: the page's).
     frame: Option<usize>,
+    /// The session its calls go to (an out-of-process frame's; None: the page's).
+    session: Option<String>,
     node: u32,
     reply: Option<Result<AxTree>>,
 }
@@ -535,6 +537,7 @@ impl CaptureSession {
                     .and_then(|v| v.pointer("/result/objectId").and_then(Value::as_str).map(str::to_string));
                 object.map(|id| CdpCommand::new(Call::Walk(WalkCall::Listeners), json!({ "objectId": id, "depth": -1, "pierce": true }))).into_iter().collect()
             }
+            (Call::ChromeSubtree(j, ChromeCall::Resolve), _) => self.query_chrome_subtree(j, &reply),
             // The page facts say whether there is something to mark; if so, it is asked at once.
             (Call::PageFacts, _) => {
                 self.learn_token(&reply);
@@ -563,11 +566,11 @@ impl CaptureSession {
                 self.waiting.extend(more.iter().map(|c| c.call));
                 return follow.into_iter().chain(more).collect();
             }
-            Call::ChromeSubtree(j) => {
+            Call::ChromeSubtree(j, ChromeCall::Query) => {
                 if let Some(job) = self.chrome_jobs.get_mut(j as usize) {
                     job.reply = Some(match &reply {
                         CdpReply::Ok(text) => parse_full_ax_tree(text),
-                        CdpReply::Err(msg) => Err(WebAiError::new(ErrorCode::CaptureFailed, msg.clone())),
+                        CdpReply::Err(msg) => Err(WebAiError::new(ErrorCode::CaptureFailed, format!("{}: {msg}", call.method()))),
                         CdpReply::TimedOut | CdpReply::Broken(_) => Err(WebAiError::new(ErrorCode::Timeout, NO_ANSWER)),
                     });
                 }
@@ -1739,17 +1742,22 @@ impl CaptureSession {
         CdpCommand { session, project: Some(project), ..CdpCommand::new(call, params) }
     }
 
-    /// `Accessibility.queryAXTree` for each node of the engine's trees whose
-    /// content Chrome must give and that was not asked for yet.
+    /// Chrome's subtree of each node of the engine's trees whose content
+    /// Chrome must give and that was not asked for yet: the node resolved to
+    /// a remote object of its document first ([`ChromeCall`]), then
+    /// `Accessibility.queryAXTree` asked by that object.
     ///
-    /// Only for nodes of this capture's reply, never ids remembered from an
-    /// earlier one: Chromium 156's renderer crashes when asked this for a
-    /// node of the document before a reload (a probe, 2026-11-29: the first
-    /// such call took the tab down, each time; the same calls on the current
-    /// document, 40 times beside its DOM snapshot, did not). Asked in the
-    /// first batch for the last capture's elements, it would have answered
-    /// beside the snapshot (it waits about a frame without holding the
-    /// renderer), but the test sweeps, which navigate one tab, crashed it.
+    /// Never by `backendNodeId`: Chromium 156's renderer crashes when asked
+    /// that for a node of the document before a navigation (probes,
+    /// 2026-11-29: the first such call took the tab down, each time), and a
+    /// page may navigate between the reply these ids come from and the
+    /// question (a repeat look's mirror holds ids read looks ago). Asked by
+    /// object, the same question after a reload is an error ("Cannot find
+    /// context with specified id"), and so is the resolving of such an id;
+    /// the capture then notes the controls unread, and the tab lives. It
+    /// costs a round trip (the query itself waits about a frame). For the
+    /// same reason these are never asked in the first batch for the last
+    /// capture's elements (which would have hidden that wait).
     fn ask_chrome_subtrees(&mut self) -> Vec<CdpCommand> {
         let mut cmds = Vec::new();
         let trees = std::iter::once((None, &self.ax_tree)).chain(self.frame_trees.iter().enumerate().map(|(k, t)| (Some(k), t)));
@@ -1767,11 +1775,39 @@ impl CaptureSession {
         }
         for (frame, node, backend) in found {
             let session = frame.and_then(|k| self.frames.get(k)).and_then(|j| j.session.clone());
-            let call = Call::ChromeSubtree(self.chrome_jobs.len() as u32);
-            self.chrome_jobs.push(ChromeJob { frame, node, reply: None });
+            let call = Call::ChromeSubtree(self.chrome_jobs.len() as u32, ChromeCall::Resolve);
+            self.chrome_jobs.push(ChromeJob { frame, session: session.clone(), node, reply: None });
             cmds.push(CdpCommand { session, ..CdpCommand::new(call, json!({ "backendNodeId": backend })) });
         }
         cmds
+    }
+
+    /// On chrome job `j`'s resolved node: its subtree asked by the object,
+    /// and the object let go after (queued behind the question, which holds
+    /// the node it names). A node that could not be resolved (its document
+    /// gone) is the job's failure.
+    fn query_chrome_subtree(&mut self, j: u32, reply: &CdpReply) -> Vec<CdpCommand> {
+        let Some(job) = self.chrome_jobs.get_mut(j as usize) else { return Vec::new() };
+        let object = match reply {
+            CdpReply::Ok(text) => crate::compat::json_text::from_str_lossy::<Value>(text)
+                .ok()
+                .and_then(|v| v.pointer("/object/objectId").and_then(Value::as_str).map(str::to_string)),
+            _ => None,
+        };
+        let Some(object) = object else {
+            let why = match reply {
+                CdpReply::Err(msg) => msg.clone(),
+                CdpReply::Ok(_) => "no object was given".to_string(),
+                CdpReply::TimedOut | CdpReply::Broken(_) => NO_ANSWER.to_string(),
+            };
+            job.reply = Some(Err(WebAiError::new(ErrorCode::CaptureFailed, format!("DOM.resolveNode: {why}"))));
+            return Vec::new();
+        };
+        let session = job.session.clone();
+        vec![
+            CdpCommand { session: session.clone(), ..CdpCommand::new(Call::ChromeSubtree(j, ChromeCall::Query), json!({ "objectId": object })) },
+            CdpCommand { session, ..CdpCommand::new(Call::ChromeSubtree(j, ChromeCall::Release), json!({ "objectId": object })) },
+        ]
     }
 
     /// Chrome's subtrees in place of the engine's nodes. One that could not
@@ -1791,7 +1827,7 @@ impl CaptureSession {
             }
         }
         if let Some(first) = failed.first() {
-            self.frame_notes.push(format!("the controls of {} media element(s) were not read (Accessibility.queryAXTree: {first})", failed.len()));
+            self.frame_notes.push(format!("the controls of {} media element(s) were not read ({first})", failed.len()));
         }
     }
 
