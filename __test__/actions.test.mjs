@@ -128,6 +128,22 @@ test('click: success, and every click error code with a fresh snapshot', async (
     }
 });
 
+test('a ref taken before the page navigated is ref_invalid: its element is gone, not the action refused', async () => {
+    const { page, snapshot, ref } = await setup();
+    try {
+        // Chrome says "does not belong to the document" of a node of the document before.
+        await page.reload({ waitUntil: 'load' });
+        for (const [action, args] of [['click', { ref: ref('button', 'Go') }], ['fill', { ref: snapshot.text.match(/textbox[^\n]*\[ref=(@e\d+)/)[1], value: 'x' }]]) {
+            const r = await runAction(page, snapshot, action, args);
+            assert.equal(r.error, 'ref_invalid', `${action}: ${r.message}`);
+            assert.match(r.message, /no longer exists\. Take a new snapshot\./);
+            assertFresh(r, snapshot);
+        }
+    } finally {
+        await page.close();
+    }
+});
+
 test('a layer with pointer-events: none over an element lets its click through; a layer that takes pointer events covers it', async () => {
     const page = await openFixture('blank.html');
     try {

@@ -115,10 +115,10 @@ pub async fn live_element(page: &Page<'_>, target: &RefTarget) -> Step<Option<Li
         None => None,
     };
     let resolved = page.resolve(backend, session.as_deref(), context).await?;
-    // Only "no such node" means gone; a dead session is a failure, not a verdict.
+    // Only a node the page no longer has means gone; a dead session is a failure, not a verdict.
     let (resolved, context) = match resolved {
         Ok(v) => v,
-        Err(m) if m.to_lowercase().contains("no node") => return Ok(None),
+        Err(m) if node_gone(&m) => return Ok(None),
         Err(m) => return Err(super::outcome::Fail::refused(m)),
     };
     let Some(object_id) = resolved.pointer("/object/objectId").and_then(Value::as_str).map(str::to_string) else { return Ok(None) };
@@ -130,9 +130,27 @@ pub async fn live_element(page: &Page<'_>, target: &RefTarget) -> Step<Option<Li
     Ok(Some(Live { session, object_id, backend_node_id: backend, offset, context, state }))
 }
 
+/// Whether `DOM.resolveNode` said the node is not in the page: Chrome
+/// answers "No node with given id found" for a node collected, and "Node
+/// with given id does not belong to the document" for one of a document the
+/// page has navigated away from (a ref taken before a link was followed, a
+/// form sent, the page reloaded).
+fn node_gone(message: &str) -> bool {
+    let m = message.to_lowercase();
+    m.contains("no node") || m.contains("does not belong to the document")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chromes_answers_for_a_node_not_in_the_page_are_gone_and_others_are_failures() {
+        assert!(node_gone("No node with given id found"));
+        assert!(node_gone("Node with given id does not belong to the document"));
+        assert!(!node_gone("Cannot find context with specified id"));
+        assert!(!node_gone("Target closed"));
+    }
 
     #[test]
     fn frame_trees_are_searched_at_any_depth() {
