@@ -66,6 +66,47 @@ test('open, then click, fill, press, tabs, screenshot and close from new process
     }
 });
 
+test('a dialog the page opens is answered with `dialog`, which every reply names, not a tool the shell has not', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'web-ai-agent-cli-'));
+    const env = { ...process.env, WEB_AI_SNAPSHOT_STATE_DIR: state };
+    const cli = async (...args) => {
+        try {
+            const { stdout } = await run(process.execPath, [bin, ...args], { env, timeout: 60000 });
+            return { out: stdout, code: 0 };
+        } catch (err) {
+            return { out: `${err.stdout}${err.stderr}`, code: err.code };
+        }
+    };
+    try {
+        let r = await cli('open', join(root, 'fixtures', 'agent', 'faults.html'));
+        assert.equal(r.code, 0, r.out);
+        const button = name => new RegExp(`button "${name}" \\[ref=(@e\\d+)\\]`).exec(r.out)[1];
+        const [alert, confirm, prompt] = ['Show alert', 'Delete', 'Greet'].map(button);
+        const named = /dialog is open; answer it with `web-ai-snapshot dialog accept \[TEXT\]` or `web-ai-snapshot dialog dismiss`\. Its message:\n<page \d{6}>\n"Saved!"/;
+        const out = (await cli('click', alert)).out;
+        assert.match(out, named);
+        assert.doesNotMatch(out, /browser_handle_dialog/);
+        // Until it is answered, every command says so (and fails).
+        r = await cli('snapshot');
+        assert.equal(r.code, 1);
+        assert.match(r.out, named);
+        assert.match((await cli('dialog', 'accept')).out, /^Accepted the alert dialog\./);
+        await cli('click', confirm);
+        assert.match((await cli('dialog', 'dismiss')).out, /kept/);
+        await cli('click', prompt);
+        assert.match((await cli('dialog', 'accept', 'Grace')).out, /hello Grace/);
+        r = await cli('dialog', 'dismiss');
+        assert.equal(r.code, 1);
+        assert.match(r.out, /^Error invalid_params: no dialog is open/);
+        r = await cli('dialog', 'maybe');
+        assert.equal(r.code, 2);
+        assert.match(r.out, /usage: dialog takes accept \[TEXT\] \(TEXT answers a prompt\) or dismiss/);
+    } finally {
+        await cli('close');
+        rmSync(state, { recursive: true, force: true });
+    }
+});
+
 test('the native client serves the kept browser without Node, prints what the JS CLI prints, and hands every other command to it', { skip: process.platform === 'win32' ? 'the native client is not installed on Windows' : false }, async () => {
     const state = mkdtempSync(join(tmpdir(), 'web-ai-agent-native-'));
     // As the install lays it out: the client in place of the bin, the JS CLI beside it.

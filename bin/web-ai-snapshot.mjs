@@ -31,8 +31,8 @@ Commands:
   mcp                   Serve the agent tools over MCP (stdio, or HTTP with --port)
   open URL|FILE         Start (or reuse) a kept browser on URL and print its snapshot;
                         then snapshot, click, fill, select, type, press, hover, scroll,
-                        wait, tabs, screenshot, navigate, back, forward, reload act on
-                        it from new processes by the printed refs; close ends it
+                        wait, tabs, screenshot, navigate, back, forward, reload, dialog
+                        act on it from new processes by the printed refs; close ends it
   snapshot [URL|FILE]   Print a compact accessibility snapshot with @eN refs
                         (the kept browser's page when one runs and no URL is given)
   doctor                Content-safe report: snapshot summary and vendor targets
@@ -99,13 +99,16 @@ const AGENT_HELP = `Usage: web-ai-snapshot open URL|FILE [--headed] [--executabl
        web-ai-snapshot scroll (REF | --direction up|down|top|bottom [--amount N])
        web-ai-snapshot wait [--timeout MS] [--stability-window MS] | tabs [new URL | select N | close N]
        web-ai-snapshot screenshot [FILE] [--full-page] | navigate URL | back | forward | reload
+       web-ai-snapshot dialog accept [TEXT] | dialog dismiss
        web-ai-snapshot close
 
 \`open\` starts a browser that outlives the command (a small daemon holds it
 and its page sessions) or reuses the running one, and prints the page. Every
 other command acts on that browser's current tab by the refs printed before
 (@eN: valid while their element exists) and prints what changed. \`close\`
-ends the browser. Exit code 1 when the action failed (the page is printed).
+ends the browser. An alert, confirm or prompt the page opens stops it until
+\`dialog\` answers it (TEXT: a prompt's answer). Exit code 1 when the action
+failed (the page is printed).
 WEB_AI_SNAPSHOT_STATE_DIR moves the daemon's socket (default: the temp folder).`;
 
 const ACT_HELP = `Usage: web-ai-snapshot click REF --cdp ENDPOINT [--target ID | --url-includes S] [options]

@@ -38,6 +38,7 @@ const AGENT_COMMANDS: &[&str] = &[
     "back",
     "forward",
     "reload",
+    "dialog",
     "close",
 ];
 

@@ -43,7 +43,20 @@ export function urlOf(target, cwd = process.cwd()) {
 }
 
 /** The commands that act on the kept browser (`open` starts it; `snapshot` only without a target). */
-export const AGENT_COMMANDS = ['snapshot', 'click', 'fill', 'select', 'type', 'press', 'hover', 'scroll', 'wait', 'tabs', 'screenshot', 'navigate', 'back', 'forward', 'reload', 'close'];
+export const AGENT_COMMANDS = ['snapshot', 'click', 'fill', 'select', 'type', 'press', 'hover', 'scroll', 'wait', 'tabs', 'screenshot', 'navigate', 'back', 'forward', 'reload', 'dialog', 'close'];
+
+/**
+ * The next steps the daemon's replies name, as commands (the host names
+ * tools by default: `TOOL_STEPS` in `host.mjs`).
+ */
+export const CLI_STEPS = {
+    dialog: '`web-ai-snapshot dialog accept [TEXT]` or `web-ai-snapshot dialog dismiss`',
+    newTab: '`web-ai-snapshot tabs new [URL]`',
+    selectTab: '`web-ai-snapshot tabs select N`',
+    reload: '`web-ai-snapshot reload`',
+    navigate: '`web-ai-snapshot navigate URL`',
+    snapshot: '`web-ai-snapshot snapshot`',
+};
 
 const HELP_OR_OTHER_BROWSER = a => a === '-h' || a === '--help' || a === '--json' || a === '--cdp' || a.startsWith('--cdp=');
 
@@ -120,6 +133,11 @@ export function agentCall(command, argv, cwd = process.cwd()) {
         case 'reload':
             need(0, 'no arguments');
             return { tool: 'browser_navigate', args: { url: command } };
+        case 'dialog':
+            // accept [TEXT] (a prompt's answer) | dismiss
+            if (a === 'accept' && args._.length <= 2) return { tool: 'browser_handle_dialog', args: { accept: true, ...(b !== undefined ? { prompt_text: b } : {}) } };
+            if (a === 'dismiss' && args._.length === 1) return { tool: 'browser_handle_dialog', args: { accept: false } };
+            throw new UsageError('dialog takes accept [TEXT] (TEXT answers a prompt) or dismiss');
         case 'close':
             return { tool: 'close', args: {} };
         default:

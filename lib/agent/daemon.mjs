@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageError, agentCall, agentOutput, keptBrowserCommand } from './commands.mjs';
+import { CLI_STEPS, UsageError, agentCall, agentOutput, keptBrowserCommand } from './commands.mjs';
 
 /** Where the daemon's socket and its record live (WEB_AI_SNAPSHOT_STATE_DIR moves them). */
 export function daemonPaths() {
@@ -91,7 +91,7 @@ export async function runDaemon(options) {
     const { dir, socket, record } = daemonPaths();
     mkdirSync(dir, { recursive: true });
     if (process.platform !== 'win32' && existsSync(socket)) rmSync(socket, { force: true });
-    const host = new AgentHost({ allowFileUrls: true, ...options });
+    const host = new AgentHost({ allowFileUrls: true, steps: CLI_STEPS, ...options });
     let queue = Promise.resolve();
     let server = null;
     // From a `close` on, no new command finds this daemon: neither its record

@@ -621,15 +621,33 @@ function requestRules(allowed, blocked) {
     return rules;
 }
 
+/**
+ * How a reply names the step to take next. An MCP client calls tools; the
+ * agent CLI's daemon serves a person or a model at a shell, who runs
+ * commands, and gives its own wording (`CLI_STEPS` in `commands.mjs`): a
+ * dialog that stops the page is answered with `web-ai-snapshot dialog`,
+ * which a shell has, not with `browser_handle_dialog`, which it has not.
+ */
+export const TOOL_STEPS = {
+    dialog: 'browser_handle_dialog {accept}',
+    newTab: 'browser_tabs {action: "new"}',
+    selectTab: 'browser_tabs {action: "select", index}',
+    reload: 'browser_navigate {url: "reload"}',
+    navigate: 'browser_navigate',
+    snapshot: 'get_snapshot',
+};
+
 export class AgentHost {
     /**
      * options: { cdp, executablePath, headless, userDataDir, allowEvaluate,
-     * allowFileUrls, allowedOrigins, blockedOrigins, outputDir, approve }
+     * allowFileUrls, allowedOrigins, blockedOrigins, outputDir, approve, steps }
      * `approve({ action, reason })` asks a human (MCP elicitation); without
-     * it request_human_approval answers human_rejected.
+     * it request_human_approval answers human_rejected. `steps` names the
+     * next steps replies suggest (`TOOL_STEPS` by default).
      */
     constructor(options = {}) {
         this.options = options;
+        this.steps = { ...TOOL_STEPS, ...(options.steps || {}) };
         this.browser = new AgentBrowser(options);
         this.tabs = new Map();
         /**
@@ -674,7 +692,7 @@ export class AgentHost {
     }
 
     async _session(id = this.current) {
-        if (!id) throw new ToolError('action_failed', 'there is no open tab: open one with browser_tabs {action: "new"}', { snapshot: false });
+        if (!id) throw new ToolError('action_failed', `there is no open tab: open one with ${this.steps.newTab}`, { snapshot: false });
         let tab = this.tabs.get(id);
         if (!tab) {
             const session = createPageSession({ cdpEndpoint: this.browser.endpoint, targetId: id }, { timeoutMs: 5000, settleMs: 1500, quietMs: QUIET_MS });
@@ -766,14 +784,14 @@ export class AgentHost {
             code = 'timeout';
             // Another look would wait out the same deadline (a navigation the server does not
             // answer holds every call to the tab): say what ends it instead.
-            message = `${message}; the page did not answer in time (it may be loading a page that does not answer: browser_navigate to another URL, or "reload", ends that load)`;
+            message = `${message}; the page did not answer in time (it may be loading a page that does not answer: ${this.steps.navigate} to another URL, or ${this.steps.reload}, ends that load)`;
             withSnapshot = false;
         } else if (err && err.errorCode === 'target.detached') {
             message = `the tab is gone (closed or detached): ${message}. ${await this._tabsLine()}`;
             this._forget(this.current);
             withSnapshot = false;
         } else if (err && err.errorCode === 'target.crashed') {
-            message = 'the tab\'s renderer crashed: reload it with browser_navigate {url: "reload"}, or switch tabs';
+            message = `the tab's renderer crashed: reload it with ${this.steps.reload}, or switch tabs`;
             withSnapshot = false;
         } else if (err && err.errorCode && err.errorCode.startsWith('browser.')) {
             withSnapshot = false;
@@ -788,7 +806,7 @@ export class AgentHost {
 
     async _tabsLine() {
         const list = await this.browser.list().catch(() => []);
-        return list.length ? `Open tabs:\n${marked(list.map((t, i) => tabLine(t, i)).join('\n'))}\nChoose one with browser_tabs {action: "select", index}` : 'No tab is open: browser_tabs {action: "new"} opens one';
+        return list.length ? `Open tabs:\n${marked(list.map((t, i) => tabLine(t, i)).join('\n'))}\nChoose one with ${this.steps.selectTab}` : `No tab is open: ${this.steps.newTab} opens one`;
     }
 
     /** What a tab's session has shown the agent: `{ blocks, notes, root, before }` (see the constructor). */
@@ -813,7 +831,7 @@ export class AgentHost {
         if (!d) return null;
         const prompt = d.type === 'prompt' ? ` (default ${JSON.stringify(d.defaultPrompt ?? '')})` : '';
         // The message is the page's text.
-        return `${/^[aeiou]/.test(d.type) ? 'An' : 'A'} ${d.type} dialog is open; answer it with browser_handle_dialog {accept}. Its message:\n${marked(`${JSON.stringify(d.message)}${prompt}`)}`;
+        return `${/^[aeiou]/.test(d.type) ? 'An' : 'A'} ${d.type} dialog is open; answer it with ${this.steps.dialog}. Its message:\n${marked(`${JSON.stringify(d.message)}${prompt}`)}`;
     }
 
     /**
@@ -949,7 +967,7 @@ export class AgentHost {
         // that the server does not answer holds every call to the tab until it ends.
         if (!snapshot) {
             const why = lookError ? ` (${lookError.split('\n')[0]})` : '';
-            return { text: `${status} The page gave no snapshot after it in time${why}; it may be loading a page that does not answer: get_snapshot again, or end the load with browser_navigate (another URL, or "reload").`, isError: false };
+            return { text: `${status} The page gave no snapshot after it in time${why}; it may be loading a page that does not answer: ${this.steps.snapshot} again, or end the load with ${this.steps.navigate} (another URL, or ${this.steps.reload}).`, isError: false };
         }
         const url = snapshot.url;
         if (url && /^https?:/.test(url) && (this.blocked.some(p => originMatches(url, p)) || (this.allowed.length && !this.allowed.some(p => originMatches(url, p))))) {
@@ -1096,7 +1114,7 @@ export class AgentHost {
                         after = await this.browser.list().catch(() => after);
                         fresh = after.filter(t => !before.some(b => b.id === t.id));
                     }
-                    if (fresh.length) status += ` A new tab opened (browser_tabs {action: "select", index} to use it):\n${marked(fresh.map(t => tabLine(t, after.indexOf(t))).join('\n'))}`;
+                    if (fresh.length) status += ` A new tab opened (${this.steps.selectTab} to use it):\n${marked(fresh.map(t => tabLine(t, after.indexOf(t))).join('\n'))}`;
                 }
                 // Asked once: what the changes say beyond the action itself ('' nothing, or its own new states).
                 const echoed = ['browser_fill', 'browser_select', 'browser_click'].includes(name) && r.snapshot?.delta && status.endsWith('.')
