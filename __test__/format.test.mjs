@@ -145,7 +145,8 @@ test('maxDepth counts printed levels and never loses a ref', () => {
     for (const r of Object.keys(full.refs)) assert.ok(cut.text.includes(`ref=${r}`), `${r} missing after the cut`);
     const depths = cut.text.split('\n').map(l => l.match(/^ */)[0].length / 2);
     assert.ok(Math.max(...depths) <= 4, 'cut refs are listed one level below the limit');
-    assert.ok(cut.notes.some(n => /maxDepth 3: \d+ node\(s\) deeper than the limit/.test(n) && n.includes('listed at the cut')), cut.notes.join('|'));
+    // Every group below the limit is named: all of it is listed, and nothing is left out.
+    assert.ok(cut.notes.some(n => /^maxDepth 3: the \d+ line\(s\) of text, names and controls \(\d+ ref'd\) deeper than the limit are listed at the cut$/.test(n)), cut.notes.join('|'));
     assert.equal(fromTree(doc([node]), { maxDepth: 0 }).text.split('\n')[0], '- document "Page":');
 });
 
@@ -166,6 +167,17 @@ test('maxDepth lists the headings and text of a cut subtree flat at the cut, eac
     assert.equal(cut.text.match(/a link/g).length, 1, cut.text);
     assert.ok(Math.max(...lines.map(l => l.match(/^ */)[0].length / 2)) <= 3, cut.text);
     assert.ok(cut.notes.some(n => /^maxDepth 2: \d+ node\(s\) deeper than the limit are not shown; their \d+ line\(s\) of text, names and controls \(1 ref'd\) are listed at the cut$/.test(n)), cut.notes.join('|'));
+});
+
+test('a cut that leaves nothing out says what it lists, not that no node is shown', () => {
+    // Every node below the limit is a control or text: all of it is listed at the cut.
+    let node = { role: 'button', name: 'Deepest' };
+    for (let i = 0; i < 3; i += 1) node = { role: 'group', name: `g${i}`, children: [node] };
+    const cut = fromTree(doc([node]), { maxDepth: 2 });
+    assert.ok(cut.text.includes('button "Deepest"'), cut.text);
+    const note = cut.notes.find(n => n.startsWith('maxDepth 2:'));
+    assert.match(note, /^maxDepth 2: the \d+ line\(s\) of text, names and controls \(1 ref'd\) deeper than the limit are listed at the cut$/);
+    assert.doesNotMatch(note, /\b0 node/);
 });
 
 test('a long name taken from content is left to the children, and no text between its links is lost', () => {

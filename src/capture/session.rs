@@ -571,7 +571,7 @@ impl CaptureSession {
                     job.reply = Some(match &reply {
                         CdpReply::Ok(text) => parse_full_ax_tree(text),
                         CdpReply::Err(msg) => Err(WebAiError::new(ErrorCode::CaptureFailed, format!("{}: {msg}", call.method()))),
-                        CdpReply::TimedOut | CdpReply::Broken(_) => Err(WebAiError::new(ErrorCode::Timeout, NO_ANSWER)),
+                        CdpReply::TimedOut | CdpReply::Broken(_) => Err(WebAiError::new(ErrorCode::Timeout, format!("{}: {NO_ANSWER}", call.method()))),
                     });
                 }
                 self.replies.insert(call, CdpReply::Ok(String::new()));
@@ -1800,7 +1800,7 @@ impl CaptureSession {
                 CdpReply::Ok(_) => "no object was given".to_string(),
                 CdpReply::TimedOut | CdpReply::Broken(_) => NO_ANSWER.to_string(),
             };
-            job.reply = Some(Err(WebAiError::new(ErrorCode::CaptureFailed, format!("DOM.resolveNode: {why}"))));
+            job.reply = Some(Err(WebAiError::new(ErrorCode::CaptureFailed, format!("{}: {why}", Call::ChromeSubtree(j, ChromeCall::Resolve).method()))));
             return Vec::new();
         };
         let session = job.session.clone();
@@ -1827,7 +1827,10 @@ impl CaptureSession {
             }
         }
         if let Some(first) = failed.first() {
-            self.frame_notes.push(format!("the controls of {} media element(s) were not read ({first})", failed.len()));
+            self.frame_notes.push(format!(
+                "the contents of {} element(s) Chrome draws itself (media controls; date, time and file fields) were not read ({first})",
+                failed.len()
+            ));
         }
     }
 

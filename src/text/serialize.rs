@@ -1379,12 +1379,15 @@ fn layout<'v>(
         }
     }
     if omitted > 0 || lifted_lines > 0 {
-        let listed = match lifted_refs {
-            0 if lifted_lines == 0 => String::new(),
-            0 => format!("; their {lifted_lines} text and named line(s) are listed at the cut"),
-            n => format!("; their {lifted_lines} line(s) of text, names and controls ({n} ref'd) are listed at the cut"),
+        let lines = match lifted_refs {
+            0 => format!("{lifted_lines} text and named line(s)"),
+            n => format!("{lifted_lines} line(s) of text, names and controls ({n} ref'd)"),
         };
-        notes.push(format!("maxDepth {max_depth}: {omitted} node(s) deeper than the limit are not shown{listed}"));
+        notes.push(match (omitted, lifted_lines) {
+            (_, 0) => format!("maxDepth {max_depth}: {omitted} node(s) deeper than the limit are not shown"),
+            (0, _) => format!("maxDepth {max_depth}: the {lines} deeper than the limit are listed at the cut"),
+            _ => format!("maxDepth {max_depth}: {omitted} node(s) deeper than the limit are not shown; their {lines} are listed at the cut"),
+        });
     }
     (lines, omitted)
 }
