@@ -546,6 +546,42 @@ test('what cannot be bounded falls back to a full capture, and the notes say why
     }
 });
 
+test('a custom element defined after a look is seen by the next: its shadow root, or what its :defined style shows', async () => {
+    // An element upgraded in place changes nothing a MutationObserver sees; the watcher marks it.
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-upgrade-'));
+    try {
+        const file = join(dir, 'upgrade.html');
+        writeFileSync(file, '<!doctype html><title>Components</title><style>x-later:not(:defined){display:none}</style><main><h1>Components</h1><x-shadow><span>light content</span></x-shadow><x-later><button>Shown once defined</button></x-later><p>after</p></main>');
+        const { page, session, close } = await open(file);
+        try {
+            const first = await session.snapshot();
+            assert.doesNotMatch(first.text, /Shown once defined/);
+            // Restyled by its :defined rule, no shadow root: read again where it is.
+            await page.evaluate(() => customElements.define('x-later', class extends HTMLElement {}));
+            let numbering = session._numbering();
+            let look = await session.snapshot();
+            assert.match(look.text, /button "Shown once defined"/);
+            assert.equal(look.stats.captureMode, 'incremental', look.notes.join('; '));
+            assert.equal(difference(look, await fullCapture(page, numbering)), null);
+            // A shadow root attached on upgrade: what the element shows is its shadow tree.
+            await page.evaluate(() => customElements.define('x-shadow', class extends HTMLElement {
+                constructor() {
+                    super();
+                    this.attachShadow({ mode: 'open' }).innerHTML = '<button>In the shadow tree</button>';
+                }
+            }));
+            numbering = session._numbering();
+            look = await session.snapshot();
+            assert.match(look.text, /button "In the shadow tree"/);
+            assert.equal(difference(look, await fullCapture(page, numbering)), null);
+        } finally {
+            await close();
+        }
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test('a { cdp } session is incremental too, and equal to a full capture', async () => {
     const page = await openFile(await browser(), join(pagesDir, 'widgets.html'));
     const cdp = await page.context().newCDPSession(page);

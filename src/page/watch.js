@@ -51,6 +51,12 @@
                 observer.observe(root, config);
             } catch (_e) { /* a root that went away */ }
         };
+        // Custom elements not defined yet (`:not(:defined)`). One defined later is upgraded in
+        // place, with no mutation an observer sees, and may then attach a shadow root or be
+        // restyled (`:defined` rules): a take marks it (`sweepUpgrades`), so its subtree is read
+        // again (where that holds a shadow root, the look is a full capture). Only autonomous
+        // custom elements, whose names have a hyphen, can be undefined and attach a shadow root.
+        const undefinedEls = new Set();
         // Open shadow roots and same-origin frames are separate trees to a
         // MutationObserver: each gets observed as it is found.
         const watchInside = start => {
@@ -60,6 +66,7 @@
                 const node = stack.pop();
                 seen += 1;
                 if (node.nodeType === 1) {
+                    if (node.localName.includes('-') && !node.matches(':defined')) undefinedEls.add(node);
                     if (node.shadowRoot) {
                         observe(node.shadowRoot);
                         stack.push(node.shadowRoot);
@@ -271,6 +278,22 @@
                 }
             }
         };
+        // The custom elements defined since they were found (see `undefinedEls`): each is
+        // marked, or, in a shadow tree, makes the look a full capture; its new shadow root is
+        // watched from now on. One taken out of the page is forgotten (put back, it is found again).
+        const sweepUpgrades = () => {
+            for (const el of undefinedEls) {
+                if (!el.isConnected) {
+                    undefinedEls.delete(el);
+                    continue;
+                }
+                if (!el.matches(':defined')) continue;
+                undefinedEls.delete(el);
+                watchInside(el);
+                if (inShadow(el)) reason('a shadow tree changed');
+                else mark(el);
+            }
+        };
         // Style rules whose matches another element decides: a sibling combinator
         // (`:checked ~ .panel`, `.a.on + .b`) or `:has()`. A change to one element
         // then restyles another outside its subtree, so each session keeps the
@@ -403,6 +426,7 @@
             // What happened so far goes to the sessions already tracking; the new one starts here.
             handle(observer.takeRecords());
             sweepValues();
+            sweepUpgrades();
             if (state.sessions.size >= MAX_SESSIONS) {
                 const oldest = state.sessions.keys().next().value;
                 state.sessions.delete(oldest);
@@ -422,6 +446,7 @@
             if (!rec) return null;
             handle(observer.takeRecords());
             sweepValues();
+            sweepUpgrades();
             const next = fresh();
             // Nothing changed, no match can have moved (hover and focus aside): the last stand.
             next.matches = rec.dirty.size || rec.lists.size || rec.reasons.size ? relate(rec) : rec.matches;
