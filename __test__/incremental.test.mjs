@@ -582,6 +582,38 @@ test('a custom element defined after a look is seen by the next: its shadow root
     }
 });
 
+test('styles changed with no mutation (CSSOM rules, adopted sheets, the viewport\'s media) are in the next look', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-cssom-'));
+    try {
+        const file = join(dir, 'styles.html');
+        writeFileSync(file, '<!doctype html><title>Styles</title><style>.wide-only{display:none} @media (min-width: 1000px){.wide-only{display:block}}</style><main><h1>Styles</h1><button id="a">Alpha</button><button id="b">Beta</button><div class="wide-only"><button>Wide only</button></div><p>after</p></main>');
+        const { page, session, close } = await open(file);
+        try {
+            await page.setViewportSize({ width: 1280, height: 800 });
+            await session.snapshot();
+            const steps = [
+                // A rule appended (as CSS-in-JS libraries add theirs): what it matches is read again.
+                ['a rule appended hides Alpha', () => page.evaluate(() => document.styleSheets[0].insertRule('#a{display:none}', document.styleSheets[0].cssRules.length)), 'incremental', t => !/Alpha/.test(t)],
+                ['a sheet adopted hides Beta', () => page.evaluate(() => { const s = new CSSStyleSheet(); s.replaceSync('#b{visibility:hidden}'); document.adoptedStyleSheets = [s]; }), 'incremental', t => !/Beta/.test(t)],
+                ['the viewport narrowed past a media query', () => page.setViewportSize({ width: 800, height: 700 }), 'full', t => !/Wide only/.test(t)],
+                ['a rule deleted shows Alpha again', () => page.evaluate(() => document.styleSheets[0].deleteRule(document.styleSheets[0].cssRules.length - 1)), 'full', t => /Alpha/.test(t)],
+            ];
+            for (const [what, change, mode, shows] of steps) {
+                await change();
+                const numbering = session._numbering();
+                const look = await session.snapshot();
+                assert.ok(shows(look.text), `${what}:\n${look.text}`);
+                assert.equal(look.stats.captureMode, mode, `${what}: ${look.notes.join('; ')}`);
+                assert.equal(difference(look, await fullCapture(page, numbering)), null, what);
+            }
+        } finally {
+            await close();
+        }
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test('a { cdp } session is incremental too, and equal to a full capture', async () => {
     const page = await openFile(await browser(), join(pagesDir, 'widgets.html'));
     const cdp = await page.context().newCDPSession(page);

@@ -418,6 +418,89 @@
             }
             return now;
         };
+        // Styles that change with no mutation an observer sees: rules added to or taken from a
+        // sheet through the CSSOM (how CSS-in-JS libraries add theirs), a sheet a `<link>` loaded
+        // after it was added, sheets adopted; and the media the page's queries test (the
+        // viewport's size, a zoom, an emulated colour scheme or print). Each take compares
+        // them with the last (`sweepStyles`): the elements a rule added matches are marked (read
+        // again with their new styles), and what cannot be bounded so (a rule taken out, a
+        // sheet gone, rules inserted amid others, the media changed) makes the look a full
+        // capture. Sheets of other origins cannot be read, as above.
+        const MAX_NEW_RULES = 500;
+        const mediaNow = () => [innerWidth, innerHeight, devicePixelRatio, ...['(prefers-color-scheme: dark)', 'print', '(prefers-reduced-motion: reduce)', '(forced-colors: active)'].map(q => matchMedia(q).matches)].join();
+        const sheetsNow = () => {
+            const out = new Map();
+            for (const d of documents()) {
+                for (const sheet of [...d.styleSheets, ...(d.adoptedStyleSheets || [])]) {
+                    let rules = null;
+                    try {
+                        rules = sheet.cssRules;
+                    } catch (_e) { /* another origin: not readable */ }
+                    if (rules) out.set(sheet, { size: rules.length, last: rules.length ? rules[rules.length - 1] : null });
+                }
+            }
+            return out;
+        };
+        let stylesSeen = null;
+        // Mark what the style rules of `list` match; false when one cannot be queried or there are too many.
+        const markMatches = list => {
+            let left = MAX_NEW_RULES;
+            const stack = [...list];
+            while (stack.length) {
+                const rule = stack.pop();
+                if (--left < 0) return false;
+                if (rule.cssRules) stack.push(...rule.cssRules);
+                if (rule.styleSheet) {
+                    try {
+                        stack.push(...rule.styleSheet.cssRules);
+                    } catch (_e) { /* another origin */ }
+                }
+                const text = rule.selectorText;
+                if (typeof text !== 'string' || !setsRead(rule.style)) continue;
+                // The elements it styles: a generated box's owner; a rule for another pseudo-element
+                // alone (`::selection`, a scroll bar) styles nothing the capture reads.
+                let sel = text.replace(PSEUDO_ELEMENT, '').replace(/::[\w-]+(\([^)]*\))?/g, '').trim();
+                if (!sel) {
+                    if (!/::?(before|after|marker)\b/i.test(text)) continue;
+                    sel = '*';
+                }
+                try {
+                    for (const d of documents()) for (const el of d.querySelectorAll(sel)) mark(el);
+                } catch (_e) {
+                    return false;
+                }
+            }
+            return true;
+        };
+        const sweepStyles = () => {
+            const media = mediaNow();
+            const sheets = sheetsNow();
+            const seen = stylesSeen;
+            stylesSeen = { media, sheets };
+            if (!seen) return;
+            if (media !== seen.media) {
+                reason('the viewport or the media its style queries test changed');
+                return;
+            }
+            const added = [];
+            for (const [sheet, was] of seen.sheets) {
+                const now = sheets.get(sheet);
+                if (!now) {
+                    reason('a style sheet was added or removed');
+                    return;
+                }
+                if (now.size === was.size && now.last === was.last) continue;
+                // Rules appended after the ones it had: those are new. Anything else is not bounded.
+                const rules = sheet.cssRules;
+                if (now.size < was.size || (was.size > 0 && rules[was.size - 1] !== was.last)) {
+                    reason('style rules were inserted or deleted');
+                    return;
+                }
+                for (let i = was.size; i < now.size; i += 1) added.push(rules[i]);
+            }
+            for (const [sheet] of sheets) if (!seen.sheets.has(sheet)) added.push(...sheet.cssRules);
+            if (added.length && !markMatches(added)) reason('style rules were added that cannot be bounded');
+        };
         // Sessions whose record was dropped to make room: what changed meanwhile is lost,
         // so their next take says only a full capture will do.
         const dropped = new Set();
@@ -427,6 +510,7 @@
             handle(observer.takeRecords());
             sweepValues();
             sweepUpgrades();
+            sweepStyles();
             if (state.sessions.size >= MAX_SESSIONS) {
                 const oldest = state.sessions.keys().next().value;
                 state.sessions.delete(oldest);
@@ -447,6 +531,7 @@
             handle(observer.takeRecords());
             sweepValues();
             sweepUpgrades();
+            sweepStyles();
             const next = fresh();
             // Nothing changed, no match can have moved (hover and focus aside): the last stand.
             next.matches = rec.dirty.size || rec.lists.size || rec.reasons.size ? relate(rec) : rec.matches;
