@@ -614,6 +614,35 @@ test('styles changed with no mutation (CSSOM rules, adopted sheets, the viewport
     }
 });
 
+test('a popover shown or hidden (by script, its button, a click outside) is in the next look', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-popover-'));
+    try {
+        const file = join(dir, 'popover.html');
+        writeFileSync(file, '<!doctype html><title>Popover</title><main><h1>Popover</h1><button id="opener" popovertarget="menu">Open menu</button><div popover id="menu"><button>Menu item one</button></div><p id="outside">after</p></main>');
+        const { page, session, close } = await open(file);
+        try {
+            await session.snapshot();
+            const steps = [
+                ['showPopover()', () => page.evaluate(() => document.getElementById('menu').showPopover()), true],
+                ['hidePopover()', () => page.evaluate(() => document.getElementById('menu').hidePopover()), false],
+                ['its button', () => page.click('#opener'), true],
+                ['a click outside it', () => page.mouse.click(5, 5), false],
+            ];
+            for (const [what, change, shown] of steps) {
+                await change();
+                const numbering = session._numbering();
+                const look = await session.snapshot();
+                assert.equal(/Menu item one/.test(look.text), shown, `${what}:\n${look.text}`);
+                assert.equal(difference(look, await fullCapture(page, numbering)), null, what);
+            }
+        } finally {
+            await close();
+        }
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test('a { cdp } session is incremental too, and equal to a full capture', async () => {
     const page = await openFile(await browser(), join(pagesDir, 'widgets.html'));
     const cdp = await page.context().newCDPSession(page);

@@ -562,6 +562,10 @@
         };
         document.addEventListener('input', touched, true);
         document.addEventListener('change', touched, true);
+        // A popover shown or hidden (`showPopover()`, a `popovertarget` button, a click outside
+        // it) changes no attribute: the popover says so, before its state changes, with
+        // `beforetoggle` (which does not bubble: heard in the capture phase).
+        document.addEventListener('beforetoggle', touched, true);
         g.__webAiSnapshotWatch = state;
         w = state;
     }
