@@ -643,6 +643,37 @@ test('a popover shown or hidden (by script, its button, a click outside) is in t
     }
 });
 
+test('what a rule shows on hover, on focus within or for the URL\'s fragment is in the next look', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-state-'));
+    try {
+        const file = join(dir, 'state.html');
+        writeFileSync(file, '<!doctype html><title>State</title><style>.nav .sub,.menu .items,.pane{display:none} .nav:hover .sub{display:block} .menu:focus-within .items{display:block} .pane:target{display:block}</style><main><h1>State</h1><div class="nav"><a href="#p">Products</a><div class="sub"><a href="#a">Product A</a></div></div><div class="menu"><button id="m">Menu</button><div class="items"><button>Menu item</button></div></div><a href="#two">Show two</a><div class="pane" id="two"><button>Pane two button</button></div><p id="far">after</p></main>');
+        const { page, session, close } = await open(file);
+        try {
+            await session.snapshot();
+            const steps = [
+                ['the pointer on the nav', () => page.hover('text=Products'), /Product A/],
+                ['the pointer away', () => page.mouse.move(700, 700), null],
+                ['focus in the menu', () => page.focus('#m'), /Menu item/],
+                ['focus out', () => page.evaluate(() => document.activeElement.blur()), null],
+                ['the fragment names the pane', () => page.evaluate(() => { location.hash = '#two'; }), /Pane two button/],
+            ];
+            for (const [what, change, shows] of steps) {
+                await change();
+                const numbering = session._numbering();
+                const look = await session.snapshot();
+                if (shows) assert.match(look.text, shows, what);
+                else assert.doesNotMatch(look.text, /Product A|Menu item/, what);
+                assert.equal(difference(look, await fullCapture(page, numbering)), null, what);
+            }
+        } finally {
+            await close();
+        }
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test('a { cdp } session is incremental too, and equal to a full capture', async () => {
     const page = await openFile(await browser(), join(pagesDir, 'widgets.html'));
     const cdp = await page.context().newCDPSession(page);

@@ -105,7 +105,9 @@
         state.sessions = new Map();
         // `points`: where each change the DOM hash reads came, [node, the sibling it came after
         // (childList), whether a list changed]; past MAX_POINTS, `structural` says only that one did.
-        const fresh = () => ({ dirty: new Set(), lists: new Map(), reasons: new Set(), structural: false, points: [], pending: [] });
+        // The moves of state pseudo-classes so far (see `STATE` below); a record keeps the count it began at.
+        let stateSeq = 0;
+        const fresh = () => ({ dirty: new Set(), lists: new Map(), reasons: new Set(), structural: false, points: [], pending: [], stateSeq });
         const MAX_POINTS = 64;
         const pointIn = (rec, r) => {
             if (rec.points.length >= MAX_POINTS) rec.structural = true;
@@ -331,6 +333,20 @@
             for (let i = 0; i < style.length; i += 1) if (READ.has(style[i])) return true;
             return false;
         };
+        // State pseudo-classes: a rule that shows or hides by where the pointer is, what has
+        // focus or the URL's fragment (`.nav:hover .menu`, `.menu:focus-within .sub`,
+        // `.pane:target`) restyles with no mutation. Such rules are kept with the relational
+        // ones (their matches per session), and what can move them (the pointer entering or
+        // leaving an element, focus moving, the fragment changing) is counted (`stateSeq`): a
+        // take after one reads their matches again, as after a change. Only rules that show or
+        // hide (a hover colour is not the snapshot's).
+        const STATE = /:(hover|focus|focus-within|focus-visible|target)\b/i;
+        const PRESENCE = new Set(['display', 'visibility', 'content', 'content-visibility', 'opacity']);
+        const setsPresence = style => {
+            if (!style) return false;
+            for (let i = 0; i < style.length; i += 1) if (PRESENCE.has(style[i])) return true;
+            return false;
+        };
         const relational = docs => {
             const out = new Set();
             const walk = (list, depth) => {
@@ -341,7 +357,9 @@
                         // selector or an `:nth-*()` argument (`2n+1`); inside `:is()` it is one.
                         const plain = text.replace(/"[^"]*"|'[^']*'|\[[^\]]*\]/g, '');
                         const bare = plain.replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
-                        if (text.includes(':has(') || /[+~]/.test(bare) || (POSITIONAL.test(plain) && setsRead(rule.style))) out.add(text.replace(PSEUDO_ELEMENT, ''));
+                        if (text.includes(':has(') || /[+~]/.test(bare) || (POSITIONAL.test(plain) && setsRead(rule.style)) || (STATE.test(plain) && setsPresence(rule.style))) {
+                            out.add(text.replace(PSEUDO_ELEMENT, ''));
+                        }
                     }
                     if (depth < 8) {
                         if (rule.cssRules) walk(rule.cssRules, depth + 1);
@@ -534,7 +552,7 @@
             sweepStyles();
             const next = fresh();
             // Nothing changed, no match can have moved (hover and focus aside): the last stand.
-            next.matches = rec.dirty.size || rec.lists.size || rec.reasons.size ? relate(rec) : rec.matches;
+            next.matches = rec.dirty.size || rec.lists.size || rec.reasons.size || rec.stateSeq !== stateSeq ? relate(rec) : rec.matches;
             state.sessions.delete(key);
             state.sessions.set(key, next);
             return { dirty: [...rec.dirty], lists: rec.lists, reasons: [...rec.reasons], structural: rec.structural, points: rec.points };
@@ -566,6 +584,11 @@
         // it) changes no attribute: the popover says so, before its state changes, with
         // `beforetoggle` (which does not bubble: heard in the capture phase).
         document.addEventListener('beforetoggle', touched, true);
+        const stateMoved = () => {
+            stateSeq += 1;
+        };
+        for (const type of ['mouseover', 'mouseout', 'focusin', 'focusout']) document.addEventListener(type, stateMoved, true);
+        addEventListener('hashchange', stateMoved, true);
         g.__webAiSnapshotWatch = state;
         w = state;
     }
