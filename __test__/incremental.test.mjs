@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { settle } from '../bench/agreement.mjs';
 import { generatePage } from '../bench/generate.mjs';
 import { createRequire } from 'node:module';
 import { browser, closeBrowser, openFile, pagesDir, realPagesDir, root, sized, newTab } from './helpers.mjs';
@@ -671,6 +672,22 @@ test('what a rule shows on hover, on focus within or for the URL\'s fragment is 
         }
     } finally {
         rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test('a medium muted by script is in the next look: Chrome\'s controls say unmute', async () => {
+    const { page, session, close } = await open(join(pagesDir, 'media.html'));
+    try {
+        // Chrome's controls join its tree late: a capture waits for them, as recorded.
+        await settle(page);
+        await session.snapshot();
+        await page.evaluate(() => { for (const m of document.querySelectorAll('video, audio')) m.muted = true; });
+        const numbering = session._numbering();
+        const look = await session.snapshot();
+        assert.match(look.text, /button "unmute"/);
+        assert.equal(difference(look, await fullCapture(page, numbering)), null);
+    } finally {
+        await close();
     }
 });
 

@@ -584,6 +584,10 @@
         // it) changes no attribute: the popover says so, before its state changes, with
         // `beforetoggle` (which does not bubble: heard in the capture phase).
         document.addEventListener('beforetoggle', touched, true);
+        // A media element's controls (Chrome draws them: play or pause, mute or unmute, its time)
+        // follow its state, which changes no attribute: these events mark it. Not `timeupdate`,
+        // many a second: a playing medium's time is as of its last play, pause or seek.
+        for (const type of ['play', 'pause', 'ended', 'volumechange', 'seeked', 'loadedmetadata', 'durationchange', 'emptied']) document.addEventListener(type, touched, true);
         const stateMoved = () => {
             stateSeq += 1;
         };
