@@ -675,6 +675,41 @@ test('what a rule shows on hover, on focus within or for the URL\'s fragment is 
     }
 });
 
+test('in frames, a hover menu and a popover are in the next look too: one the page\'s watcher enters, one it cannot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-frame-state-'));
+    try {
+        const inner = tag => `<!doctype html><title>${tag}</title><style>.nav .sub{display:none} .nav:hover .sub{display:block}</style><div class="nav"><a href="#p">${tag} products</a><div class="sub"><a href="#a">${tag} product A</a></div></div><div popover id="tip"><button>${tag} tip button</button></div><p>${tag} end</p>`;
+        writeFileSync(join(dir, 'inner.html'), inner('Other'));
+        const file = join(dir, 'outer.html');
+        // A file: page's frame of another file is another origin to our world (its own watch,
+        // frame_watch.js); a srcdoc frame is the page's (the page's watcher enters it).
+        const srcdoc = inner('Same').replace(/"/g, '&quot;');
+        writeFileSync(file, `<!doctype html><title>Outer</title><main><h1>Outer</h1><iframe title="Other" src="inner.html" style="width:600px;height:200px"></iframe><iframe title="Same" srcdoc="${srcdoc}" style="width:600px;height:200px"></iframe><p>outer end</p></main>`);
+        const { page, session, close } = await open(file);
+        try {
+            await session.snapshot();
+            const frame = title => page.frames().find(f => f !== page.mainFrame() && f.url().includes(title === 'Other' ? 'inner.html' : 'srcdoc'));
+            for (const tag of ['Other', 'Same']) {
+                const steps = [
+                    ['the pointer on its nav', () => frame(tag).hover(`text=${tag} products`), new RegExp(`${tag} product A`)],
+                    ['a popover shown in it', () => frame(tag).evaluate(() => document.getElementById('tip').showPopover()), new RegExp(`${tag} tip button`)],
+                ];
+                for (const [what, change, shows] of steps) {
+                    await change();
+                    const numbering = session._numbering();
+                    const look = await session.snapshot();
+                    assert.match(look.text, shows, `${tag}: ${what}`);
+                    assert.equal(difference(look, await fullCapture(page, numbering)), null, `${tag}: ${what}`);
+                }
+            }
+        } finally {
+            await close();
+        }
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test('a medium muted by script is in the next look: Chrome\'s controls say unmute', async () => {
     const { page, session, close } = await open(join(pagesDir, 'media.html'));
     try {

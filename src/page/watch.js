@@ -57,6 +57,9 @@
         // again (where that holds a shadow root, the look is a full capture). Only autonomous
         // custom elements, whose names have a hyphen, can be undefined and attach a shadow root.
         const undefinedEls = new Set();
+        // Same-origin frame documents found, whose events the watcher has yet to hear (`hearFrames`).
+        const framesToHear = [];
+        let hearFrames = () => {};
         // Open shadow roots and same-origin frames are separate trees to a
         // MutationObserver: each gets observed as it is found.
         const watchInside = start => {
@@ -77,6 +80,7 @@
                             inner = node.contentDocument;
                         } catch (_e) { /* cross-origin */ }
                         if (inner) {
+                            if (!state.observed.has(inner)) framesToHear.push(inner);
                             observe(inner);
                             stack.push(inner);
                         }
@@ -529,6 +533,7 @@
             sweepValues();
             sweepUpgrades();
             sweepStyles();
+            hearFrames();
             if (state.sessions.size >= MAX_SESSIONS) {
                 const oldest = state.sessions.keys().next().value;
                 state.sessions.delete(oldest);
@@ -550,8 +555,9 @@
             sweepValues();
             sweepUpgrades();
             sweepStyles();
+            hearFrames();
             const next = fresh();
-            // Nothing changed, no match can have moved (hover and focus aside): the last stand.
+            // Nothing changed and no state moved: no match can have moved, and the last stand.
             next.matches = rec.dirty.size || rec.lists.size || rec.reasons.size || rec.stateSeq !== stateSeq ? relate(rec) : rec.matches;
             state.sessions.delete(key);
             state.sessions.set(key, next);
@@ -566,7 +572,7 @@
             const rec = state.sessions.get(key);
             return rec ? rec.pending : [];
         };
-        // A person typing or ticking changes properties, not the DOM.
+        // An event that says an element changed where no mutation does (see `hear`): it is marked.
         const touched = e => {
             state.seq += 1;
             state.lastAt = now();
@@ -578,21 +584,38 @@
                 else mark(t);
             }
         };
-        document.addEventListener('input', touched, true);
-        document.addEventListener('change', touched, true);
-        // A popover shown or hidden (`showPopover()`, a `popovertarget` button, a click outside
-        // it) changes no attribute: the popover says so, before its state changes, with
-        // `beforetoggle` (which does not bubble: heard in the capture phase).
-        document.addEventListener('beforetoggle', touched, true);
-        // A media element's controls (Chrome draws them: play or pause, mute or unmute, its time)
-        // follow its state, which changes no attribute: these events mark it. Not `timeupdate`,
-        // many a second: a playing medium's time is as of its last play, pause or seek.
-        for (const type of ['play', 'pause', 'ended', 'volumechange', 'seeked', 'loadedmetadata', 'durationchange', 'emptied']) document.addEventListener(type, touched, true);
         const stateMoved = () => {
             stateSeq += 1;
         };
-        for (const type of ['mouseover', 'mouseout', 'focusin', 'focusout']) document.addEventListener(type, stateMoved, true);
-        addEventListener('hashchange', stateMoved, true);
+        // The events of a document (this one, and each same-origin frame's) that say what no
+        // mutation says. All in the capture phase: some do not bubble.
+        const hear = doc => {
+            // A person typing or ticking changes properties, not the DOM.
+            doc.addEventListener('input', touched, true);
+            doc.addEventListener('change', touched, true);
+            // A popover shown or hidden (`showPopover()`, a `popovertarget` button, a click
+            // outside it) changes no attribute: the popover says so, before its state
+            // changes, with `beforetoggle`.
+            doc.addEventListener('beforetoggle', touched, true);
+            // A media element's controls (Chrome draws them: play or pause, mute or unmute, its
+            // time) follow its state, which changes no attribute: these events mark it. Not
+            // `timeupdate`, many a second: a playing medium's time is as of its last play, pause or seek.
+            for (const type of ['play', 'pause', 'ended', 'volumechange', 'seeked', 'loadedmetadata', 'durationchange', 'emptied']) doc.addEventListener(type, touched, true);
+            // What can move a state pseudo-class's matches (see `STATE`).
+            for (const type of ['mouseover', 'mouseout', 'focusin', 'focusout']) doc.addEventListener(type, stateMoved, true);
+            if (doc.defaultView) doc.defaultView.addEventListener('hashchange', stateMoved, true);
+        };
+        hear(document);
+        // A frame's document is heard from the first take after it was found; what happened in
+        // it before was read whole (a frame added is read as a new subtree).
+        hearFrames = () => {
+            while (framesToHear.length) {
+                try {
+                    hear(framesToHear.pop());
+                } catch (_e) { /* a frame that went */ }
+            }
+        };
+        hearFrames();
         g.__webAiSnapshotWatch = state;
         w = state;
     }

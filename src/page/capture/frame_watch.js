@@ -15,7 +15,14 @@
 //
 // What no mutation shows is folded into a fingerprint: form fields' values,
 // checked and selection as a script may set them, without an event, and the
-// document's URL (history.pushState; an untitled frame is named by it).
+// document's URL (history.pushState; an untitled frame is named by it); the
+// frame's style sheets (a rule added or taken through the CSSOM, a sheet
+// adopted or loaded late), the media its style queries test (its size, a
+// zoom, a colour scheme) and its custom elements not yet defined (one defined
+// is upgraded in place). Events that say what no mutation says count as a
+// change, as in the page's watcher: a popover toggled, a medium played,
+// paused or muted, the pointer entering or leaving an element, focus moving,
+// the fragment changing (state pseudo-classes such as `:hover`).
 (function (mode, session) {
     const g = globalThis;
     let w = g.__webAiSnapshotFrameWatch;
@@ -24,8 +31,13 @@
         const bump = () => { w.seq += 1; };
         w.observer = new MutationObserver(bump);
         w.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        document.addEventListener('input', bump, true);
-        document.addEventListener('change', bump, true);
+        for (const type of ['input', 'change', 'beforetoggle', 'play', 'pause', 'ended', 'volumechange', 'seeked', 'loadedmetadata', 'durationchange', 'emptied', 'mouseover', 'mouseout', 'focusin', 'focusout']) {
+            document.addEventListener(type, bump, true);
+        }
+        addEventListener('hashchange', bump, true);
+        // Each style rule's number, so that the last rule of a sheet is known again.
+        w.rules = new WeakMap();
+        w.nextRule = 1;
         g.__webAiSnapshotFrameWatch = w;
     }
     // Records not yet delivered to the observer's callback count too.
@@ -44,6 +56,18 @@
         if (v) mix(v);
     }
     mix(location.href);
+    mix([innerWidth, innerHeight, devicePixelRatio, ...['(prefers-color-scheme: dark)', 'print', '(forced-colors: active)'].map(q => matchMedia(q).matches)].join());
+    for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+        let rules = null;
+        try {
+            rules = sheet.cssRules;
+        } catch (_e) { /* another origin: not readable */ }
+        if (!rules) continue;
+        const last = rules.length ? rules[rules.length - 1] : null;
+        if (last && !w.rules.has(last)) w.rules.set(last, w.nextRule++);
+        mix(`${rules.length}/${last ? w.rules.get(last) : 0};`);
+    }
+    mix(`${document.querySelectorAll(':not(:defined)').length}`);
     const at = `${w.seq}:${fields.length}:${(h >>> 0).toString(36)}`;
     const framed = document.getElementsByTagName('iframe').length + document.getElementsByTagName('frame').length > 0;
     const same = mode === 'swap' && !framed && fields.length <= MAX_FIELDS && w.marks.get(session) === at;
