@@ -710,6 +710,34 @@ test('in frames, a hover menu and a popover are in the next look too: one the pa
     }
 });
 
+test('an agent scrolling a page of content-visibility: auto sections sees the sections it scrolled to', async () => {
+    // Their content is laid out only near the viewport: scrolled to, it comes into layout with no mutation.
+    const dir = mkdtempSync(join(tmpdir(), 'web-ai-cv-auto-'));
+    try {
+        const sections = Array.from({ length: 30 }, (_, i) => `<section style="content-visibility:auto;contain-intrinsic-size:auto 400px"><h2>Section ${i}</h2><p>Text ${i}</p><button>Button ${i}</button></section>`).join('');
+        const file = join(dir, 'sections.html');
+        writeFileSync(file, `<!doctype html><title>Sections</title><main><h1>Long</h1>${sections}</main>`);
+        const options = { ...OPTIONS, viewportOnly: true };
+        const { page, session, close } = await open(file, options);
+        try {
+            const first = await session.snapshot();
+            assert.doesNotMatch(first.text, /Button 29/);
+            for (const [what, y, shows] of [['to the bottom', 'document.body.scrollHeight', /Button 29/], ['back to the top', '0', /Button 0/]]) {
+                await page.evaluate(`window.scrollTo(0, ${y})`);
+                await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+                const numbering = session._numbering();
+                const look = await session.snapshot();
+                assert.match(look.text, shows, `${what}:\n${look.text}`);
+                assert.equal(difference(look, await fullCapture(page, numbering, options)), null, what);
+            }
+        } finally {
+            await close();
+        }
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
 test('a medium muted by script is in the next look: Chrome\'s controls say unmute', async () => {
     const { page, session, close } = await open(join(pagesDir, 'media.html'));
     try {

@@ -601,6 +601,9 @@
             // time) follow its state, which changes no attribute: these events mark it. Not
             // `timeupdate`, many a second: a playing medium's time is as of its last play, pause or seek.
             for (const type of ['play', 'pause', 'ended', 'volumechange', 'seeked', 'loadedmetadata', 'durationchange', 'emptied']) doc.addEventListener(type, touched, true);
+            // A `content-visibility: auto` element's content is laid out only near the viewport:
+            // scrolled to, it comes into layout (and the snapshot) with no mutation, and says so.
+            doc.addEventListener('contentvisibilityautostatechange', touched, true);
             // What can move a state pseudo-class's matches (see `STATE`).
             for (const type of ['mouseover', 'mouseout', 'focusin', 'focusout']) doc.addEventListener(type, stateMoved, true);
             if (doc.defaultView) doc.defaultView.addEventListener('hashchange', stateMoved, true);

@@ -22,7 +22,8 @@
 // is upgraded in place). Events that say what no mutation says count as a
 // change, as in the page's watcher: a popover toggled, a medium played,
 // paused or muted, the pointer entering or leaving an element, focus moving,
-// the fragment changing (state pseudo-classes such as `:hover`).
+// the fragment changing (state pseudo-classes such as `:hover`), content of a
+// `content-visibility: auto` element coming into layout or leaving it.
 (function (mode, session) {
     const g = globalThis;
     let w = g.__webAiSnapshotFrameWatch;
@@ -31,7 +32,7 @@
         const bump = () => { w.seq += 1; };
         w.observer = new MutationObserver(bump);
         w.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        for (const type of ['input', 'change', 'beforetoggle', 'play', 'pause', 'ended', 'volumechange', 'seeked', 'loadedmetadata', 'durationchange', 'emptied', 'mouseover', 'mouseout', 'focusin', 'focusout']) {
+        for (const type of ['input', 'change', 'beforetoggle', 'play', 'pause', 'ended', 'volumechange', 'seeked', 'loadedmetadata', 'durationchange', 'emptied', 'mouseover', 'mouseout', 'focusin', 'focusout', 'contentvisibilityautostatechange']) {
             document.addEventListener(type, bump, true);
         }
         addEventListener('hashchange', bump, true);
