@@ -588,7 +588,8 @@
             stateSeq += 1;
         };
         // The events of a document (this one, and each same-origin frame's) that say what no
-        // mutation says. All in the capture phase: some do not bubble.
+        // mutation says. All in the capture phase: some do not bubble. (`frame_watch.js` counts
+        // the same ones in the frames our world watches there: keep the two lists together.)
         const hear = doc => {
             // A person typing or ticking changes properties, not the DOM.
             doc.addEventListener('input', touched, true);

@@ -20,7 +20,8 @@
 // adopted or loaded late), the media its style queries test (its size, a
 // zoom, a colour scheme) and its custom elements not yet defined (one defined
 // is upgraded in place). Events that say what no mutation says count as a
-// change, as in the page's watcher: a popover toggled, a medium played,
+// change, as in the page's watcher (`hear` in watch.js: keep the two lists
+// together): a popover toggled, a medium played,
 // paused or muted, the pointer entering or leaving an element, focus moving,
 // the fragment changing (state pseudo-classes such as `:hover`), content of a
 // `content-visibility: auto` element coming into layout or leaving it.
