@@ -12,8 +12,8 @@ import { root } from './helpers.mjs';
 const run = promisify(execFile);
 const bin = join(root, 'bin', 'web-ai-snapshot.mjs');
 
-test('open, then click, fill, press, tabs, screenshot and close from new processes, with the refs printed before', async () => {
-    const state = mkdtempSync(join(tmpdir(), 'web-ai-agent-cli-'));
+/** The JS CLI run with its state (the daemon's socket and record) in `state`: `{ out, code }`. */
+function cliIn(state) {
     const env = { ...process.env, WEB_AI_SNAPSHOT_STATE_DIR: state };
     const cli = async (...args) => {
         try {
@@ -23,6 +23,12 @@ test('open, then click, fill, press, tabs, screenshot and close from new process
             return { out: `${err.stdout}${err.stderr}`, code: err.code };
         }
     };
+    return { env, cli };
+}
+
+test('open, then click, fill, press, tabs, screenshot and close from new processes, with the refs printed before', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'web-ai-agent-cli-'));
+    const { env, cli } = cliIn(state);
     try {
         assert.match((await cli('click', '@e1')).out, /no kept browser is running: start one with `web-ai-snapshot open URL`/);
         let r = await cli('open', join(root, 'fixtures', 'agent', 'shop.html'));
@@ -68,15 +74,7 @@ test('open, then click, fill, press, tabs, screenshot and close from new process
 
 test('a dialog the page opens is answered with `dialog`, which every reply names, not a tool the shell has not', async () => {
     const state = mkdtempSync(join(tmpdir(), 'web-ai-agent-cli-'));
-    const env = { ...process.env, WEB_AI_SNAPSHOT_STATE_DIR: state };
-    const cli = async (...args) => {
-        try {
-            const { stdout } = await run(process.execPath, [bin, ...args], { env, timeout: 60000 });
-            return { out: stdout, code: 0 };
-        } catch (err) {
-            return { out: `${err.stdout}${err.stderr}`, code: err.code };
-        }
-    };
+    const { cli } = cliIn(state);
     try {
         let r = await cli('open', join(root, 'fixtures', 'agent', 'faults.html'));
         assert.equal(r.code, 0, r.out);

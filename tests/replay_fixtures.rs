@@ -61,17 +61,22 @@ fn recordings() -> Vec<(String, Value)> {
     out
 }
 
+/// A recording's replies as (method, params, result).
+fn replies_of(rec: &Value) -> Vec<(String, Value, Value)> {
+    rec["replies"]
+        .as_array()
+        .expect("replies")
+        .iter()
+        .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
+        .collect()
+}
+
 #[tokio::test]
 async fn every_recording_replays_to_its_recorded_snapshot() {
     let all = recordings();
     assert!(all.len() >= 10, "expected the recorded fixtures, found {}", all.len());
     for (name, rec) in all {
-        let replies = rec["replies"]
-            .as_array()
-            .expect("replies")
-            .iter()
-            .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
-            .collect();
+        let replies = replies_of(&rec);
         let opts = SnapshotOptions::from_value(&rec["options"]).expect("recorded options are valid");
         let snap = capture(&Replay { replies }, opts).await.unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(snap.text, rec["expected"]["text"].as_str().unwrap_or_default(), "{name}: text differs");
@@ -166,12 +171,7 @@ async fn a_snapshot_out_of_time_is_a_note_and_no_dom_get_document_follows() {
         }
     }
     let rec = recordings().into_iter().find(|(n, _)| n == "shadow.json").expect("shadow recording").1;
-    let replies = rec["replies"]
-        .as_array()
-        .expect("replies")
-        .iter()
-        .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
-        .collect();
+    let replies = replies_of(&rec);
     let late = Late { inner: Replay { replies }, methods: Default::default() };
     // Chrome's tree: the DOM snapshot is only the DOM pass (the DOM engine's tree would be out of time).
     let ax = SnapshotOptions::from_value(&serde_json::json!({ "engine": "ax" })).unwrap();
@@ -203,12 +203,7 @@ async fn chromes_subtrees_are_asked_by_object_and_a_node_of_a_gone_document_is_a
         }
     }
     let rec = recordings().into_iter().find(|(n, _)| n == "media-dom.json").expect("media recording").1;
-    let replies: Vec<(String, Value, Value)> = rec["replies"]
-        .as_array()
-        .expect("replies")
-        .iter()
-        .map(|r| (r["method"].as_str().unwrap_or_default().to_string(), r["params"].clone(), r["result"].clone()))
-        .collect();
+    let replies = replies_of(&rec);
     let opts = SnapshotOptions::from_value(&rec["options"]).expect("recorded options are valid");
     // Chromium 156's renderer crashes on `queryAXTree` by the backend id of a node of the
     // document before a navigation: the question is never asked that way.
