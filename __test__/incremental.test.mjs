@@ -624,6 +624,31 @@ test('styles changed with no mutation (CSSOM rules, adopted sheets, the viewport
     });
 });
 
+test('a sheet that grows by more rules than a look follows, or a new one holding them, makes the look a full capture', async () => {
+    // (Listed one by one, not spread into a call: an argument list that long throws.)
+    const html = '<!doctype html><title>Many rules</title><style>.x{color:red}</style><main><h1>Many</h1><button id="a">Alpha</button></main>';
+    await onWrittenPage({ 'many.html': html }, async opened => {
+        const { page, session } = opened;
+        await session.snapshot();
+        const full = (look, what) => {
+            assert.equal(look.stats.captureMode, 'full', `${what}: ${look.notes.join('; ')}`);
+            assert.ok(look.notes.some(n => n.includes('style rules were added that cannot be bounded')), `${what}: ${look.notes.join('; ')}`);
+        };
+        await eachLookIsFull(opened, [
+            ['200,000 rules appended, the last hiding Alpha', () => page.evaluate(() => {
+                const sheet = document.styleSheets[0];
+                for (let i = 0; i < 200000; i += 1) sheet.insertRule(`.r${i}{color:blue}`, sheet.cssRules.length);
+                sheet.insertRule('#a{display:none}', sheet.cssRules.length);
+            }), full],
+            ['a new sheet of 200,000 rules adopted', () => page.evaluate(() => {
+                const s = new CSSStyleSheet();
+                s.replaceSync(Array.from({ length: 200000 }, (_, i) => `.q${i}{color:green}`).join(''));
+                document.adoptedStyleSheets = [s];
+            }), full],
+        ]);
+    });
+});
+
 test('a popover shown or hidden (by script, its button, a click outside) is in the next look', async () => {
     const html = '<!doctype html><title>Popover</title><main><h1>Popover</h1><button id="opener" popovertarget="menu">Open menu</button><div popover id="menu"><button>Menu item one</button></div><p id="outside">after</p></main>';
     await onWrittenPage({ 'popover.html': html }, async opened => {

@@ -6,7 +6,7 @@
 // reads a change costs the renderer, and which go one after another.
 //
 //   node bench/repeat-calls.mjs [--kind text|retext|add|hide|show|remove|move|inner] [--runs N] [--at K]
-//                               [--nodes N] [--frame]
+//                               [--nodes N] [--frame] [--shadow]
 //   (the kinds of `bench:incremental -- --kinds`: a text's data, a button's textContent,
 //   a row added, hidden, shown, removed, moved, its innerHTML replaced; `show` shows the
 //   row hidden, and looked at, just before; `--at` is the first card changed, 10 by
@@ -17,7 +17,9 @@
 // cross-site iframe at its end, a frame in another process (on this offline
 // machine its error page), and looks through the Playwright page, which can
 // reach that frame's own session (a bare CDP session cannot): the calls are
-// then not listed, only the looks' times.
+// then not listed, only the looks' times. `--shadow` adds an element with an
+// open shadow root at its end: such a page's session is not mirrored, and every
+// look is a full capture (the README's repeat snapshots say so).
 //
 // `WEB_AI_TRACE=1` adds the core's phases on stderr. Use the release addon
 // (`npm run build`); a debug addon makes every figure several times worse.
@@ -49,6 +51,7 @@ const { values } = parseArgs({
         at: { type: 'string', default: '10' },
         nodes: { type: 'string', default: '40000' },
         frame: { type: 'boolean' },
+        shadow: { type: 'boolean' },
     },
 });
 const change = KINDS[values.kind];
@@ -64,7 +67,11 @@ const browser = await launchChromium();
 try {
     const file = join(dir, 'generated.html');
     const html = generatePage(Number(values.nodes));
-    writeFileSync(file, values.frame ? html.replace('</body>', '<iframe title="Elsewhere" src="https://elsewhere.example.test/"></iframe></body>') : html);
+    let written = values.frame ? html.replace('</body>', '<iframe title="Elsewhere" src="https://elsewhere.example.test/"></iframe></body>') : html;
+    if (values.shadow) {
+        written = written.replace('</body>', '<div id="shadow-host"></div><script>document.getElementById("shadow-host").attachShadow({ mode: "open" }).innerHTML = "<button>In a shadow tree</button>";</script></body>');
+    }
+    writeFileSync(file, written);
     const page = await openFile(browser, file);
     const cdp = await page.context().newCDPSession(page);
     let calls = null;

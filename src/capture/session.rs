@@ -242,8 +242,6 @@ const MAX_RECORDED_FRAME_BYTES: usize = 16 << 20;
 struct ChromeJob {
     /// The frame job whose tree holds the node (None: the page's).
     frame: Option<usize>,
-    /// The session its calls go to (an out-of-process frame's; None: the page's).
-    session: Option<String>,
     node: u32,
     reply: Option<Result<AxTree>>,
 }
@@ -1776,7 +1774,7 @@ impl CaptureSession {
         for (frame, node, backend) in found {
             let session = frame.and_then(|k| self.frames.get(k)).and_then(|j| j.session.clone());
             let call = Call::ChromeSubtree(self.chrome_jobs.len() as u32, ChromeCall::Resolve);
-            self.chrome_jobs.push(ChromeJob { frame, session: session.clone(), node, reply: None });
+            self.chrome_jobs.push(ChromeJob { frame, node, reply: None });
             cmds.push(CdpCommand { session, ..CdpCommand::new(call, json!({ "backendNodeId": backend })) });
         }
         cmds
@@ -1788,6 +1786,8 @@ impl CaptureSession {
     /// gone) is the job's failure.
     fn query_chrome_subtree(&mut self, j: u32, reply: &CdpReply) -> Vec<CdpCommand> {
         let Some(job) = self.chrome_jobs.get_mut(j as usize) else { return Vec::new() };
+        // Its calls go where the resolve went: the frame job's session, else the page's.
+        let session = job.frame.and_then(|k| self.frames.get(k)).and_then(|f| f.session.clone());
         let object = match reply {
             CdpReply::Ok(text) => crate::compat::json_text::from_str_lossy::<Value>(text)
                 .ok()
@@ -1803,7 +1803,6 @@ impl CaptureSession {
             job.reply = Some(Err(WebAiError::new(ErrorCode::CaptureFailed, format!("{}: {why}", Call::ChromeSubtree(j, ChromeCall::Resolve).method()))));
             return Vec::new();
         };
-        let session = job.session.clone();
         vec![
             CdpCommand { session: session.clone(), ..CdpCommand::new(Call::ChromeSubtree(j, ChromeCall::Query), json!({ "objectId": object })) },
             CdpCommand { session, ..CdpCommand::new(Call::ChromeSubtree(j, ChromeCall::Release), json!({ "objectId": object })) },

@@ -59,7 +59,6 @@
         const undefinedEls = new Set();
         // Same-origin frame documents found, whose events the watcher has yet to hear (`hearFrames`).
         const framesToHear = [];
-        let hearFrames = () => {};
         // Open shadow roots and same-origin frames are separate trees to a
         // MutationObserver: each gets observed as it is found.
         const watchInside = start => {
@@ -391,23 +390,11 @@
         // A rule edited in place through the CSSOM (its selectorText, inside an @media
         // block, or in a sheet an @import brought) is not seen until a sheet's top level
         // changes; the README says so.
+        // (`sheetsVersion` counts the changes `sweepStyles`, run first at each take and track, saw.)
         let relationalSeen = null;
         const relationalNow = docs => {
-            const sheets = [];
-            for (const d of docs) {
-                for (const s of d.styleSheets) sheets.push(s);
-                for (const s of d.adoptedStyleSheets || []) sheets.push(s);
-            }
-            const sizes = sheets.map(s => {
-                try {
-                    return s.cssRules.length;
-                } catch (_e) {
-                    return -1;
-                }
-            });
-            const seen = relationalSeen;
-            if (seen && seen.sheets.length === sheets.length && sheets.every((s, i) => s === seen.sheets[i] && sizes[i] === seen.sizes[i])) return seen.selectors;
-            relationalSeen = { sheets, sizes, selectors: relational(docs) };
+            if (relationalSeen && relationalSeen.version === sheetsVersion) return relationalSeen.selectors;
+            relationalSeen = { version: sheetsVersion, selectors: relational(docs) };
             return relationalSeen.selectors;
         };
         const matchesOf = (docs, selectors) => {
@@ -464,18 +451,40 @@
             return out;
         };
         let stylesSeen = null;
-        // Mark what the style rules of `list` match; false when one cannot be queried or there are too many.
+        // The changes of the readable style sheets seen so far: a sheet came or went, or its
+        // size or last rule changed. The relational selectors are read again after one.
+        let sheetsVersion = 0;
+        const sameSheets = (a, b) => {
+            if (a.size !== b.size) return false;
+            for (const [sheet, was] of a) {
+                const now = b.get(sheet);
+                if (!now || now.size !== was.size || now.last !== was.last) return false;
+            }
+            return true;
+        };
+        // Mark what the style rules of `list` (and the rules inside them) match; false when one
+        // cannot be queried or there are more than MAX_NEW_RULES (the caller then reads the page whole).
         const markMatches = list => {
+            const stack = [];
+            const push = rules => {
+                for (const r of rules) {
+                    if (stack.length >= MAX_NEW_RULES) return false;
+                    stack.push(r);
+                }
+                return true;
+            };
+            if (!push(list)) return false;
             let left = MAX_NEW_RULES;
-            const stack = [...list];
             while (stack.length) {
                 const rule = stack.pop();
                 if (--left < 0) return false;
-                if (rule.cssRules) stack.push(...rule.cssRules);
+                if (rule.cssRules && !push(rule.cssRules)) return false;
                 if (rule.styleSheet) {
+                    let inner = [];
                     try {
-                        stack.push(...rule.styleSheet.cssRules);
+                        inner = rule.styleSheet.cssRules;
                     } catch (_e) { /* another origin */ }
+                    if (!push(inner)) return false;
                 }
                 const text = rule.selectorText;
                 if (typeof text !== 'string' || !setsRead(rule.style)) continue;
@@ -499,11 +508,13 @@
             const sheets = sheetsNow();
             const seen = stylesSeen;
             stylesSeen = { media, sheets };
+            if (!seen || !sameSheets(seen.sheets, sheets)) sheetsVersion += 1;
             if (!seen) return;
             if (media !== seen.media) {
                 reason('the viewport or the media its style queries test changed');
                 return;
             }
+            // The rules new since (a list each: appended to a sheet it had, or a new sheet's).
             const added = [];
             for (const [sheet, was] of seen.sheets) {
                 const now = sheets.get(sheet);
@@ -518,10 +529,10 @@
                     reason('style rules were inserted or deleted');
                     return;
                 }
-                for (let i = was.size; i < now.size; i += 1) added.push(rules[i]);
+                added.push(Array.prototype.slice.call(rules, was.size, Math.min(now.size, was.size + MAX_NEW_RULES + 1)));
             }
-            for (const [sheet] of sheets) if (!seen.sheets.has(sheet)) added.push(...sheet.cssRules);
-            if (added.length && !markMatches(added)) reason('style rules were added that cannot be bounded');
+            for (const [sheet] of sheets) if (!seen.sheets.has(sheet)) added.push(sheet.cssRules);
+            if (added.some(list => !markMatches(list))) reason('style rules were added that cannot be bounded');
         };
         // Sessions whose record was dropped to make room: what changed meanwhile is lost,
         // so their next take says only a full capture will do.
@@ -612,7 +623,7 @@
         hear(document);
         // A frame's document is heard from the first take after it was found; what happened in
         // it before was read whole (a frame added is read as a new subtree).
-        hearFrames = () => {
+        const hearFrames = () => {
             while (framesToHear.length) {
                 try {
                     hear(framesToHear.pop());
