@@ -18,8 +18,8 @@
 // machine its error page), and looks through the Playwright page, which can
 // reach that frame's own session (a bare CDP session cannot): the calls are
 // then not listed, only the looks' times. `--shadow` adds an element with an
-// open shadow root at its end: such a page's session is not mirrored, and every
-// look is a full capture (the README's repeat snapshots say so).
+// open shadow root at its end: such a page's DOM tree is patched from the
+// mirror rather than made from it (`src/incremental/to_dom.rs`).
 //
 // `WEB_AI_TRACE=1` adds the core's phases on stderr. Use the release addon
 // (`npm run build`); a debug addon makes every figure several times worse.

@@ -513,7 +513,7 @@ async fn repeat(
             return Ok(Err(f));
         }
         let t = Instant::now();
-        let snapshot = rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, named, boxes).await?;
+        let snapshot = or_fallback!(rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, 0, &unchanged_elsewhere, named, boxes).await?);
         return Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, None)));
     }
 
@@ -573,11 +573,13 @@ async fn repeat(
     // The boxes of the patched page: a round trip after the reading, since the script
     // measures what the patched mirror says is laid out.
     let boxes = or_fallback!(read_boxes(&reader, wants_boxes.then_some(overflow_at), world, mirror).await?);
-    let snapshot = crate::trace::timed_async(
-        "repeat.rebuild",
-        rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, named, boxes),
-    )
-    .await?;
+    let snapshot = or_fallback!(
+        crate::trace::timed_async(
+            "repeat.rebuild",
+            rebuild(transport, opts, ctx, started, mirror, facts, documents, &shape, roots, &unchanged_elsewhere, named, boxes),
+        )
+        .await?
+    );
     Ok(Ok(Repeated::Built(Box::new(snapshot), t.elapsed().as_secs_f64() * 1000.0, read.after)))
 }
 
@@ -1140,7 +1142,7 @@ async fn rebuild(
     unchanged_elsewhere: &[String],
     named: Option<(Value, String)>,
     boxes: Option<(Boxes, u64)>,
-) -> Result<WebAiSnapshot> {
+) -> Result<std::result::Result<WebAiSnapshot, Fallback>> {
     mirror.facts = Some(PageFacts { notes: Vec::new(), ..facts.clone() });
     let boxes = boxes.map(|(b, seen)| {
         mirror.boxes_seen = Some(seen);
@@ -1158,6 +1160,10 @@ async fn rebuild(
     // The last build, patched or laid out again from the mirror; else the mirror built whole.
     let (finished, page_of) = match mirror.take_kept(shape) {
         Some(kept) => (CaptureSession::finish_built(opts.clone(), ctx.clone(), started, kept.page, kept.dom, kept.tree, facts, boxes, frames)?, kept.page_of),
+        // Built whole, a mirror with shadow roots has no DOM tree: its last one is patched (`to_dom`).
+        None if opts.dom_pass && mirror.holds_shadow_roots() => {
+            return Ok(Err(Fallback("the page has shadow roots, and the last build's DOM tree could not be patched".into())));
+        }
         None => {
             let (session, step, page_of) = CaptureSession::finish_mirror(opts.clone(), ctx.clone(), started, mirror, facts, boxes, frames)?;
             ((session, step), page_of)
@@ -1180,7 +1186,7 @@ async fn rebuild(
     snapshot.capture_ms = started.elapsed().as_secs_f64() * 1000.0;
     snapshot.capture_mode = Some(CaptureMode::Incremental);
     snapshot.subtrees_reread = roots;
-    Ok(snapshot)
+    Ok(Ok(snapshot))
 }
 
 #[cfg(test)]
@@ -1390,7 +1396,10 @@ mod tests {
     /// A build from the mirror that asks the browser nothing.
     async fn build_offline(m: &mut Mirror, facts: &PageFacts, shape: &str) -> WebAiSnapshot {
         let t = Answer(|_: &str, _: &Value| CdpReply::Err("no call expected".into()));
-        rebuild(&t, &opts(), &CaptureContext::default(), Instant::now(), m, facts.clone(), Default::default(), shape, 1, &[], None, None).await.unwrap()
+        rebuild(&t, &opts(), &CaptureContext::default(), Instant::now(), m, facts.clone(), Default::default(), shape, 1, &[], None, None)
+            .await
+            .unwrap()
+            .unwrap_or_else(|f| panic!("a fallback: {}", f.0))
     }
 
     fn named(n: &MNode, name: &str, value: &str) -> bool {

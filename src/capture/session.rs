@@ -1597,8 +1597,10 @@ impl CaptureSession {
         if other_origins > 0 {
             return Some(crate::incremental::layout::other_origins(other_origins));
         }
-        if self.dom_documented.contains(&None) {
-            return Some("the page has shadow roots, whose DOM snapshot is not its element tree".into());
+        // A page with open shadow roots is mirrored: its DOM pass's tree, read from
+        // `DOM.getDocument`, is kept and patched (`incremental::to_dom`).
+        if let Some(why) = self.mirror.as_ref().and_then(|m| m.unmirrored_shadow_roots()) {
+            return Some(why.into());
         }
         if self.modal.is_some() {
             return Some("a modal dialog is open (the rest of the page is inert)".into());

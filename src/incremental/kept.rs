@@ -223,9 +223,13 @@ impl Kept {
         let old_dom = std::mem::take(&mut self.dom);
         let root_frame = old_dom.first().map(|t| t.root_frame.clone());
         let cursor = self.style_at > 0;
+        let wants_dom = !old_dom.is_empty();
         let make_dom = move || {
             let frame = root_frame?;
-            let mut t = crate::trace::timed("kept.dom", || to_dom::dom_tree_of_mirror(mirror, cursor))?;
+            let mut t = crate::trace::timed("kept.dom", || {
+                // With shadow roots, the old tree patched from the mirror (see `to_dom`).
+                to_dom::dom_tree_of_mirror(mirror, cursor).or_else(|| to_dom::dom_tree_over_shadows(old_dom.first()?, mirror, cursor))
+            })?;
             t.root_frame = frame;
             t.index_root_document();
             Some(t)
@@ -253,7 +257,6 @@ impl Kept {
             (self.page, self.page_of, self.tree) = (page, page_of, tree);
             true
         };
-        let wants_dom = !old_dom.is_empty();
         let split = wants_dom && mirror.live >= crate::capture::PARALLEL_READ_NODES;
         let (fits, dom) = crate::parallel::beside(split, page, move || wants_dom.then(make_dom));
         match dom {

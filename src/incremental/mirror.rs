@@ -120,6 +120,8 @@ pub(crate) struct Tree<'m> {
     pub docs: &'m [MDoc],
     /// How many of `nodes` are live.
     pub live: usize,
+    /// Each live node's index by its backend id.
+    pub by_backend: &'m FxHashMap<i64, u32>,
 }
 
 impl<'m> Tree<'m> {
@@ -306,6 +308,40 @@ impl Mirror {
             .count()
     }
 
+    /// Whether the page's document holds a shadow root (its flat tree is then
+    /// not its element tree: `super::to_dom`).
+    pub fn holds_shadow_roots(&self) -> bool {
+        self.nodes.iter().any(|n| n.alive && n.shadow.is_some())
+    }
+
+    /// Why the mirror's shadow roots keep it from serving a repeat capture,
+    /// if they do: a closed one, whose changes no watcher sees, or one in a
+    /// frame's document (the DOM pass's tree is patched in the page's only).
+    pub fn unmirrored_shadow_roots(&self) -> Option<&'static str> {
+        let main = self.docs.first().map_or(NONE, |d| d.root);
+        for (k, n) in self.nodes.iter().enumerate() {
+            if !n.alive || n.shadow.is_none() {
+                continue;
+            }
+            if n.shadow.as_deref() != Some("open") {
+                return Some("the page has a closed shadow root, whose changes no script sees");
+            }
+            // Up to its document (explicit steps: the depth is the page's).
+            let mut cur = k as u32;
+            for _ in 0..self.nodes.len() {
+                match self.nodes.get(cur as usize) {
+                    Some(m) if m.node_type == 9 => break,
+                    Some(m) => cur = m.parent,
+                    None => break,
+                }
+            }
+            if cur != main {
+                return Some("a frame's document has shadow roots");
+            }
+        }
+        None
+    }
+
     /// The frame owners of the mirror hosting no document in it (frames in
     /// another process), by backend id, as
     /// [`crate::dom::snapshot_reader::unhosted_frame_owners`] finds them in the
@@ -379,7 +415,7 @@ impl Mirror {
 
     /// The nodes and documents alone, for a build that reads them on another thread.
     pub(crate) fn tree(&self) -> Tree<'_> {
-        Tree { nodes: &self.nodes, docs: &self.docs, live: self.live }
+        Tree { nodes: &self.nodes, docs: &self.docs, live: self.live, by_backend: &self.by_backend }
     }
 
     /// The subtree of `i` in pre-order (explicit stack: the depth is the page's).

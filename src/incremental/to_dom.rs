@@ -2,42 +2,59 @@
 //! and click hints), built from its nodes directly: what the DOM pass reads
 //! of [`super::Mirror::to_snapshot`]'s reply, without the reply. It serves a
 //! kept build whose tree or DOM facts changed (`super::kept`).
+//!
+//! A mirror holding open shadow roots is DOMSnapshot's flat tree, not the
+//! element tree: a host's children there are its shadow root's, a slot's the
+//! light nodes assigned to it, and unslotted light nodes are missing. Its DOM
+//! pass's tree is the last build's (read from `DOM.getDocument`, which a
+//! 40k-node page costs about 200 ms to send and read) with the subtrees whose
+//! element tree is their flat tree taken again from the mirror
+//! ([`dom_tree_over_shadows`]).
 
 use crate::dom::snapshot_reader::local_name;
 use crate::dom::{is_kept_attr, DKind, DomTree};
 
-use super::mirror::Tree;
+use super::mirror::{MNode, Tree};
 
 const NONE: u32 = u32::MAX;
 
-/// The element tree of `mirror` with its click hints (a listener, or where
-/// `cursor: pointer` begins, the capture's first computed style being
-/// `cursor` when `cursor` is true). None when the mirror holds a shadow root:
-/// its flat tree is then not the element tree (the DOM pass reads the DOM).
-pub(crate) fn dom_tree_of_mirror(mirror: Tree<'_>, cursor: bool) -> Option<DomTree> {
+/// Each live node's document as the mirror is written out (a parent in
+/// another document, a frame's owner, is none in this one), the click hints
+/// of every document (a listener, or where `cursor: pointer` begins, the
+/// capture's first computed style being `cursor` when `cursor` is true), and
+/// whether a node is a shadow root.
+fn documents_and_hints(mirror: Tree<'_>, cursor: bool) -> (Vec<u32>, Vec<i64>, bool) {
     let nodes = mirror.nodes;
-    let docs = mirror.docs;
     let pointer = |k: u32| cursor && nodes.get(k as usize).and_then(|m| m.styles.as_ref()).and_then(|s| s.first()).is_some_and(|c| c == "pointer");
-    // Each live node's document as the mirror is written out (a parent in
-    // another document, a frame's owner, is none in this one), and the click
-    // hints of every document.
     let mut doc_of = vec![NONE; nodes.len()];
     let mut hints = Vec::new();
-    for (d, doc) in docs.iter().enumerate() {
+    let mut shadowed = false;
+    for (d, doc) in mirror.docs.iter().enumerate() {
         if doc.root == NONE {
             continue;
         }
         for k in mirror.walk(doc.root) {
             let Some(m) = nodes.get(k as usize).filter(|m| m.alive) else { continue };
-            if m.shadow.is_some() {
-                return None;
-            }
+            shadowed |= m.shadow.is_some();
             let parent_here = doc_of.get(m.parent as usize) == Some(&(d as u32));
             doc_of[k as usize] = d as u32;
             if m.node_type == 1 && (m.clickable || pointer(k) && !(parent_here && pointer(m.parent))) {
                 hints.push(m.backend);
             }
         }
+    }
+    (doc_of, hints, shadowed)
+}
+
+/// The element tree of `mirror` with its click hints. None when the mirror
+/// holds a shadow root: its flat tree is then not the element tree (see
+/// [`dom_tree_over_shadows`]).
+pub(crate) fn dom_tree_of_mirror(mirror: Tree<'_>, cursor: bool) -> Option<DomTree> {
+    let nodes = mirror.nodes;
+    let docs = mirror.docs;
+    let (doc_of, hints, shadowed) = documents_and_hints(mirror, cursor);
+    if shadowed {
+        return None;
     }
     let mut tree = DomTree::default();
     tree.without_user_agent_roots = true;
@@ -64,19 +81,9 @@ pub(crate) fn dom_tree_of_mirror(mirror: Tree<'_>, cursor: bool) -> Option<DomTr
             } else {
                 continue;
             };
-            let kind = match m.node_type {
-                1 if m.pseudo.is_none() => DKind::Element,
-                9 => DKind::Document,
-                _ => continue,
-            };
+            let Some(kind) = kind_of(m) else { continue };
             let hosted = m.content_doc.filter(|&c| c < docs.len());
-            let frame_id = hosted.and_then(|c| docs[c].frame_id.clone());
-            let attrs = if kind == DKind::Element {
-                m.attrs.iter().filter(|(k, _)| is_kept_attr(k)).map(|(k, v)| (k.clone(), v.clone().unwrap_or_default())).collect()
-            } else {
-                Vec::new()
-            };
-            let idx = tree.add_node(kind, local_name(&m.name), m.backend, parent, frame_id, attrs);
+            let idx = add_mirror_node(&mut tree, m, kind, parent, hosted.and_then(|c| docs[c].frame_id.clone()));
             model[k as usize] = idx;
             if let Some(c) = hosted {
                 pending.push((c, idx));
@@ -86,6 +93,158 @@ pub(crate) fn dom_tree_of_mirror(mirror: Tree<'_>, cursor: bool) -> Option<DomTr
     tree.index_siblings();
     tree.add_hint_ids(hints);
     Some(tree)
+}
+
+/// The DOM pass's kind of a mirror node: None for what its tree leaves out
+/// (text, comments, generated boxes, shadow roots), and with it everything under it.
+fn kind_of(m: &MNode) -> Option<DKind> {
+    match m.node_type {
+        1 if m.pseudo.is_none() => Some(DKind::Element),
+        9 => Some(DKind::Document),
+        _ => None,
+    }
+}
+
+fn add_mirror_node(tree: &mut DomTree, m: &MNode, kind: DKind, parent: u32, frame_id: Option<String>) -> u32 {
+    let attrs = if kind == DKind::Element {
+        m.attrs.iter().filter(|(k, _)| is_kept_attr(k)).map(|(k, v)| (k.clone(), v.clone().unwrap_or_default())).collect()
+    } else {
+        Vec::new()
+    };
+    tree.add_node(kind, local_name(&m.name), m.backend, parent, frame_id, attrs)
+}
+
+/// One step of [`dom_tree_over_shadows`], with the new tree's parent.
+enum Step {
+    /// A node of the old tree, made again from what the mirror says of it.
+    Old(u32, u32),
+    /// A node of the old tree and its subtree, copied as they were.
+    Copy(u32, u32),
+    /// A mirror node whose subtree is its element tree, taken from the mirror.
+    Mirror(u32, u32),
+}
+
+/// The element tree of a mirror holding open shadow roots: `old` (the last
+/// build's, whose first read came from `DOM.getDocument`) with every subtree
+/// whose element tree is its flat tree (none of its nodes is a shadow root,
+/// and it is not inside one) taken again from the mirror. What only the
+/// element tree holds comes from `old`: each shadow root's tree (a change
+/// inside one makes the look a full capture: `page/watch.js`), each host's
+/// light children and their order (a change to those is read as a change to
+/// the host's subtree, which holds a shadow root: a full capture too), and
+/// light children no slot takes (not in the flat tree). A node above a host
+/// takes its children from the mirror, which lists them as the DOM does.
+/// None when the mirror and `old` do not fit (a shadow root in a frame's
+/// document, a document the mirror does not have).
+pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: bool) -> Option<DomTree> {
+    let nodes = mirror.nodes;
+    let docs = mirror.docs;
+    let main_root = docs.first()?.root;
+    let (_, hints, _) = documents_and_hints(mirror, cursor);
+    // Whether a node's flat subtree holds a shadow root (in the page's own document only).
+    let mut shadow_below = vec![false; nodes.len()];
+    for (k, m) in nodes.iter().enumerate() {
+        if !m.alive || m.shadow.is_none() {
+            continue;
+        }
+        let mut cur = k as u32;
+        loop {
+            let Some(slot) = shadow_below.get_mut(cur as usize) else { return None };
+            if std::mem::replace(slot, true) {
+                break;
+            }
+            let n = nodes.get(cur as usize)?;
+            if n.node_type == 9 {
+                // A frame's document: its owner is not above a host in the page's.
+                if cur != main_root {
+                    return None;
+                }
+                break;
+            }
+            cur = n.parent;
+        }
+    }
+    let live = |backend: i64| mirror.by_backend.get(&backend).copied().filter(|&k| nodes.get(k as usize).is_some_and(|m| m.alive));
+    let mut tree = DomTree::default();
+    // Mirror parts lack the user-agent shadow roots a `getDocument` tree holds.
+    tree.without_user_agent_roots = true;
+    let mut stack = vec![Step::Old(0, NONE)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Copy(o, parent) => {
+                let n = old.nodes.get(o as usize)?;
+                let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, n.frame_id.clone(), n.attrs.clone());
+                push_old_children(&mut stack, n, idx, |c, p| Step::Copy(c, p));
+            }
+            Step::Mirror(k, parent) => {
+                let m = nodes.get(k as usize)?;
+                let Some(kind) = kind_of(m) else { continue };
+                let hosted = m.content_doc.filter(|&c| c < docs.len());
+                let idx = add_mirror_node(&mut tree, m, kind, parent, hosted.and_then(|c| docs[c].frame_id.clone()));
+                // As `getDocument` lists them: a frame's document before the element's children.
+                stack.extend(m.children.iter().rev().map(|&c| Step::Mirror(c, idx)));
+                if let Some(root) = hosted.map(|c| docs[c].root).filter(|&r| r != NONE) {
+                    stack.push(Step::Mirror(root, idx));
+                }
+            }
+            Step::Old(o, parent) => {
+                let n = old.nodes.get(o as usize)?;
+                let Some(k) = live(n.backend) else {
+                    // Not in the flat tree (a light child no slot takes): as it was.
+                    stack.push(Step::Copy(o, parent));
+                    continue;
+                };
+                if !shadow_below[k as usize] && !matches!(n.kind, DKind::ShadowRoot(_)) {
+                    stack.push(Step::Mirror(k, parent));
+                    continue;
+                }
+                let m = nodes.get(k as usize)?;
+                if o == 0 && k != main_root {
+                    return None;
+                }
+                let attrs = if n.kind == DKind::Element {
+                    m.attrs.iter().filter(|(a, _)| is_kept_attr(a)).map(|(a, v)| (a.clone(), v.clone().unwrap_or_default())).collect()
+                } else {
+                    Vec::new()
+                };
+                let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, n.frame_id.clone(), attrs);
+                if !n.shadow_roots.is_empty() {
+                    // A host: its shadow trees as they were, its light children each made again.
+                    for &c in n.children.iter().rev() {
+                        stack.push(Step::Old(c, idx));
+                    }
+                    for &s in n.shadow_roots.iter().rev() {
+                        stack.push(Step::Copy(s, idx));
+                    }
+                    continue;
+                }
+                // Above a host: its children as the mirror lists them (the DOM's order).
+                for &c in m.children.iter().rev() {
+                    let Some(child) = nodes.get(c as usize).filter(|c| c.alive && kind_of(c).is_some()) else { continue };
+                    match old.by_backend(child.backend) {
+                        Some(j) => stack.push(Step::Old(j, idx)),
+                        // New since: read whole, which a subtree holding a shadow root is not (`fresh`).
+                        None if !shadow_below[c as usize] => stack.push(Step::Mirror(c, idx)),
+                        None => return None,
+                    }
+                }
+            }
+        }
+    }
+    tree.index_siblings();
+    tree.add_hint_ids(hints);
+    tree.root_frame = old.root_frame.clone();
+    Some(tree)
+}
+
+/// Push `n`'s children in `getDocument`'s order (its frame's document, its
+/// shadow roots, its element children) for a walk that pops them.
+fn push_old_children(stack: &mut Vec<Step>, n: &crate::dom::DNode, idx: u32, step: impl Fn(u32, u32) -> Step) {
+    stack.extend(n.children.iter().rev().map(|&c| step(c, idx)));
+    stack.extend(n.shadow_roots.iter().rev().map(|&s| step(s, idx)));
+    if n.content_doc != NONE {
+        stack.push(step(n.content_doc, idx));
+    }
 }
 
 #[cfg(test)]
@@ -112,5 +271,46 @@ mod tests {
             trees += 1;
         }
         assert!(trees >= 5, "recorded pages with an element tree: {trees}");
+    }
+
+    /// A tree's nodes as (kind, tag, backend, parent's backend, attributes), in order,
+    /// without the user-agent shadow roots and what they hold (DOMSnapshot has none).
+    fn outline(t: &DomTree) -> Vec<String> {
+        let mut inside_ua = vec![false; t.nodes.len()];
+        let mut out = Vec::new();
+        for (i, n) in t.nodes.iter().enumerate() {
+            let parent = t.node(n.parent);
+            let ua = n.kind == DKind::ShadowRoot(crate::dom::ShadowKind::UserAgent) || inside_ua.get(n.parent as usize).copied().unwrap_or(false);
+            inside_ua[i] = ua;
+            if !ua {
+                out.push(format!("{:?} {} {} <{:?}> {:?}", n.kind, n.tag, n.backend, parent.map(|p| p.backend), n.attrs));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn over_shadow_roots_the_tree_patched_from_the_mirror_is_the_documents() {
+        let mut checked = 0;
+        for name in ["shadow.json", "shadow-dom.json"] {
+            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded").join(name);
+            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let replies = v["replies"].as_array().unwrap();
+            let reply = |method: &str| replies.iter().find(|r| r["method"] == method && r["result"].is_object()).map(|r| r["result"].to_string());
+            let (Some(document), Some(snapshot)) = (reply("DOM.getDocument"), reply("DOMSnapshot.captureSnapshot")) else { continue };
+            let old = DomTree::from_get_document(&document, None).unwrap();
+            let mirror = crate::dom::snapshot_reader::with_snapshot(&snapshot, |s| crate::incremental::Mirror::from_snapshot(s, 1)).unwrap();
+            assert!(dom_tree_of_mirror(mirror.tree(), false).is_none(), "{name}: a flat tree with shadow roots is not the element tree");
+            let patched = dom_tree_over_shadows(&old, mirror.tree(), false).expect(name);
+            assert_eq!(outline(&patched), outline(&old), "{name}");
+            // Its sibling positions are the document's too (selectors count them).
+            let positions =
+                |t: &DomTree| t.nodes.iter().filter(|n| n.is_element()).map(|n| (n.backend, n.child_pos, n.type_pos, n.type_count)).collect::<Vec<_>>();
+            let mut want = positions(&old);
+            want.retain(|(b, ..)| patched.by_backend(*b).is_some());
+            assert_eq!(positions(&patched).into_iter().filter(|(b, ..)| old.by_backend(*b).is_some()).collect::<Vec<_>>(), want, "{name}");
+            checked += 1;
+        }
+        assert_eq!(checked, 2, "recordings with a DOM snapshot and a document");
     }
 }

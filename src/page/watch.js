@@ -218,6 +218,9 @@
             }
             if (r.type === 'attributes') {
                 if (t.matches(SHEETS)) reason('a style sheet changed');
+                // A host's light child given another slot moves in the flat tree, which
+                // DOMSnapshot lists (and a repeat look patches), not in the DOM.
+                if (r.attributeName === 'slot' && t.parentElement && t.parentElement.shadowRoot) reason('an element moved to another slot');
                 mark(t);
                 return;
             }
