@@ -638,7 +638,9 @@ test('a page with open shadow roots is looked at incrementally: slotted content,
         assert.ok(!first.notes.some(n => /repeat snapshots of this page are full captures/.test(n)), first.notes.join(' | '));
         assert.match(first.text, /button "Card action"/);
         const mode = want => (look, what) => assert.equal(look.stats.captureMode, want, `${what}: ${look.notes.join('; ')}`);
-        const both = (...checks) => (look, what) => checks.forEach(c => c(look, what));
+        const both = (...checks) => (look, what) => {
+            for (const c of checks) c(look, what);
+        };
         await eachLookIsFull(opened, [
             ['a row\'s text', () => page.evaluate(() => { document.querySelector('#row-3 span').firstChild.data = 'changed note'; }), both(mode('incremental'), shows(/changed note/))],
             ['a row added', () => page.evaluate(() => document.querySelector('#row-5').insertAdjacentHTML('afterend', '<li id="row-new"><button>New row</button></li>')), both(mode('incremental'), shows(/button "New row"/))],

@@ -149,7 +149,7 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
         }
         let mut cur = k as u32;
         loop {
-            let Some(slot) = shadow_below.get_mut(cur as usize) else { return None };
+            let slot = shadow_below.get_mut(cur as usize)?;
             if std::mem::replace(slot, true) {
                 break;
             }
@@ -174,7 +174,7 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
             Step::Copy(o, parent) => {
                 let n = old.nodes.get(o as usize)?;
                 let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, n.frame_id.clone(), n.attrs.clone());
-                push_old_children(&mut stack, n, idx, |c, p| Step::Copy(c, p));
+                copy_children(&mut stack, n, idx);
             }
             Step::Mirror(k, parent) => {
                 let m = nodes.get(k as usize)?;
@@ -237,13 +237,13 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
     Some(tree)
 }
 
-/// Push `n`'s children in `getDocument`'s order (its frame's document, its
+/// Copy `n`'s children in `getDocument`'s order (its frame's document, its
 /// shadow roots, its element children) for a walk that pops them.
-fn push_old_children(stack: &mut Vec<Step>, n: &crate::dom::DNode, idx: u32, step: impl Fn(u32, u32) -> Step) {
-    stack.extend(n.children.iter().rev().map(|&c| step(c, idx)));
-    stack.extend(n.shadow_roots.iter().rev().map(|&s| step(s, idx)));
+fn copy_children(stack: &mut Vec<Step>, n: &crate::dom::DNode, idx: u32) {
+    stack.extend(n.children.iter().rev().map(|&c| Step::Copy(c, idx)));
+    stack.extend(n.shadow_roots.iter().rev().map(|&s| Step::Copy(s, idx)));
     if n.content_doc != NONE {
-        stack.push(step(n.content_doc, idx));
+        stack.push(Step::Copy(n.content_doc, idx));
     }
 }
 
