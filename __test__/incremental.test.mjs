@@ -670,6 +670,13 @@ test(`on a page of web components, after each of ${COMPONENT_MUTATIONS} random m
         const failure = await run(path, seeds, s => { modes[s.stats.captureMode] += 1; });
         if (failure) await failMinimal(path, seeds, failure);
         assert.ok(modes.incremental >= seeds.length / 2, `incremental ${modes.incremental} of ${seeds.length} (full ${modes.full})`);
+        // An agent's looks (layout boxes read again by a walk of the flat tree), one step in three a scroll.
+        const agent = { full: 0, incremental: 0 };
+        const change = (page, seed, kind) =>
+            seed % 3 === 2 ? page.evaluate(dy => { window.scrollBy(0, dy); return `scrolled by ${dy}`; }, seed % 2 ? 450 : -300) : mutate(page, seed, kind);
+        const looks = await run(path, seeds, s => { agent[s.stats.captureMode] += 1; }, () => null, { options: AGENT_OPTIONS, change });
+        assert.equal(looks, null, looks && `${path}: after step ${looks.step + 1} (seeds ${JSON.stringify(seeds.slice(0, looks.step + 1))}, ${looks.mode}):\n${looks.done.map((d, i) => `  ${i + 1}. ${d}`).join('\n')}\n${looks.diff}`);
+        assert.ok(agent.incremental >= seeds.length / 2, `agent's looks: incremental ${agent.incremental} of ${seeds.length} (full ${agent.full})`);
     } finally {
         rmSync(dir, { recursive: true, force: true });
     }

@@ -395,7 +395,8 @@ impl Mirror {
             d += 1;
             let mut stack = vec![(doc_root, owner)];
             while let Some((k, parent)) = stack.pop() {
-                let Some(n) = self.nodes.get(k as usize).filter(|n| n.alive && n.pseudo.is_none() && n.node_type != 11) else { continue };
+                // (A shadow root is walked through: its children are its host's in the flat tree.)
+                let Some(n) = self.nodes.get(k as usize).filter(|n| n.alive && n.pseudo.is_none()) else { continue };
                 let here = if matches!(n.node_type, 1 | 3 | 9) {
                     out.push((n, parent));
                     out.len() - 1

@@ -4,8 +4,10 @@
 // below it, an image that loads, a scroll), so the mirror keeps none and
 // each such look reads them all again here (`src/incremental/layout.rs`).
 //
-// The walk meets documents, elements and texts in pre-order over child nodes
-// (no shadow trees or template contents: the mirror's order), the page's
+// The walk meets documents, elements and texts in pre-order over the flat tree
+// (an open shadow root's host: its shadow root's children, not its own; a
+// slot: the nodes assigned to it, else its own; no template contents: the
+// mirror's order, DOMSnapshot's), the page's
 // document first, then each frame document it can enter, in the order their
 // owners were met (then theirs), as DOMSnapshot lists documents. `laid` has
 // one character per node met, '1' where the capture needs its box: an
@@ -66,7 +68,14 @@
                     if (inner) documents.push(inner);
                 }
             }
-            for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
+            // A shadow root is walked through, as the mirror lists it: not met itself.
+            if (type === 1 && node.shadowRoot) {
+                stack.push(node.shadowRoot);
+                continue;
+            }
+            const assigned = type === 1 && node.localName === 'slot' && typeof node.assignedNodes === 'function' ? node.assignedNodes() : [];
+            if (assigned.length) for (let i = assigned.length - 1; i >= 0; i -= 1) stack.push(assigned[i]);
+            else for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
         }
         range.detach();
     }
