@@ -616,7 +616,8 @@ function componentsPage(rows) {
 customElements.define('x-card', class extends HTMLElement {
     constructor() {
         super();
-        this.attachShadow({ mode: 'open' }).innerHTML = '<section><header><slot name="title">No title</slot></header><slot></slot><x-badge></x-badge><button>Card action</button></section>';
+        this.attachShadow({ mode: 'open' }).innerHTML = '<section><header><slot name="title">No title</slot></header><slot></slot><x-badge></x-badge><button>Card action</button>'
+            + '<ul class="tags"><li>Red</li><li>Green</li><li><a href="#blue">Blue</a></li></ul><div class="meta"><span>By someone</span> <a href="#more">More</a><label>Rate <input type="range"></label></div></section>';
     }
 });
 customElements.define('x-badge', class extends HTMLElement {
@@ -631,7 +632,7 @@ customElements.define('x-badge', class extends HTMLElement {
 <ul id="rows">${list}</ul></main>`;
 }
 
-test('a page with open shadow roots is looked at incrementally: slotted content, rows beside the hosts; a host\'s light children or slots changed, or its shadow tree, are a full capture', async () => {
+test('a page with open shadow roots is looked at incrementally: slotted content, rows beside the hosts, changes inside shadow trees; a host\'s light children or a slot changed are a full capture', async () => {
     await onWrittenPage({ 'components.html': componentsPage(60) }, async opened => {
         const { page, session } = opened;
         const first = await session.snapshot();
@@ -652,15 +653,43 @@ test('a page with open shadow roots is looked at incrementally: slotted content,
             ['a host\'s light child added', () => page.evaluate(() => document.querySelector('#card-3').insertAdjacentHTML('beforeend', '<button>Light button</button>')), both(mode('full'), shows(/button "Light button"/))],
             ['after it, a row\'s text', () => page.evaluate(() => { document.querySelector('#row-9 span').firstChild.data = 'again'; }), mode('incremental')],
             ['a light child given another slot', () => page.evaluate(() => { document.querySelector('#card-3 [slot=nowhere]').slot = 'title'; }), both(mode('full'), shows(/Unslotted 3/))],
-            ['inside a shadow tree', () => page.evaluate(() => { document.querySelector('#card-0').shadowRoot.querySelector('button').textContent = 'Shadow renamed'; }), both(mode('full'), shows(/button "Shadow renamed"/))],
+            ['inside a shadow tree', () => page.evaluate(() => { document.querySelector('#card-0').shadowRoot.querySelector('button').textContent = 'Shadow renamed'; }), both(mode('incremental'), shows(/button "Shadow renamed"/))],
+            ['a button added inside a shadow tree', () => page.evaluate(() => document.querySelector('#card-1').shadowRoot.querySelector('section').insertAdjacentHTML('beforeend', '<button>Added in shadow</button>')), both(mode('incremental'), shows(/button "Added in shadow"/))],
+            ['a nested shadow tree\'s text', () => page.evaluate(() => { document.querySelector('#card-2').shadowRoot.querySelector('x-badge').shadowRoot.querySelector('span').textContent = 'Sold out'; }), both(mode('incremental'), shows(/status: Sold out|Sold out/))],
+            ['a slot removed', () => page.evaluate(() => document.querySelector('#card-2').shadowRoot.querySelector('slot[name=title]').remove()), both(mode('full'), shows(null, /Card 2\b/))],
             ['a menu link\'s text', () => page.evaluate(() => { document.querySelector('x-menu a').textContent = 'Start'; }), both(mode('incremental'), shows(/link "Start"/))],
         ]);
     });
 });
 
-// Random mutations on the page of components (light DOM, slotted content, shadow trees): full length (CI) and a developer's run.
+test('inside shadow trees, a hover menu, a focus-within menu, a popover, a field a script set and a rule added through the CSSOM are in the next look', async () => {
+    const shadow = [
+        '<style>.nav .sub,.menu .items{display:none} .nav:hover .sub{display:block} .menu:focus-within .items{display:block} :host(.wide) .extra{display:none}</style>',
+        '<div class="nav"><a href="#p">Products</a><div class="sub"><a href="#a">Product A</a></div></div>',
+        '<div class="menu"><button id="m">Menu</button><div class="items"><button>Menu item</button></div></div>',
+        '<div popover id="tip"><button>Tip button</button></div><input id="q" aria-label="Query"><p class="extra">Extra text</p>',
+    ].join('');
+    const html = `<!doctype html><title>Shadow state</title><main><h1>Shadow state</h1><x-panel><template shadowrootmode="open">${shadow}</template></x-panel><p id="far">after</p>${Array.from({ length: 80 }, (_, k) => `<p>Filler ${k}</p>`).join('')}</main>`;
+    await onWrittenPage({ 'shadow-state.html': html }, async opened => {
+        const { page, session } = opened;
+        await session.snapshot();
+        const inPanel = f => page.evaluate(f);
+        await eachLookIsFull(opened, [
+            ['the pointer on the nav', () => page.hover('text=Products'), shows(/Product A/)],
+            ['the pointer away', () => page.mouse.move(700, 700), shows(null, /Product A|Menu item/)],
+            ['focus in the menu', () => page.focus('#m'), shows(/Menu item/)],
+            ['focus out', () => inPanel(() => document.querySelector('x-panel').shadowRoot.activeElement.blur()), shows(null, /Product A|Menu item/)],
+            ['the popover shown', () => inPanel(() => document.querySelector('x-panel').shadowRoot.getElementById('tip').showPopover()), shows(/Tip button/)],
+            ['a value set by script', () => inPanel(() => { document.querySelector('x-panel').shadowRoot.getElementById('q').value = 'set by script'; }), shows(/set by script/)],
+            ['the host given a class a rule reads', () => inPanel(() => document.querySelector('x-panel').classList.add('wide')), shows(null, /Extra text/)],
+            ['a rule added to the shadow tree\'s sheet', () => inPanel(() => document.querySelector('x-panel').shadowRoot.styleSheets[0].insertRule('#m { display: none }', 1)), shows(null, /button "Menu"/)],
+        ]);
+    });
+});
+
+// Random mutations on the page of components (light DOM, slotted content, shadow trees), each of three runs: full length (CI) and a developer's run.
 const COMPONENT_MUTATIONS = sized(40, 6);
-test(`on a page of web components, after each of ${COMPONENT_MUTATIONS} random mutations, the incremental snapshot is the full capture`, { timeout: 5 * 60 * 1000 }, async () => {
+test(`on a page of web components, after each of ${COMPONENT_MUTATIONS} random mutations (anywhere, inside shadow trees, with an agent's looks), the incremental snapshot is the full capture`, { timeout: 5 * 60 * 1000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-components-'));
     try {
         const path = join(dir, 'components.html');
@@ -670,6 +699,12 @@ test(`on a page of web components, after each of ${COMPONENT_MUTATIONS} random m
         const failure = await run(path, seeds, s => { modes[s.stats.captureMode] += 1; });
         if (failure) await failMinimal(path, seeds, failure);
         assert.ok(modes.incremental >= seeds.length / 2, `incremental ${modes.incremental} of ${seeds.length} (full ${modes.full})`);
+        // Inside the shadow trees alone (text, attributes, insertions, removals, hiding).
+        const inside = { full: 0, incremental: 0 };
+        const shadowKind = () => 'shadow';
+        const deep = await run(path, seeds, s => { inside[s.stats.captureMode] += 1; }, shadowKind);
+        if (deep) await failMinimal(path, seeds, deep, shadowKind, " with the kind 'shadow'");
+        assert.ok(inside.incremental >= seeds.length / 2, `inside shadow trees: incremental ${inside.incremental} of ${seeds.length} (full ${inside.full})`);
         // An agent's looks (layout boxes read again by a walk of the flat tree), one step in three a scroll.
         const agent = { full: 0, incremental: 0 };
         const change = (page, seed, kind) =>

@@ -242,6 +242,10 @@ fn walk<'a, D: Described<'a>>(
         if d.items("shadowRoots").into_iter().any(|r| r.text("shadowRootType") != Some("user-agent")) {
             return Err(Unpatchable("a changed subtree holds a shadow root".into()));
         }
+        // A slot's children in the flat tree are the nodes assigned to it, not its own.
+        if node_type == 1 && local == Some("slot") {
+            return Err(Unpatchable("a changed subtree holds a slot".into()));
+        }
         let fact = facts.get(*next_fact).and_then(Value::as_array).ok_or_else(|| bad("the page listed fewer nodes than the DOM has"))?;
         *next_fact += 1;
         let fact_type = fact.first().and_then(Value::as_i64).unwrap_or(-1);

@@ -29,6 +29,7 @@ pub struct MNode {
     /// Attribute names and values; an empty value is `None` (Chrome sends no string for it).
     pub attrs: Vec<(String, Option<String>)>,
     pub pseudo: Option<String>,
+    /// The kind of shadow root whose tree the node is in (None: the document's).
     pub shadow: Option<String>,
     pub clickable: bool,
     /// A frame owner's document (an index into the mirror's documents).
@@ -141,6 +142,13 @@ fn walk(nodes: &[MNode], i: u32) -> impl Iterator<Item = u32> + '_ {
         }
         Some(k)
     })
+}
+
+/// Name `scope` as the shadow tree (None: the document) every node of `nodes` is in.
+fn in_scope(nodes: &mut [MNode], scope: &Option<String>) {
+    for n in nodes {
+        n.shadow.clone_from(scope);
+    }
 }
 
 /// Options as far as they shape a snapshot (not the deadline).
@@ -308,8 +316,10 @@ impl Mirror {
             .count()
     }
 
-    /// Whether the page's document holds a shadow root (its flat tree is then
-    /// not its element tree: `super::to_dom`).
+    /// Whether the page holds a shadow tree (its flat tree is then not its
+    /// element tree: `super::to_dom`). DOMSnapshot lists no shadow root node:
+    /// a host's children there are its shadow tree's, each named with the kind
+    /// of root it is in (`MNode::shadow`).
     pub fn holds_shadow_roots(&self) -> bool {
         self.nodes.iter().any(|n| n.alive && n.shadow.is_some())
     }
@@ -325,6 +335,10 @@ impl Mirror {
             }
             if n.shadow.as_deref() != Some("open") {
                 return Some("the page has a closed shadow root, whose changes no script sees");
+            }
+            // (Its document is its host's: only the top of a shadow tree in the light DOM is walked up from.)
+            if self.nodes.get(n.parent as usize).is_some_and(|p| p.shadow.is_some()) {
+                continue;
             }
             // Up to its document (explicit steps: the depth is the page's).
             let mut cur = k as u32;
@@ -428,11 +442,14 @@ impl Mirror {
     /// pre-order list whose `parent` fields index into `fresh` (the root's is
     /// ignored: it keeps its place). A node that moved here from elsewhere is
     /// taken from its old place, which its own re-read replaces in turn.
-    pub fn replace(&mut self, fresh: Vec<MNode>) -> Result<(), Unpatchable> {
+    pub fn replace(&mut self, mut fresh: Vec<MNode>) -> Result<(), Unpatchable> {
         let Some(first) = fresh.first() else { return Err(Unpatchable("an empty subtree was read".into())) };
         let Some(&root) = self.by_backend.get(&first.backend).filter(|&&i| self.nodes.get(i as usize).is_some_and(|n| n.alive)) else {
             return Err(Unpatchable(format!("node {} is not in the last snapshot", first.backend)));
         };
+        // DOMSnapshot names the shadow tree each node is in; `DOM.describeNode` does not. A
+        // subtree read again holds no shadow root or slot (`fresh`): all of it is in its root's.
+        in_scope(&mut fresh, &self.nodes[root as usize].shadow);
         if fresh.iter().any(|n| n.content_doc.is_some()) {
             return Err(Unpatchable("a changed subtree holds a frame".into()));
         }
@@ -486,13 +503,19 @@ impl Mirror {
         self.relisted.push(p);
         let old = std::mem::take(&mut self.nodes[p as usize].children);
         let mut list: Vec<u32> = old.iter().copied().filter(|&k| self.nodes[k as usize].alive && self.nodes[k as usize].pseudo.is_some()).collect();
+        // (An element whose children are listed is neither a host nor a slot: its children are in its tree.)
+        let scope = self.nodes[p as usize].shadow.clone();
         for &b in children {
-            let k = if let Some(sub) = fresh.remove(&b) {
+            let k = if let Some(mut sub) = fresh.remove(&b) {
                 if let Some(was) = self.alive(b) {
                     self.retire(was);
                 }
+                in_scope(&mut sub, &scope);
                 self.insert(sub)?
             } else if let Some(k) = self.alive(b) {
+                if self.nodes[k as usize].shadow != scope {
+                    return Err(Unpatchable(format!("node {b} moved into or out of a shadow tree")));
+                }
                 // Moved here from above (the mirror still has this list inside it): patching
                 // in that order would make a cycle; the whole page is read instead.
                 if self.is_ancestor(k, p) {

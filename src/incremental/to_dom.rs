@@ -3,12 +3,12 @@
 //! of [`super::Mirror::to_snapshot`]'s reply, without the reply. It serves a
 //! kept build whose tree or DOM facts changed (`super::kept`).
 //!
-//! A mirror holding open shadow roots is DOMSnapshot's flat tree, not the
-//! element tree: a host's children there are its shadow root's, a slot's the
+//! A mirror holding shadow trees is DOMSnapshot's flat tree, not the
+//! element tree: a host's children there are its shadow tree's, a slot's the
 //! light nodes assigned to it, and unslotted light nodes are missing. Its DOM
 //! pass's tree is the last build's (read from `DOM.getDocument`, which a
-//! 40k-node page costs about 200 ms to send and read) with the subtrees whose
-//! element tree is their flat tree taken again from the mirror
+//! 40k-node page costs about 200 ms to send and read) made again from the
+//! mirror wherever the element tree is the flat tree
 //! ([`dom_tree_over_shadows`]).
 
 use crate::dom::snapshot_reader::local_name;
@@ -124,32 +124,39 @@ enum Step {
     Mirror(u32, u32),
 }
 
-/// The element tree of a mirror holding open shadow roots: `old` (the last
-/// build's, whose first read came from `DOM.getDocument`) with every subtree
-/// whose element tree is its flat tree (none of its nodes is a shadow root,
-/// and it is not inside one) taken again from the mirror. What only the
-/// element tree holds comes from `old`: each shadow root's tree (a change
-/// inside one makes the look a full capture: `page/watch.js`), each host's
-/// light children and their order (a change to those is read as a change to
-/// the host's subtree, which holds a shadow root: a full capture too), and
-/// light children no slot takes (not in the flat tree). A node above a host
-/// takes its children from the mirror, which lists them as the DOM does.
-/// None when the mirror and `old` do not fit (a shadow root in a frame's
-/// document, a document the mirror does not have).
+fn is_slot(n: &crate::dom::DNode) -> bool {
+    n.is_element() && n.tag == "slot"
+}
+
+/// The element tree of a mirror holding shadow trees: `old` (the last
+/// build's, whose first read came from `DOM.getDocument`) made again from the
+/// mirror. DOMSnapshot's flat tree lists no shadow root: a host's children
+/// there are its shadow tree's, a slot's the light nodes assigned to it, and
+/// a light node no slot takes is missing. So every subtree holding no host
+/// and no slot, whose flat tree is its element tree, is taken from the
+/// mirror; what only the element tree holds comes from `old`: the shadow
+/// roots and each one's children, each host's light children and their
+/// order, each slot's own children (changes to any of these make the look a
+/// full capture: `page/watch.js`), and the light children no slot takes (not
+/// in the flat tree: a change inside one is a full capture too). Other nodes
+/// above a host or slot take their children from the mirror, which lists
+/// them as the DOM does. The hosts are `old`'s: a subtree read again holds
+/// none (`fresh`). None when the mirror and `old` do not fit (a shadow tree
+/// in a frame's document, a host or slot new since).
 pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: bool) -> Option<DomTree> {
     let nodes = mirror.nodes;
     let docs = mirror.docs;
     let main_root = docs.first()?.root;
     let (_, hints, _) = documents_and_hints(mirror, cursor);
-    // Whether a node's flat subtree holds a shadow root (in the page's own document only).
-    let mut shadow_below = vec![false; nodes.len()];
-    for (k, m) in nodes.iter().enumerate() {
-        if !m.alive || m.shadow.is_none() {
-            continue;
-        }
-        let mut cur = k as u32;
+    let live = |backend: i64| mirror.by_backend.get(&backend).copied().filter(|&k| nodes.get(k as usize).is_some_and(|m| m.alive));
+    // Whether a node's flat subtree holds a host or a slot (in the page's own document only).
+    let mut special_below = vec![false; nodes.len()];
+    let hosts = old.nodes.iter().filter(|n| !n.shadow_roots.is_empty()).filter_map(|n| live(n.backend));
+    let slots = nodes.iter().enumerate().filter(|(_, m)| m.alive && m.node_type == 1 && m.name.eq_ignore_ascii_case("slot")).map(|(k, _)| k as u32);
+    for k in hosts.chain(slots) {
+        let mut cur = k;
         loop {
-            let slot = shadow_below.get_mut(cur as usize)?;
+            let slot = special_below.get_mut(cur as usize)?;
             if std::mem::replace(slot, true) {
                 break;
             }
@@ -164,7 +171,6 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
             cur = n.parent;
         }
     }
-    let live = |backend: i64| mirror.by_backend.get(&backend).copied().filter(|&k| nodes.get(k as usize).is_some_and(|m| m.alive));
     let mut tree = DomTree::default();
     // Mirror parts lack the user-agent shadow roots a `getDocument` tree holds.
     tree.without_user_agent_roots = true;
@@ -174,7 +180,7 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
             Step::Copy(o, parent) => {
                 let n = old.nodes.get(o as usize)?;
                 let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, n.frame_id.clone(), n.attrs.clone());
-                copy_children(&mut stack, n, idx);
+                push_children(&mut stack, n, idx, Step::Copy);
             }
             Step::Mirror(k, parent) => {
                 let m = nodes.get(k as usize)?;
@@ -189,12 +195,19 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
             }
             Step::Old(o, parent) => {
                 let n = old.nodes.get(o as usize)?;
+                if matches!(n.kind, DKind::ShadowRoot(_)) {
+                    // Not in the flat tree; its children are listed as they were.
+                    let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, None, Vec::new());
+                    push_children(&mut stack, n, idx, Step::Old);
+                    continue;
+                }
                 let Some(k) = live(n.backend) else {
-                    // Not in the flat tree (a light child no slot takes): as it was.
+                    // Not in the flat tree (a light child no slot takes, a slot's own children
+                    // where nodes are assigned to it): as it was.
                     stack.push(Step::Copy(o, parent));
                     continue;
                 };
-                if !shadow_below[k as usize] && !matches!(n.kind, DKind::ShadowRoot(_)) {
+                if !special_below[k as usize] {
                     stack.push(Step::Mirror(k, parent));
                     continue;
                 }
@@ -208,23 +221,18 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
                     Vec::new()
                 };
                 let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, n.frame_id.clone(), attrs);
-                if !n.shadow_roots.is_empty() {
-                    // A host: its shadow trees as they were, its light children each made again.
-                    for &c in n.children.iter().rev() {
-                        stack.push(Step::Old(c, idx));
-                    }
-                    for &s in n.shadow_roots.iter().rev() {
-                        stack.push(Step::Copy(s, idx));
-                    }
+                if !n.shadow_roots.is_empty() || is_slot(n) {
+                    // A host (its shadow roots, its light children) or a slot (its own children).
+                    push_children(&mut stack, n, idx, Step::Old);
                     continue;
                 }
-                // Above a host: its children as the mirror lists them (the DOM's order).
+                // Above a host or slot: its children as the mirror lists them (the DOM's order).
                 for &c in m.children.iter().rev() {
                     let Some(child) = nodes.get(c as usize).filter(|c| c.alive && kind_of(c).is_some()) else { continue };
                     match old.by_backend(child.backend) {
                         Some(j) => stack.push(Step::Old(j, idx)),
-                        // New since: read whole, which a subtree holding a shadow root is not (`fresh`).
-                        None if !shadow_below[c as usize] => stack.push(Step::Mirror(c, idx)),
+                        // New since: read whole, which a subtree holding a host or slot is not (`fresh`).
+                        None if !special_below[c as usize] => stack.push(Step::Mirror(c, idx)),
                         None => return None,
                     }
                 }
@@ -237,13 +245,13 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
     Some(tree)
 }
 
-/// Copy `n`'s children in `getDocument`'s order (its frame's document, its
-/// shadow roots, its element children) for a walk that pops them.
-fn copy_children(stack: &mut Vec<Step>, n: &crate::dom::DNode, idx: u32) {
-    stack.extend(n.children.iter().rev().map(|&c| Step::Copy(c, idx)));
-    stack.extend(n.shadow_roots.iter().rev().map(|&s| Step::Copy(s, idx)));
+/// Push `n`'s children in `getDocument`'s order (its frame's document, its
+/// shadow roots, its element children), each as `step`, for a walk that pops them.
+fn push_children(stack: &mut Vec<Step>, n: &crate::dom::DNode, idx: u32, step: fn(u32, u32) -> Step) {
+    stack.extend(n.children.iter().rev().map(|&c| step(c, idx)));
+    stack.extend(n.shadow_roots.iter().rev().map(|&s| step(s, idx)));
     if n.content_doc != NONE {
-        stack.push(Step::Copy(n.content_doc, idx));
+        stack.push(step(n.content_doc, idx));
     }
 }
 

@@ -57,8 +57,15 @@
         // again (where that holds a shadow root, the look is a full capture). Only autonomous
         // custom elements, whose names have a hyphen, can be undefined and attach a shadow root.
         const undefinedEls = new Set();
-        // Same-origin frame documents found, whose events the watcher has yet to hear (`hearFrames`).
+        // Same-origin frame documents and open shadow roots found, whose events the watcher
+        // has yet to hear (`hearFrames`): some events (a popover's, a medium's, `change`) do
+        // not leave the shadow tree they happen in.
         const framesToHear = [];
+        // The open shadow roots found: their style sheets are read as the documents' are
+        // (`scopes`), their fields swept for values a script set (`sweepValues`).
+        const shadowRoots = new Set();
+        // Counts the roots found and forgotten: the relational selectors' scopes follow it.
+        let scopesVersion = 0;
         // Open shadow roots and same-origin frames are separate trees to a
         // MutationObserver: each gets observed as it is found.
         const watchInside = start => {
@@ -70,6 +77,11 @@
                 if (node.nodeType === 1) {
                     if (node.localName.includes('-') && !node.matches(':defined')) undefinedEls.add(node);
                     if (node.shadowRoot) {
+                        if (!shadowRoots.has(node.shadowRoot)) {
+                            shadowRoots.add(node.shadowRoot);
+                            scopesVersion += 1;
+                            framesToHear.push(node.shadowRoot);
+                        }
                         observe(node.shadowRoot);
                         stack.push(node.shadowRoot);
                     }
@@ -121,10 +133,6 @@
         };
         const reason = why => each(rec => rec.reasons.add(why));
         const RAW_TEXT = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
-        const inShadow = node => {
-            const r = node && typeof node.getRootNode === 'function' ? node.getRootNode() : null;
-            return Boolean(r && r.nodeType === 11 && r.host);
-        };
         // Mark `node` in one session's record, or in every one's.
         const markIn = (rec, node) => {
             if (rec.dirty.size >= MAX_DIRTY) rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
@@ -199,10 +207,8 @@
             if (!keepsHash(r)) {
                 each(rec => pointIn(rec, r));
             }
-            if (inShadow(t)) {
-                reason('a shadow tree changed');
-                return;
-            }
+            // A shadow tree's changes are read where they land, as the document's, but for what
+            // moves nodes between slots (a repeat look patches DOMSnapshot's flat tree).
             if (r.type === 'characterData') {
                 const p = t.parentNode;
                 if (!p || p.nodeType !== 1) reason("the document's own children changed");
@@ -212,12 +218,17 @@
                 }
                 return;
             }
+            if (t.nodeType === 11) {
+                reason("a shadow root's own children changed");
+                return;
+            }
             if (t.nodeType !== 1) {
                 reason("the document's own children changed");
                 return;
             }
             if (r.type === 'attributes') {
                 if (t.matches(SHEETS)) reason('a style sheet changed');
+                if (t.localName === 'slot') reason('a slot changed');
                 // A host's light child given another slot moves in the flat tree, which
                 // DOMSnapshot lists (and a repeat look patches), not in the DOM.
                 if (r.attributeName === 'slot' && t.parentElement && t.parentElement.shadowRoot) reason('an element moved to another slot');
@@ -230,6 +241,7 @@
                     if (n.nodeType !== 1) continue;
                     if (holds(n, SHEETS)) reason('a style sheet was added or removed');
                     if (holds(n, FRAMES)) reason('a frame was attached or detached');
+                    if (holds(n, 'slot')) reason('a slot was added or removed');
                 }
             }
             if (!listedAlone(t)) {
@@ -274,20 +286,29 @@
         const values = new WeakMap();
         const controls = ['input', 'select', 'textarea'].map(tag => document.getElementsByTagName(tag));
         const stateOf = c => `${c.value}\u0000${c.checked}\u0000${c.selectedIndex}\u0000${c.indeterminate}`;
+        const sweep = c => {
+            const v = stateOf(c);
+            const was = values.get(c);
+            if (was !== undefined && was !== v) mark(c);
+            values.set(c, v);
+        };
         const sweepValues = () => {
             for (const list of controls) {
                 const m = Math.min(list.length, MAX_DIRTY);
-                for (let i = 0; i < m; i += 1) {
-                    const c = list[i];
-                    const v = stateOf(c);
-                    const was = values.get(c);
-                    if (was !== undefined && was !== v) mark(c);
-                    values.set(c, v);
+                for (let i = 0; i < m; i += 1) sweep(list[i]);
+            }
+            // Those in open shadow roots, which the document's collections do not hold.
+            let left = MAX_DIRTY;
+            for (const r of shadowRoots) {
+                if (!r.host || !r.host.isConnected) continue;
+                for (const c of r.querySelectorAll('input,select,textarea')) {
+                    if (--left < 0) return;
+                    sweep(c);
                 }
             }
         };
         // The custom elements defined since they were found (see `undefinedEls`): each is
-        // marked, or, in a shadow tree, makes the look a full capture; its new shadow root is
+        // marked (its subtree read again: a full capture where it now holds a shadow root); its new shadow root is
         // watched from now on. One taken out of the page is forgotten (put back, it is found again).
         const sweepUpgrades = () => {
             for (const el of undefinedEls) {
@@ -298,8 +319,7 @@
                 if (!el.matches(':defined')) continue;
                 undefinedEls.delete(el);
                 watchInside(el);
-                if (inShadow(el)) reason('a shadow tree changed');
-                else mark(el);
+                mark(el);
             }
         };
         // Style rules whose matches another element decides: a sibling combinator
@@ -323,6 +343,20 @@
                         } catch (_e) { /* another origin */ }
                         if (inner && !out.includes(inner)) out.push(inner);
                     }
+                }
+            }
+            return out;
+        };
+        // The documents and the open shadow roots in them: what holds style sheets, and where
+        // a selector of one is queried. A root whose host left the page is forgotten (put
+        // back, it is found again).
+        const scopes = () => {
+            const out = documents();
+            for (const r of shadowRoots) {
+                if (r.host && r.host.isConnected) out.push(r);
+                else {
+                    shadowRoots.delete(r);
+                    scopesVersion += 1;
                 }
             }
             return out;
@@ -353,8 +387,19 @@
             for (let i = 0; i < style.length; i += 1) if (PRESENCE.has(style[i])) return true;
             return false;
         };
+        // Whether a selector's subject is a shadow host (`:host(:hover)`, `:host-context(.x)`):
+        // queried in its shadow root it matches nothing, so what changes its match is not followed.
+        const hostSubject = sel => {
+            let bare = sel;
+            for (let i = 0; i < 8 && /\([^()]*\)/.test(bare); i += 1) bare = bare.replace(/\([^()]*\)/g, '');
+            return bare.split(',').some(part => /:host(-context)?\s*$/.test(part));
+        };
+        // Each relational selector with the scopes whose sheets hold it (it is queried in those
+        // alone: a shadow tree's rules style that tree), and whether one's subject is a host.
         const relational = docs => {
-            const out = new Set();
+            const out = new Map();
+            let hosted = false;
+            let scope = null;
             const walk = (list, depth) => {
                 for (const rule of list) {
                     const text = rule.selectorText;
@@ -364,7 +409,11 @@
                         const plain = text.replace(/"[^"]*"|'[^']*'|\[[^\]]*\]/g, '');
                         const bare = plain.replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
                         if (text.includes(':has(') || /[+~]/.test(bare) || (POSITIONAL.test(plain) && setsRead(rule.style)) || (STATE.test(plain) && setsPresence(rule.style))) {
-                            out.add(text.replace(PSEUDO_ELEMENT, ''));
+                            const sel = text.replace(PSEUDO_ELEMENT, '');
+                            if (scope.nodeType === 11 && hostSubject(sel)) hosted = true;
+                            let where = out.get(sel);
+                            if (!where) out.set(sel, (where = []));
+                            if (where[where.length - 1] !== scope) where.push(scope);
                         }
                     }
                     if (depth < 8) {
@@ -380,10 +429,11 @@
                 } catch (_e) { /* a sheet of another origin: not readable */ }
             };
             for (const d of docs) {
+                scope = d;
                 for (const s of d.styleSheets) sheet(s, 0);
                 for (const s of d.adoptedStyleSheets || []) sheet(s, 0);
             }
-            return [...out];
+            return { pairs: [...out], hosted };
         };
         // The relational selectors, read again only when the style sheets changed: a sheet
         // added, removed or replaced (a `<style>` whose text changed is a new sheet), or a
@@ -396,16 +446,17 @@
         // (`sheetsVersion` counts the changes `sweepStyles`, run first at each take and track, saw.)
         let relationalSeen = null;
         const relationalNow = docs => {
-            if (relationalSeen && relationalSeen.version === sheetsVersion) return relationalSeen.selectors;
-            relationalSeen = { version: sheetsVersion, selectors: relational(docs) };
-            return relationalSeen.selectors;
+            const version = `${sheetsVersion}:${scopesVersion}`;
+            if (relationalSeen && relationalSeen.version === version) return relationalSeen.rules;
+            relationalSeen = { version, rules: relational(docs) };
+            return relationalSeen.rules;
         };
-        const matchesOf = (docs, selectors) => {
+        const matchesOf = rules => {
             const now = new Map();
-            for (const sel of selectors.slice(0, MAX_RELATIONAL)) {
+            for (const [sel, where] of rules.pairs.slice(0, MAX_RELATIONAL)) {
                 try {
                     const els = new Set();
-                    for (const d of docs) for (const el of d.querySelectorAll(sel)) els.add(el);
+                    for (const d of where) for (const el of d.querySelectorAll(sel)) els.add(el);
                     now.set(sel, els);
                 } catch (_e) { /* a selector this engine cannot query */ }
             }
@@ -413,10 +464,10 @@
         };
         // Mark in `rec` the elements whose match of a relational selector changed since its last take.
         const relate = rec => {
-            const docs = documents();
-            const selectors = relationalNow(docs);
-            if (selectors.length > MAX_RELATIONAL) rec.reasons.add(`more than ${MAX_RELATIONAL} style rules are decided by other elements (sibling combinators, :has())`);
-            const now = matchesOf(docs, selectors);
+            const rules = relationalNow(scopes());
+            if (rules.pairs.length > MAX_RELATIONAL) rec.reasons.add(`more than ${MAX_RELATIONAL} style rules are decided by other elements (sibling combinators, :has())`);
+            if (rules.hosted) rec.reasons.add('a shadow host is styled by its own state or place (:host(:hover), :host(:has()))');
+            const now = matchesOf(rules);
             const add = el => markIn(rec, el);
             for (const [sel, els] of now) {
                 const was = rec.matches ? rec.matches.get(sel) : undefined;
@@ -442,7 +493,7 @@
         const mediaNow = () => [innerWidth, innerHeight, devicePixelRatio, ...['(prefers-color-scheme: dark)', 'print', '(prefers-reduced-motion: reduce)', '(forced-colors: active)'].map(q => matchMedia(q).matches)].join();
         const sheetsNow = () => {
             const out = new Map();
-            for (const d of documents()) {
+            for (const d of scopes()) {
                 for (const sheet of [...d.styleSheets, ...(d.adoptedStyleSheets || [])]) {
                     let rules = null;
                     try {
@@ -491,6 +542,8 @@
                 }
                 const text = rule.selectorText;
                 if (typeof text !== 'string' || !setsRead(rule.style)) continue;
+                // A host or its light children, styled from inside its shadow tree: no query finds them.
+                if (/:host|::slotted/i.test(text)) return false;
                 // The elements it styles: a generated box's owner; a rule for another pseudo-element
                 // alone (`::selection`, a scroll bar) styles nothing the capture reads.
                 let sel = text.replace(PSEUDO_ELEMENT, '').replace(/::[\w-]+(\([^)]*\))?/g, '').trim();
@@ -499,7 +552,7 @@
                     sel = '*';
                 }
                 try {
-                    for (const d of documents()) for (const el of d.querySelectorAll(sel)) mark(el);
+                    for (const d of scopes()) for (const el of d.querySelectorAll(sel)) mark(el);
                 } catch (_e) {
                     return false;
                 }
@@ -556,8 +609,7 @@
             }
             const rec = fresh();
             if (dropped.delete(key)) rec.reasons.add(`this session's record of changes was dropped (more than ${MAX_SESSIONS} sessions on the page)`);
-            const docs = documents();
-            rec.matches = matchesOf(docs, relationalNow(docs));
+            rec.matches = matchesOf(relationalNow(scopes()));
             state.sessions.set(key, rec);
         };
         state.untrack = key => state.sessions.delete(key);
@@ -593,10 +645,7 @@
             if (!state.sessions.size) return;
             const path = typeof e.composedPath === 'function' ? e.composedPath() : [];
             const t = path.length ? path[0] : e.target;
-            if (t && t.nodeType === 1) {
-                if (inShadow(t)) reason('a shadow tree changed');
-                else mark(t);
-            }
+            if (t && t.nodeType === 1) mark(t);
         };
         const stateMoved = () => {
             stateSeq += 1;

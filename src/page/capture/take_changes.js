@@ -37,7 +37,9 @@
     // (The collection's item past SMALL is found by walking only that far: a feed's `main`
     // is not counted whole on every look.)
     const SMALL = 100;
-    const small = el => el.getElementsByTagName('*')[SMALL] === undefined;
+    // (Not one holding a slot: a slot's children in the flat tree are not its own, and a
+    // subtree read again must hold none. Its list is read as a large one's.)
+    const small = el => el.getElementsByTagName('*')[SMALL] === undefined && el.getElementsByTagName('slot').length === 0;
     for (const [el, removed] of listed instanceof Map ? listed : []) {
         if (!el || !el.isConnected) continue;
         const out = [...removed].filter(n => !n.isConnected);
