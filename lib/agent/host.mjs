@@ -719,7 +719,10 @@ export class AgentHost {
     }
 
     _options(delta) {
-        return { ...SNAPSHOT, viewportOnly: this.viewportOnly, delta };
+        // A look is bounded as a navigation is (at least 5 s, at most the library's 20): a click
+        // that starts a load the server does not answer held the look for the whole 20 s.
+        const timeoutMs = Math.min(native.DEFAULT_TIMEOUT_MS, Math.max(5000, this.navigationTimeoutMs));
+        return { ...SNAPSHOT, viewportOnly: this.viewportOnly, delta, timeoutMs };
     }
 
     /**
@@ -964,10 +967,18 @@ export class AgentHost {
         const dialog = await this._dialogLine(session);
         if (dialog) return { text: `${status}\n${dialog}`, isError: false };
         // The step was done, but the page gave no look after it in time: a navigation it started
-        // that the server does not answer holds every call to the tab until it ends.
+        // that the server does not answer holds every call to the tab until it ends. Stopped (as
+        // `_navigate` stops one), the tab is its last page again, and that is looked at.
         if (!snapshot) {
             const why = lookError ? ` (${lookError.split('\n')[0]})` : '';
-            return { text: `${status} The page gave no snapshot after it in time${why}; it may be loading a page that does not answer: ${this.steps.snapshot} again, or end the load with ${this.steps.navigate} (another URL, or ${this.steps.reload}).`, isError: false };
+            await session.send('Page.stopLoading', {}, { timeoutMs: 2000 }).catch(() => undefined);
+            session.invalidate();
+            const again = await session.snapshot(this._options(true)).catch(() => null);
+            if (!again) {
+                return { text: `${status} The page gave no snapshot after it in time${why}; it may be loading a page that does not answer: ${this.steps.snapshot} again, or end the load with ${this.steps.navigate} (another URL, or ${this.steps.reload}).`, isError: false };
+            }
+            status = `${status} The page gave no snapshot after it in time${why}, so its loading was stopped: the tab shows the page it had.`;
+            snapshot = again;
         }
         const url = snapshot.url;
         if (url && /^https?:/.test(url) && (this.blocked.some(p => originMatches(url, p)) || (this.allowed.length && !this.allowed.some(p => originMatches(url, p))))) {
