@@ -632,7 +632,7 @@ customElements.define('x-badge', class extends HTMLElement {
 <ul id="rows">${list}</ul></main>`;
 }
 
-test('a page with open shadow roots is looked at incrementally: slotted content, rows beside the hosts, changes inside shadow trees; a host\'s light children or a slot changed are a full capture', async () => {
+test('a page with open shadow roots is looked at incrementally: slotted content, rows beside the hosts, changes inside shadow trees, a host\'s light children, attributes and slots (its flat tree read again)', async () => {
     await onWrittenPage({ 'components.html': componentsPage(60) }, async opened => {
         const { page, session } = opened;
         const first = await session.snapshot();
@@ -650,13 +650,17 @@ test('a page with open shadow roots is looked at incrementally: slotted content,
             ['a slotted link\'s id', () => page.evaluate(() => { document.querySelector('#card-2 a').id = 'read-two'; }), mode('incremental')],
             ['a link added in slotted content', () => page.evaluate(() => document.querySelector('#card-0 p').insertAdjacentHTML('beforeend', ' <a href="#more">More of it</a>')), both(mode('incremental'), shows(/link "More of it"/))],
             ['a paragraph beside the hosts', () => page.evaluate(() => document.querySelector('#intro').insertAdjacentHTML('afterend', '<p><button>Beside the cards</button></p>')), both(mode('incremental'), shows(/button "Beside the cards"/))],
-            ['a host\'s light child added', () => page.evaluate(() => document.querySelector('#card-3').insertAdjacentHTML('beforeend', '<button>Light button</button>')), both(mode('full'), shows(/button "Light button"/))],
+            ['a host\'s light child added', () => page.evaluate(() => document.querySelector('#card-3').insertAdjacentHTML('beforeend', '<button>Light button</button>')), both(mode('incremental'), shows(/button "Light button"/))],
+            ['a light child no slot takes added before slotted ones', () => page.evaluate(() => document.querySelector('#card-3').insertAdjacentHTML('afterbegin', '<i slot="none">unseen</i>')), both(mode('incremental'), shows(null, /unseen/))],
+            ['a host\'s attribute', () => page.evaluate(() => document.querySelector('#card-1').setAttribute('data-state', 'open')), mode('incremental')],
             ['after it, a row\'s text', () => page.evaluate(() => { document.querySelector('#row-9 span').firstChild.data = 'again'; }), mode('incremental')],
-            ['a light child given another slot', () => page.evaluate(() => { document.querySelector('#card-3 [slot=nowhere]').slot = 'title'; }), both(mode('full'), shows(/Unslotted 3/))],
+            ['a light child given another slot', () => page.evaluate(() => { document.querySelector('#card-3 [slot=nowhere]').slot = 'title'; }), both(mode('incremental'), shows(/Unslotted 3/))],
             ['inside a shadow tree', () => page.evaluate(() => { document.querySelector('#card-0').shadowRoot.querySelector('button').textContent = 'Shadow renamed'; }), both(mode('incremental'), shows(/button "Shadow renamed"/))],
             ['a button added inside a shadow tree', () => page.evaluate(() => document.querySelector('#card-1').shadowRoot.querySelector('section').insertAdjacentHTML('beforeend', '<button>Added in shadow</button>')), both(mode('incremental'), shows(/button "Added in shadow"/))],
             ['a nested shadow tree\'s text', () => page.evaluate(() => { document.querySelector('#card-2').shadowRoot.querySelector('x-badge').shadowRoot.querySelector('span').textContent = 'Sold out'; }), both(mode('incremental'), shows(/status: Sold out|Sold out/))],
-            ['a slot removed', () => page.evaluate(() => document.querySelector('#card-2').shadowRoot.querySelector('slot[name=title]').remove()), both(mode('full'), shows(null, /Card 2\b/))],
+            ['a slot removed', () => page.evaluate(() => document.querySelector('#card-2').shadowRoot.querySelector('slot[name=title]').remove()), both(mode('incremental'), shows(null, /Card 2\b/))],
+            ['a slot renamed', () => page.evaluate(() => { document.querySelector('#card-0').shadowRoot.querySelector('slot[name=title]').name = 'nowhere'; }), both(mode('incremental'), shows(/Unslotted 0/))],
+            ['a shadow root\'s own child added', () => page.evaluate(() => document.querySelector('#card-0').shadowRoot.append(document.createElement('hr'))), mode('incremental')],
             ['a menu link\'s text', () => page.evaluate(() => { document.querySelector('x-menu a').textContent = 'Start'; }), both(mode('incremental'), shows(/link "Start"/))],
         ]);
     });

@@ -1066,6 +1066,10 @@ fn patch<'a, D: Described<'a>>(
         }
         let facts = fresh::facts_in(facts).unwrap_or(Value::Null);
         let fresh = fresh::read(*described, &facts, Some(listeners))?;
+        // A subtree whose element tree is not its flat tree: the DOM pass's tree takes it as the DOM has it.
+        if let (Some(parts), Some(root)) = (fresh::dom_parts(*described), fresh.first().map(|n| n.backend)) {
+            mirror.keep_dom_read(root, parts);
+        }
         // A root a list names is placed by that list (it may be new, or have moved).
         match fresh.first().map(|n| n.backend).filter(|b| listed.contains(b)) {
             Some(backend) => {

@@ -5,11 +5,14 @@
 //! `DOM.getDocument`) is read the same way. The captures read both replies
 //! into `dom::json_arena`, whose depth has no limit ([`Described`]).
 
+use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 use crate::dom::json_arena::{JArena, JVal};
 
 use super::mirror::{MNode, Unpatchable, NONE};
+use super::to_dom::DomPart;
+use crate::dom::{DKind, ShadowKind};
 
 /// A node of a described DOM: as the arena read it (the captures: as deep
 /// as the page nests it, which serde_json would refuse past 128 JSON levels,
@@ -224,9 +227,17 @@ fn walk<'a, D: Described<'a>>(
     owners: &mut Vec<Owner<'a, D>>,
 ) -> Result<(), Unpatchable> {
     let whole = later.is_some();
-    // (described node, its parent's index in `out`)
-    let mut stack: Vec<(D, u32)> = vec![(root, NONE)];
-    while let Some((d, parent)) = stack.pop() {
+    // A subtree is read as DOMSnapshot lists it, in the flat tree: a host's children are its
+    // shadow tree's, a slot's the light nodes assigned to it (`distributedNodes`, found by
+    // their ids among the host's children), and a light child no slot takes is not there.
+    // Each node is named with the shadow tree it is in (`MNode::shadow`; None: the root's
+    // tree, which the mirror names). A whole document (the walk) holds none of them.
+    let described = if whole { FxHashMap::default() } else { by_backend(root) };
+    // The trees the walk is in: (the kind of shadow root, the tree its host is in); 0 is the root's.
+    let mut trees: Vec<(Option<String>, usize)> = vec![(None, 0)];
+    // (described node, its parent's index in `out`, the tree it is in)
+    let mut stack: Vec<(D, u32, usize)> = vec![(root, NONE, 0)];
+    while let Some((d, parent, tree)) = stack.pop() {
         let node_type = d.int("nodeType").ok_or_else(|| bad("a described node has no type"))?;
         let name = d.text("nodeName").unwrap_or_default().to_string();
         let backend = d.int("backendNodeId").ok_or_else(|| bad("a described node has no backendNodeId"))?;
@@ -239,12 +250,9 @@ fn walk<'a, D: Described<'a>>(
             return Err(Unpatchable("a changed subtree holds a frame".into()));
         }
         // User-agent roots (inside `<input>`, `<video>`) are not in DOMSnapshot's walk.
-        if d.items("shadowRoots").into_iter().any(|r| r.text("shadowRootType") != Some("user-agent")) {
+        let shadow_root = d.items("shadowRoots").into_iter().find(|r| r.text("shadowRootType") != Some("user-agent"));
+        if whole && shadow_root.is_some() {
             return Err(Unpatchable("a changed subtree holds a shadow root".into()));
-        }
-        // A slot's children in the flat tree are the nodes assigned to it, not its own.
-        if node_type == 1 && local == Some("slot") {
-            return Err(Unpatchable("a changed subtree holds a slot".into()));
         }
         let fact = facts.get(*next_fact).and_then(Value::as_array).ok_or_else(|| bad("the page listed fewer nodes than the DOM has"))?;
         *next_fact += 1;
@@ -255,7 +263,8 @@ fn walk<'a, D: Described<'a>>(
         let styles = |k: usize| -> Option<Vec<String>> {
             fact.get(k).and_then(Value::as_array).map(|a| a.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect())
         };
-        let mut node = MNode { node_type, name, backend, parent, alive: true, ..MNode::default() };
+        let shadow = trees.get(tree).and_then(|t| t.0.clone());
+        let mut node = MNode { node_type, name, backend, parent, alive: true, shadow, ..MNode::default() };
         let here = out.len() as u32;
         match node_type {
             1 => {
@@ -314,15 +323,101 @@ fn walk<'a, D: Described<'a>>(
             }
         }
         let walk_children = node_type != 1 || !matches!(local, Some("template" | "iframe" | "frame"));
-        if walk_children {
-            if d.member("children").is_some_and(Described::is_list) {
-                stack.extend(d.items("children").into_iter().rev().map(|c| (c, here)));
-            } else if d.int("childNodeCount").unwrap_or(0) > 0 {
-                return Err(bad("the DOM was described without all of its children"));
-            }
+        if !walk_children {
+            continue;
         }
+        if let Some(r) = shadow_root {
+            // A host: its shadow tree's children, in a tree of their own.
+            let kind = r.text("shadowRootType").unwrap_or("open").to_string();
+            trees.push((Some(kind), tree));
+            let inner = trees.len() - 1;
+            let kids = children_of(r)?;
+            stack.extend(kids.into_iter().rev().map(|c| (c, here, inner)));
+            continue;
+        }
+        let assigned = if node_type == 1 && local == Some("slot") { d.items("distributedNodes") } else { Vec::new() };
+        if !assigned.is_empty() {
+            // A slot with nodes assigned: those, from the tree its host is in.
+            let host_tree = trees.get(tree).map_or(0, |t| t.1);
+            for a in assigned.into_iter().rev() {
+                let b = a.int("backendNodeId").ok_or_else(|| bad("an assigned node has no backendNodeId"))?;
+                let node = *described.get(&b).ok_or_else(|| Unpatchable("a slot takes a node from outside the subtree read".into()))?;
+                stack.push((node, here, host_tree));
+            }
+            continue;
+        }
+        stack.extend(children_of(d)?.into_iter().rev().map(|c| (c, here, tree)));
     }
     Ok(())
+}
+
+/// The element tree of a described subtree, as `DOM.getDocument` lists one
+/// (a node, its frame's document, its shadow roots, its children), when it
+/// holds a shadow root or a slot: there the flat tree `read` gives is not it
+/// (`super::to_dom::DomPart`). None for any other subtree.
+pub fn dom_parts<'a, D: Described<'a>>(root: D) -> Option<Vec<DomPart>> {
+    let mut out = Vec::new();
+    let mut special = false;
+    let mut stack: Vec<(D, u32)> = vec![(root, NONE)];
+    while let Some((d, parent)) = stack.pop() {
+        let kind = match d.int("nodeType") {
+            Some(1) => DKind::Element,
+            Some(9) => DKind::Document,
+            Some(11) => match d.text("shadowRootType") {
+                Some("open") => DKind::ShadowRoot(ShadowKind::Open),
+                Some("closed") => DKind::ShadowRoot(ShadowKind::Closed),
+                Some(_) => DKind::ShadowRoot(ShadowKind::UserAgent),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let tag = match d.text("localName") {
+            Some(l) if !l.is_empty() => l.to_string(),
+            _ => d.text("nodeName").unwrap_or_default().to_ascii_lowercase(),
+        };
+        special |= matches!(kind, DKind::ShadowRoot(ShadowKind::Open | ShadowKind::Closed)) || (kind == DKind::Element && tag == "slot");
+        let attrs = if kind == DKind::Element {
+            attributes(d).into_iter().filter(|(k, _)| crate::dom::is_kept_attr(k)).map(|(k, v)| (k, v.unwrap_or_default())).collect()
+        } else {
+            Vec::new()
+        };
+        let frame_id = d.text("frameId").filter(|_| kind == DKind::Element).map(str::to_string);
+        let here = out.len() as u32;
+        out.push(DomPart { kind, tag, backend: d.int("backendNodeId").unwrap_or(-1), parent, frame_id, attrs });
+        stack.extend(d.items("children").into_iter().rev().map(|c| (c, here)));
+        stack.extend(d.items("shadowRoots").into_iter().rev().map(|c| (c, here)));
+        if let Some(doc) = d.member("contentDocument") {
+            stack.push((doc, here));
+        }
+    }
+    special.then_some(out)
+}
+
+/// A described node's children: all of them, or an error when the description stopped short.
+fn children_of<'a, D: Described<'a>>(d: D) -> Result<Vec<D>, Unpatchable> {
+    if d.member("children").is_some_and(Described::is_list) {
+        Ok(d.items("children"))
+    } else if d.int("childNodeCount").unwrap_or(0) > 0 {
+        Err(bad("the DOM was described without all of its children"))
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// Every node of a described subtree by its backend id (light children and
+/// shadow trees; not frames' documents or template contents), for the slots
+/// that take them.
+fn by_backend<'a, D: Described<'a>>(root: D) -> FxHashMap<i64, D> {
+    let mut out = FxHashMap::default();
+    let mut stack = vec![root];
+    while let Some(d) = stack.pop() {
+        if let Some(b) = d.int("backendNodeId") {
+            out.insert(b, d);
+        }
+        stack.extend(d.items("children"));
+        stack.extend(d.items("shadowRoots"));
+    }
+    out
 }
 
 fn bad(why: &str) -> Unpatchable {
@@ -471,11 +566,59 @@ mod tests {
         json!([[1, "IFRAME", ["inline"], null, null, null, null, null, false, false, false]])
     }
 
+    /// A host as `DOM.describeNode` gives it (recorded from Chromium 156): a shadow tree of a
+    /// `p` holding a slot named `t` (fallback text) and a default slot; light children `b`
+    /// (slot `t`), `i` (default slot) and `u` (a slot no one has).
+    fn host() -> Value {
+        let el = |b: i64, name: &str, attrs: Value, children: Value| json!({ "backendNodeId": b, "nodeType": 1, "nodeName": name, "localName": name.to_ascii_lowercase(), "attributes": attrs, "children": children });
+        let text = |b: i64| json!({ "backendNodeId": b, "nodeType": 3, "nodeName": "#text", "nodeValue": "x" });
+        let mut slot_t = el(5, "SLOT", json!(["name", "t"]), json!([text(7)]));
+        slot_t["distributedNodes"] = json!([{ "nodeType": 1, "nodeName": "B", "backendNodeId": 6 }]);
+        let mut slot = el(8, "SLOT", json!([]), json!([]));
+        slot["distributedNodes"] = json!([{ "nodeType": 1, "nodeName": "I", "backendNodeId": 9 }]);
+        let mut host = el(
+            2,
+            "X-A",
+            json!(["id", "h"]),
+            json!([
+                el(6, "B", json!(["slot", "t"]), json!([text(10)])),
+                el(9, "I", json!([]), json!([text(11)])),
+                el(12, "U", json!(["slot", "none"]), json!([text(13)]))
+            ]),
+        );
+        host["shadowRoots"] = json!([{ "backendNodeId": 3, "nodeType": 11, "nodeName": "#document-fragment", "shadowRootType": "open", "children": [el(4, "P", json!([]), json!([slot_t])), slot] }]);
+        host
+    }
+
+    #[test]
+    fn a_host_is_read_as_its_flat_tree_each_node_named_with_its_tree() {
+        let element = |name: &str| json!([1, name, ["block"], null, null, null, null, null, false, false, false]);
+        let text = json!([3, ["block"], null]);
+        // The facts script walks the same flat tree: X-A, P, SLOT(t), B, its text, SLOT, I, its text.
+        let facts = json!([element("X-A"), element("P"), element("SLOT"), element("B"), text, element("SLOT"), element("I"), text]);
+        let nodes = read(&host(), &facts, None).unwrap();
+        let seen: Vec<(i64, u32, Option<&str>)> = nodes.iter().map(|n| (n.backend, n.parent, n.shadow.as_deref())).collect();
+        assert_eq!(
+            seen,
+            vec![(2, NONE, None), (4, 0, Some("open")), (5, 1, Some("open")), (6, 2, None), (10, 3, None), (8, 0, Some("open")), (9, 5, None), (11, 6, None)]
+        );
+        // Its element tree (for the DOM pass) is kept as the DOM has it: light children, shadow root, slots' own text.
+        let parts = dom_parts(&host()).expect("a host's subtree");
+        let tags: Vec<&str> = parts.iter().map(|p| p.tag.as_str()).collect();
+        assert_eq!(tags, ["x-a", "#document-fragment", "p", "slot", "slot", "b", "i", "u"]);
+        assert!(dom_parts(&host()["children"][0]).is_none(), "a light child's subtree is its own flat tree");
+        // A slot's node from outside what was read (its host not read with it): not patched here.
+        let inner = host()["shadowRoots"][0]["children"][0].clone();
+        let facts = json!([element("P"), element("SLOT"), element("B"), text]);
+        assert!(read(&inner, &facts, None).unwrap_err().0.contains("outside the subtree"));
+    }
+
     #[test]
     fn refuses_what_it_cannot_patch() {
-        let shadow = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "DIV", "shadowRoots": [{ "shadowRootType": "open" }] } });
         let facts = json!([[1, "DIV", null, null, null, null, null, null, false, false]]);
-        assert!(read(&shadow["node"], &facts, None).unwrap_err().0.contains("shadow root"));
+        // A whole document with a shadow root is not the walk's to read (its capture falls back).
+        let shadow = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "DIV", "shadowRoots": [{ "shadowRootType": "open" }] } });
+        assert!(read_document(&shadow["node"], &facts, None, &mut Vec::new()).unwrap_err().0.contains("shadow root"));
         let frame = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "IFRAME", "frameId": "F", "contentDocument": {} } });
         let elsewhere = json!({ "node": { "backendNodeId": 1, "nodeType": 1, "nodeName": "IFRAME", "localName": "iframe", "frameId": "F" } });
         assert!(read(&elsewhere["node"], &facts_iframe(), None).is_ok(), "a frame in another process is read by its own capture");

@@ -110,6 +110,9 @@ pub struct Mirror {
     relisted: Vec<u32>,
     /// What the DOM pass reads of a node (its attributes and styles) changed since the kept build.
     dom_stale: bool,
+    /// The subtrees read again since the kept build whose element tree is not their flat
+    /// tree (they hold a shadow root or a slot), as the DOM has them: see `Tree::dom_reads`.
+    dom_reads: FxHashMap<i64, Vec<super::to_dom::DomPart>>,
 }
 
 /// The mirror's nodes (retired ones included) and documents, borrowed: what
@@ -123,6 +126,9 @@ pub(crate) struct Tree<'m> {
     pub live: usize,
     /// Each live node's index by its backend id.
     pub by_backend: &'m FxHashMap<i64, u32>,
+    /// The subtrees read again since the kept build that hold a shadow root or
+    /// a slot, as the DOM has them, by their roots' backend ids (`super::to_dom`).
+    pub dom_reads: &'m FxHashMap<i64, Vec<super::to_dom::DomPart>>,
 }
 
 impl<'m> Tree<'m> {
@@ -144,9 +150,10 @@ fn walk(nodes: &[MNode], i: u32) -> impl Iterator<Item = u32> + '_ {
     })
 }
 
-/// Name `scope` as the shadow tree (None: the document) every node of `nodes` is in.
+/// Name `scope` as the shadow tree (None: the document) the nodes of `nodes`
+/// that `fresh` left in the tree of their subtree's root are in.
 fn in_scope(nodes: &mut [MNode], scope: &Option<String>) {
-    for n in nodes {
+    for n in nodes.iter_mut().filter(|n| n.shadow.is_none()) {
         n.shadow.clone_from(scope);
     }
 }
@@ -430,7 +437,7 @@ impl Mirror {
 
     /// The nodes and documents alone, for a build that reads them on another thread.
     pub(crate) fn tree(&self) -> Tree<'_> {
-        Tree { nodes: &self.nodes, docs: &self.docs, live: self.live, by_backend: &self.by_backend }
+        Tree { nodes: &self.nodes, docs: &self.docs, live: self.live, by_backend: &self.by_backend, dom_reads: &self.dom_reads }
     }
 
     /// The subtree of `i` in pre-order (explicit stack: the depth is the page's).
@@ -447,8 +454,8 @@ impl Mirror {
         let Some(&root) = self.by_backend.get(&first.backend).filter(|&&i| self.nodes.get(i as usize).is_some_and(|n| n.alive)) else {
             return Err(Unpatchable(format!("node {} is not in the last snapshot", first.backend)));
         };
-        // DOMSnapshot names the shadow tree each node is in; `DOM.describeNode` does not. A
-        // subtree read again holds no shadow root or slot (`fresh`): all of it is in its root's.
+        // DOMSnapshot names the shadow tree each node is in; `fresh` names those in shadow trees
+        // the subtree holds, and leaves the rest to be its root's.
         in_scope(&mut fresh, &self.nodes[root as usize].shadow);
         if fresh.iter().any(|n| n.content_doc.is_some()) {
             return Err(Unpatchable("a changed subtree holds a frame".into()));
@@ -927,13 +934,25 @@ impl Mirror {
         let restructured = std::mem::take(&mut self.restructured);
         let relisted = std::mem::take(&mut self.relisted);
         let dom_stale = std::mem::take(&mut self.dom_stale);
-        let mut kept = self.kept.take().filter(|k| k.shape == shape)?;
-        let fits = if restructured || dom_stale {
-            kept.rebuild(self.tree(), &changed, restructured.then_some(relisted.as_slice()))
-        } else {
-            kept.patch(&changed, &self.nodes)
-        };
-        fits.then_some(kept)
+        let kept = self.kept.take().filter(|k| k.shape == shape);
+        let fits = kept.map(|mut kept| {
+            let fits = if restructured || dom_stale {
+                kept.rebuild(self.tree(), &changed, restructured.then_some(relisted.as_slice()))
+            } else {
+                kept.patch(&changed, &self.nodes)
+            };
+            (kept, fits)
+        });
+        self.dom_reads.clear();
+        fits.and_then(|(kept, fits)| fits.then_some(kept))
+    }
+
+    /// Keep the element tree of a subtree read again whose flat tree is not it
+    /// (it holds a shadow root or a slot) for the next build's DOM tree: that
+    /// tree is made again (its light children no slot takes are in it alone).
+    pub(crate) fn keep_dom_read(&mut self, root: i64, parts: Vec<super::to_dom::DomPart>) {
+        self.dom_reads.insert(root, parts);
+        self.dom_stale = true;
     }
 
     /// Drop retired nodes (and links to them) from the arena.

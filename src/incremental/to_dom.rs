@@ -114,8 +114,24 @@ fn add_mirror_node(tree: &mut DomTree, m: &MNode, kind: DKind, parent: u32, fram
     tree.add_node(kind, local_name(&m.name), m.backend, parent, frame_id, attrs)
 }
 
+/// A node of a subtree read again as the DOM has it (`fresh::dom_parts`), in
+/// `DOM.getDocument`'s order, its parent an index into its list (`NONE`: the
+/// subtree's root). Kept for the next build where the subtree holds a shadow
+/// root or a slot: there the mirror has its flat tree, not its element tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DomPart {
+    pub kind: DKind,
+    pub tag: String,
+    pub backend: i64,
+    pub parent: u32,
+    pub frame_id: Option<String>,
+    pub attrs: Vec<(String, String)>,
+}
+
 /// One step of [`dom_tree_over_shadows`], with the new tree's parent.
 enum Step {
+    /// A subtree read again (by its root's backend id), as the DOM has it.
+    Read(i64, u32),
     /// A node of the old tree, made again from what the mirror says of it.
     Old(u32, u32),
     /// A node of the old tree and its subtree, copied as they were.
@@ -140,9 +156,10 @@ fn is_slot(n: &crate::dom::DNode) -> bool {
 /// full capture: `page/watch.js`), and the light children no slot takes (not
 /// in the flat tree: a change inside one is a full capture too). Other nodes
 /// above a host or slot take their children from the mirror, which lists
-/// them as the DOM does. The hosts are `old`'s: a subtree read again holds
-/// none (`fresh`). None when the mirror and `old` do not fit (a shadow tree
-/// in a frame's document, a host or slot new since).
+/// them as the DOM does. The hosts are `old`'s, and those of the subtrees
+/// read again since, which are taken as the DOM gave them (`Tree::dom_reads`).
+/// None when the mirror and `old` do not fit (a shadow tree in a frame's
+/// document, a host or slot new since and not read).
 pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: bool) -> Option<DomTree> {
     let nodes = mirror.nodes;
     let docs = mirror.docs;
@@ -151,7 +168,7 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
     let live = |backend: i64| mirror.by_backend.get(&backend).copied().filter(|&k| nodes.get(k as usize).is_some_and(|m| m.alive));
     // Whether a node's flat subtree holds a host or a slot (in the page's own document only).
     let mut special_below = vec![false; nodes.len()];
-    let hosts = old.nodes.iter().filter(|n| !n.shadow_roots.is_empty()).filter_map(|n| live(n.backend));
+    let hosts = old.nodes.iter().filter(|n| !n.shadow_roots.is_empty()).map(|n| n.backend).chain(mirror.dom_reads.keys().copied()).filter_map(live);
     let slots = nodes.iter().enumerate().filter(|(_, m)| m.alive && m.node_type == 1 && m.name.eq_ignore_ascii_case("slot")).map(|(k, _)| k as u32);
     for k in hosts.chain(slots) {
         let mut cur = k;
@@ -177,6 +194,14 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
     let mut stack = vec![Step::Old(0, NONE)];
     while let Some(step) = stack.pop() {
         match step {
+            Step::Read(backend, parent) => {
+                let parts = mirror.dom_reads.get(&backend)?;
+                let mut placed: Vec<u32> = Vec::with_capacity(parts.len());
+                for p in parts {
+                    let under = if p.parent == NONE { parent } else { *placed.get(p.parent as usize)? };
+                    placed.push(tree.add_node(p.kind, p.tag.clone(), p.backend, under, p.frame_id.clone(), p.attrs.clone()));
+                }
+            }
             Step::Copy(o, parent) => {
                 let n = old.nodes.get(o as usize)?;
                 let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, n.frame_id.clone(), n.attrs.clone());
@@ -195,6 +220,10 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
             }
             Step::Old(o, parent) => {
                 let n = old.nodes.get(o as usize)?;
+                if mirror.dom_reads.contains_key(&n.backend) {
+                    stack.push(Step::Read(n.backend, parent));
+                    continue;
+                }
                 if matches!(n.kind, DKind::ShadowRoot(_)) {
                     // Not in the flat tree; its children are listed as they were.
                     let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, None, Vec::new());
@@ -229,6 +258,10 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
                 // Above a host or slot: its children as the mirror lists them (the DOM's order).
                 for &c in m.children.iter().rev() {
                     let Some(child) = nodes.get(c as usize).filter(|c| c.alive && kind_of(c).is_some()) else { continue };
+                    if mirror.dom_reads.contains_key(&child.backend) {
+                        stack.push(Step::Read(child.backend, idx));
+                        continue;
+                    }
                     match old.by_backend(child.backend) {
                         Some(j) => stack.push(Step::Old(j, idx)),
                         // New since: read whole, which a subtree holding a host or slot is not (`fresh`).

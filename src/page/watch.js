@@ -133,6 +133,11 @@
         };
         const reason = why => each(rec => rec.reasons.add(why));
         const RAW_TEXT = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
+        // The host of the shadow tree `node` is in (null: it is in a document).
+        const hostOf = node => {
+            const r = node && typeof node.getRootNode === 'function' ? node.getRootNode() : null;
+            return r && r.nodeType === 11 && r.host ? r.host : null;
+        };
         // Mark `node` in one session's record, or in every one's.
         const markIn = (rec, node) => {
             if (rec.dirty.size >= MAX_DIRTY) rec.reasons.add(`more than ${MAX_DIRTY} nodes changed`);
@@ -207,11 +212,13 @@
             if (!keepsHash(r)) {
                 each(rec => pointIn(rec, r));
             }
-            // A shadow tree's changes are read where they land, as the document's, but for what
-            // moves nodes between slots (a repeat look patches DOMSnapshot's flat tree).
+            // A shadow tree's changes are read where they land, as the document's; what moves
+            // nodes between slots or into a shadow tree (a repeat look patches DOMSnapshot's flat
+            // tree) marks the host, whose flat tree is read again.
             if (r.type === 'characterData') {
                 const p = t.parentNode;
-                if (!p || p.nodeType !== 1) reason("the document's own children changed");
+                if (p && p.nodeType === 11 && p.host) mark(p.host);
+                else if (!p || p.nodeType !== 1) reason("the document's own children changed");
                 else {
                     if (p.localName === 'style') reason('a style sheet changed');
                     mark(alone(t, p, r.oldValue) ? t : p);
@@ -219,7 +226,8 @@
                 return;
             }
             if (t.nodeType === 11) {
-                reason("a shadow root's own children changed");
+                if (t.host) mark(t.host);
+                else reason("a fragment's children changed");
                 return;
             }
             if (t.nodeType !== 1) {
@@ -228,10 +236,9 @@
             }
             if (r.type === 'attributes') {
                 if (t.matches(SHEETS)) reason('a style sheet changed');
-                if (t.localName === 'slot') reason('a slot changed');
-                // A host's light child given another slot moves in the flat tree, which
-                // DOMSnapshot lists (and a repeat look patches), not in the DOM.
-                if (r.attributeName === 'slot' && t.parentElement && t.parentElement.shadowRoot) reason('an element moved to another slot');
+                // A slot renamed, or a light child given another slot, moves nodes in the flat tree.
+                if (t.localName === 'slot') mark(hostOf(t) || t);
+                if (r.attributeName === 'slot' && t.parentElement && t.parentElement.shadowRoot) mark(t.parentElement);
                 mark(t);
                 return;
             }
@@ -241,7 +248,7 @@
                     if (n.nodeType !== 1) continue;
                     if (holds(n, SHEETS)) reason('a style sheet was added or removed');
                     if (holds(n, FRAMES)) reason('a frame was attached or detached');
-                    if (holds(n, 'slot')) reason('a slot was added or removed');
+                    if (holds(n, 'slot')) mark(hostOf(t) || t);
                 }
             }
             if (!listedAlone(t)) {

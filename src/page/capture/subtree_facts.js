@@ -2,8 +2,10 @@
 // repeat capture (`this` is the subtree's root, in our isolated world): the
 // facts the DOM gives (`DOM.describeNode`) are read there; these are the ones
 // only style and layout know, as one JSON string. One entry per node in the order
-// `DOM.describeNode` lists them (pre-order over child nodes; template
-// contents and frame documents are not entered):
+// the capture walks `DOM.describeNode`'s answer (`fresh.rs`): pre-order over the
+// flat tree, as DOMSnapshot lists nodes (an open shadow root's host: its shadow
+// tree's children; a slot: the nodes assigned to it, else its own children);
+// template contents and frame documents are not entered:
 //   element  [1, nodeName, styles|null, marker|null, before|null, after|null, inputValue|null, textValue|null, checked, selected, clicks]
 //   text     [3, styles|null, data|null]
 //   other    [nodeType, nodeName]
@@ -239,7 +241,14 @@
         } else {
             out.push([node.nodeType, node.nodeName]);
         }
-        for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
+        if (!whole && node.nodeType === 1 && node.shadowRoot) {
+            const root = node.shadowRoot;
+            for (let c = root.lastChild; c; c = c.previousSibling) stack.push(c);
+            continue;
+        }
+        const assigned = !whole && node.nodeType === 1 && node.localName === 'slot' && typeof node.assignedNodes === 'function' ? node.assignedNodes() : [];
+        if (assigned.length) for (let i = assigned.length - 1; i >= 0; i -= 1) stack.push(assigned[i]);
+        else for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
     }
     }
     if (whole) globalThis.__webAiSnapshotWalk = { walked, left };

@@ -26,7 +26,18 @@
     }
     const { dirty, lists: listed, reasons, structural, points } = taken;
     const set = new Set();
-    for (const n of dirty) if (n && n.isConnected) set.add(n);
+    // A node in a shadow tree holding a slot is read with its host: the slot's nodes in the
+    // flat tree (those assigned to it) are the host's light children, outside the node.
+    const hostOf = n => {
+        const r = n.getRootNode();
+        return r.nodeType === 11 && r.host ? r.host : null;
+    };
+    const readable = n => {
+        let x = n;
+        for (let h = hostOf(x); h && x.nodeType === 1 && (x.localName === 'slot' || x.getElementsByTagName('slot').length > 0); h = hostOf(x)) x = h;
+        return x;
+    };
+    for (const n of dirty) if (n && n.isConnected) set.add(readable(n));
     // Each list's children taken out and not put back anywhere: the capture fetches them
     // to learn which of the mirror's nodes went (one moved elsewhere is read where it is now).
     const goneOf = new Map();
@@ -37,20 +48,19 @@
     // (The collection's item past SMALL is found by walking only that far: a feed's `main`
     // is not counted whole on every look.)
     const SMALL = 100;
-    // (Not one holding a slot: a slot's children in the flat tree are not its own, and a
-    // subtree read again must hold none. Its list is read as a large one's.)
-    const small = el => el.getElementsByTagName('*')[SMALL] === undefined && el.getElementsByTagName('slot').length === 0;
+    const small = el => el.getElementsByTagName('*')[SMALL] === undefined;
     for (const [el, removed] of listed instanceof Map ? listed : []) {
         if (!el || !el.isConnected) continue;
         const out = [...removed].filter(n => !n.isConnected);
-        if (goneCount + out.length > maxRoots || small(el)) set.add(el);
+        if (goneCount + out.length > maxRoots || small(el)) set.add(readable(el));
         else {
             goneOf.set(el, out);
             goneCount += out.length;
         }
     }
+    // (Up through shadow roots to their hosts: a host read again is read with its shadow tree.)
     const within = n => {
-        for (let p = n.parentNode; p; p = p.parentNode) if (set.has(p)) return true;
+        for (let p = n.parentNode || n.host; p; p = p.parentNode || p.host) if (set.has(p)) return true;
         return false;
     };
     const roots = [];
