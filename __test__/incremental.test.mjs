@@ -666,14 +666,16 @@ test('a page with open shadow roots is looked at incrementally: slotted content,
     });
 });
 
-test('inside shadow trees, a hover menu, a focus-within menu, a popover, a field a script set and a rule added through the CSSOM are in the next look', async () => {
+test('inside shadow trees, a hover menu, a focus-within menu, a popover, a field a script set, a rule added through the CSSOM and a :host(:hover) rule are in the next look', async () => {
     const shadow = [
         '<style>.nav .sub,.menu .items{display:none} .nav:hover .sub{display:block} .menu:focus-within .items{display:block} :host(.wide) .extra{display:none}</style>',
         '<div class="nav"><a href="#p">Products</a><div class="sub"><a href="#a">Product A</a></div></div>',
         '<div class="menu"><button id="m">Menu</button><div class="items"><button>Menu item</button></div></div>',
         '<div popover id="tip"><button>Tip button</button></div><input id="q" aria-label="Query"><p class="extra">Extra text</p>',
     ].join('');
-    const html = `<!doctype html><title>Shadow state</title><main><h1>Shadow state</h1><x-panel><template shadowrootmode="open">${shadow}</template></x-panel><p id="far">after</p>${Array.from({ length: 80 }, (_, k) => `<p>Filler ${k}</p>`).join('')}</main>`;
+    // A rule whose subject is the host itself, by its state: the host is tested, not queried.
+    const fade = '<style>:host(:hover)::before { content: "Hovered host" }</style><p>Fading text</p><button>Fading button</button>';
+    const html = `<!doctype html><title>Shadow state</title><main><h1>Shadow state</h1><x-panel><template shadowrootmode="open">${shadow}</template></x-panel><x-fade><template shadowrootmode="open">${fade}</template></x-fade><p id="far">after</p>${Array.from({ length: 80 }, (_, k) => `<p>Filler ${k}</p>`).join('')}</main>`;
     await onWrittenPage({ 'shadow-state.html': html }, async opened => {
         const { page, session } = opened;
         await session.snapshot();
@@ -687,6 +689,11 @@ test('inside shadow trees, a hover menu, a focus-within menu, a popover, a field
             ['a value set by script', () => inPanel(() => { document.querySelector('x-panel').shadowRoot.getElementById('q').value = 'set by script'; }), shows(/set by script/)],
             ['the host given a class a rule reads', () => inPanel(() => document.querySelector('x-panel').classList.add('wide')), shows(null, /Extra text/)],
             ['a rule added to the shadow tree\'s sheet', () => inPanel(() => document.querySelector('x-panel').shadowRoot.styleSheets[0].insertRule('#m { display: none }', 1)), shows(null, /button "Menu"/)],
+            ['the pointer on a host styled by :host(:hover)', () => page.hover('text=Fading text'), (look, what) => {
+                assert.equal(look.stats.captureMode, 'incremental', `${what}: ${look.notes.join('; ')}`);
+                assert.match(look.text, /Hovered host/, what);
+            }],
+            ['the pointer away from it', () => page.mouse.move(700, 5), shows(null, /Hovered host/)],
         ]);
     });
 });

@@ -394,12 +394,40 @@
             for (let i = 0; i < style.length; i += 1) if (PRESENCE.has(style[i])) return true;
             return false;
         };
-        // Whether a selector's subject is a shadow host (`:host(:hover)`, `:host-context(.x)`):
-        // queried in its shadow root it matches nothing, so what changes its match is not followed.
-        const hostSubject = sel => {
-            let bare = sel;
+        // A selector list's parts (split at its top-level commas).
+        const partsOf = sel => {
+            const out = [];
+            let depth = 0;
+            let from = 0;
+            for (let i = 0; i < sel.length; i += 1) {
+                const c = sel[i];
+                if (c === '(' || c === '[') depth += 1;
+                else if (c === ')' || c === ']') depth -= 1;
+                else if (c === ',' && depth === 0) {
+                    out.push(sel.slice(from, i).trim());
+                    from = i + 1;
+                }
+            }
+            out.push(sel.slice(from).trim());
+            return out;
+        };
+        // A part whose subject is its shadow tree's host (`:host`, `:host(:hover)`,
+        // `:host-context(.dark)`), queried in the shadow root, matches nothing: the host is
+        // tested instead (by `X` for `:host(X)`, an ancestor for `:host-context(X)`). The
+        // function that tests it, or null for any other part.
+        const HOST_PART = /^:host(-context)?(?:\((.*)\))?$/;
+        const hostTest = part => {
+            const m = HOST_PART.exec(part);
+            if (!m) return null;
+            if (m[2] === undefined) return () => true;
+            return m[1] ? host => host.closest(m[2]) !== null : host => host.matches(m[2]);
+        };
+        // Whether a part names its host other than as its whole subject (`:host(.a) .b` is
+        // queried; a part ending in `:host…` that is not one of the above cannot be followed).
+        const hostUnfollowed = part => {
+            let bare = part;
             for (let i = 0; i < 8 && /\([^()]*\)/.test(bare); i += 1) bare = bare.replace(/\([^()]*\)/g, '');
-            return bare.split(',').some(part => /:host(-context)?\s*$/.test(part));
+            return /:host(-context)?\s*$/.test(bare) && hostTest(part) === null;
         };
         // Each relational selector with the scopes whose sheets hold it (it is queried in those
         // alone: a shadow tree's rules style that tree), and whether one's subject is a host.
@@ -417,7 +445,7 @@
                         const bare = plain.replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
                         if (text.includes(':has(') || /[+~]/.test(bare) || (POSITIONAL.test(plain) && setsRead(rule.style)) || (STATE.test(plain) && setsPresence(rule.style))) {
                             const sel = text.replace(PSEUDO_ELEMENT, '');
-                            if (scope.nodeType === 11 && hostSubject(sel)) hosted = true;
+                            if (scope.nodeType === 11 && partsOf(sel).some(hostUnfollowed)) hosted = true;
                             let where = out.get(sel);
                             if (!where) out.set(sel, (where = []));
                             if (where[where.length - 1] !== scope) where.push(scope);
@@ -463,7 +491,13 @@
             for (const [sel, where] of rules.pairs.slice(0, MAX_RELATIONAL)) {
                 try {
                     const els = new Set();
-                    for (const d of where) for (const el of d.querySelectorAll(sel)) els.add(el);
+                    const parts = partsOf(sel);
+                    const hostTests = parts.map(hostTest);
+                    const queried = parts.filter((_, k) => hostTests[k] === null).join(',');
+                    for (const d of where) {
+                        if (queried) for (const el of d.querySelectorAll(queried)) els.add(el);
+                        for (const test of hostTests) if (test && d.nodeType === 11 && d.host && test(d.host)) els.add(d.host);
+                    }
                     now.set(sel, els);
                 } catch (_e) { /* a selector this engine cannot query */ }
             }
@@ -473,7 +507,7 @@
         const relate = rec => {
             const rules = relationalNow(scopes());
             if (rules.pairs.length > MAX_RELATIONAL) rec.reasons.add(`more than ${MAX_RELATIONAL} style rules are decided by other elements (sibling combinators, :has())`);
-            if (rules.hosted) rec.reasons.add('a shadow host is styled by its own state or place (:host(:hover), :host(:has()))');
+            if (rules.hosted) rec.reasons.add('a shadow host is styled by a rule whose match cannot be followed');
             const now = matchesOf(rules);
             const add = el => markIn(rec, el);
             for (const [sel, els] of now) {
