@@ -434,39 +434,50 @@
         const relational = docs => {
             const out = new Map();
             let hosted = false;
-            let scope = null;
-            const walk = (list, depth) => {
-                for (const rule of list) {
-                    const text = rule.selectorText;
-                    if (typeof text === 'string') {
-                        // A `+` or `~` that is a combinator: not in a string, an attribute
-                        // selector or an `:nth-*()` argument (`2n+1`); inside `:is()` it is one.
-                        const plain = text.replace(/"[^"]*"|'[^']*'|\[[^\]]*\]/g, '');
-                        const bare = plain.replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
-                        if (text.includes(':has(') || /[+~]/.test(bare) || (POSITIONAL.test(plain) && setsRead(rule.style)) || (STATE.test(plain) && setsPresence(rule.style))) {
-                            const sel = text.replace(PSEUDO_ELEMENT, '');
-                            if (scope.nodeType === 11 && partsOf(sel).some(hostUnfollowed)) hosted = true;
-                            let where = out.get(sel);
-                            if (!where) out.set(sel, (where = []));
-                            if (where[where.length - 1] !== scope) where.push(scope);
+            // Each sheet's selectors, walked once a call: the instances of a component share
+            // their adopted sheets, and a page of a thousand would walk each a thousand times.
+            const ofSheet = new Map();
+            const selectorsOf = top => {
+                let found = ofSheet.get(top);
+                if (found) return found;
+                found = [];
+                ofSheet.set(top, found);
+                const walk = (list, depth) => {
+                    for (const rule of list) {
+                        const text = rule.selectorText;
+                        if (typeof text === 'string') {
+                            // A `+` or `~` that is a combinator: not in a string, an attribute
+                            // selector or an `:nth-*()` argument (`2n+1`); inside `:is()` it is one.
+                            const plain = text.replace(/"[^"]*"|'[^']*'|\[[^\]]*\]/g, '');
+                            const bare = plain.replace(/:nth-[a-z-]+\([^)]*\)/gi, '');
+                            if (text.includes(':has(') || /[+~]/.test(bare) || (POSITIONAL.test(plain) && setsRead(rule.style)) || (STATE.test(plain) && setsPresence(rule.style))) {
+                                found.push(text.replace(PSEUDO_ELEMENT, ''));
+                            }
+                        }
+                        if (depth < 8) {
+                            if (rule.cssRules) walk(rule.cssRules, depth + 1);
+                            // An @import's sheet.
+                            if (rule.styleSheet) sheet(rule.styleSheet, depth + 1);
                         }
                     }
-                    if (depth < 8) {
-                        if (rule.cssRules) walk(rule.cssRules, depth + 1);
-                        // An @import's sheet.
-                        if (rule.styleSheet) sheet(rule.styleSheet, depth + 1);
+                };
+                const sheet = (sh, depth) => {
+                    try {
+                        walk(sh.cssRules, depth);
+                    } catch (_e) { /* a sheet of another origin: not readable */ }
+                };
+                sheet(top, 0);
+                return found;
+            };
+            for (const scope of docs) {
+                for (const sh of [...scope.styleSheets, ...(scope.adoptedStyleSheets || [])]) {
+                    for (const sel of selectorsOf(sh)) {
+                        if (scope.nodeType === 11 && partsOf(sel).some(hostUnfollowed)) hosted = true;
+                        let where = out.get(sel);
+                        if (!where) out.set(sel, (where = []));
+                        if (where[where.length - 1] !== scope) where.push(scope);
                     }
                 }
-            };
-            const sheet = (s, depth) => {
-                try {
-                    walk(s.cssRules, depth);
-                } catch (_e) { /* a sheet of another origin: not readable */ }
-            };
-            for (const d of docs) {
-                scope = d;
-                for (const s of d.styleSheets) sheet(s, 0);
-                for (const s of d.adoptedStyleSheets || []) sheet(s, 0);
             }
             return { pairs: [...out], hosted };
         };
