@@ -698,6 +698,31 @@ test('inside shadow trees, a hover menu, a focus-within menu, a popover, a field
     });
 });
 
+test('components inside a frame the page enters are looked at incrementally too', async () => {
+    const inner = '<!doctype html><x-card id=fc><template shadowrootmode=open><section><slot name=title></slot><button>Frame card action</button></section></template><span slot=title>Frame card</span></x-card><p>Frame text</p>';
+    const rows = Array.from({ length: 60 }, (_, k) => `<li><button>Row ${k}</button></li>`).join('');
+    const html = `<!doctype html><title>Framed components</title><main><h1>Outer</h1><iframe title="Inner" srcdoc="${inner.replace(/"/g, '&quot;')}"></iframe><ul>${rows}</ul></main>`;
+    await onWrittenPage({ 'framed-components.html': html }, async opened => {
+        const { page, session } = opened;
+        const first = await session.snapshot();
+        assert.ok(!first.notes.some(n => /repeat snapshots of this page are full captures/.test(n)), first.notes.join(' | '));
+        assert.match(first.text, /button "Frame card action"/);
+        const frame = () => page.frames().find(f => f !== page.mainFrame());
+        const incremental = (look, what) => assert.equal(look.stats.captureMode, 'incremental', `${what}: ${look.notes.join('; ')}`);
+        await eachLookIsFull(opened, [
+            ['inside the frame\'s shadow tree', () => frame().evaluate(() => { document.getElementById('fc').shadowRoot.querySelector('button').textContent = 'Renamed in frame'; }), (look, what) => {
+                incremental(look, what);
+                assert.match(look.text, /button "Renamed in frame"/, what);
+            }],
+            ['a light child added to the frame\'s host', () => frame().evaluate(() => document.getElementById('fc').insertAdjacentHTML('afterbegin', '<b slot=title>Bold title</b>')), (look, what) => {
+                incremental(look, what);
+                assert.match(look.text, /Bold title/, what);
+            }],
+            ['a row of the page', () => page.evaluate(() => { document.querySelector('li button').textContent = 'First row'; }), incremental],
+        ]);
+    });
+});
+
 // Random mutations on the page of components (light DOM, slotted content, shadow trees), each of three runs: full length (CI) and a developer's run.
 const COMPONENT_MUTATIONS = sized(40, 6);
 test(`on a page of web components, after each of ${COMPONENT_MUTATIONS} random mutations (anywhere, inside shadow trees, with an agent's looks), the incremental snapshot is the full capture`, { timeout: 5 * 60 * 1000 }, async () => {

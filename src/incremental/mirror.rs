@@ -331,36 +331,13 @@ impl Mirror {
         self.nodes.iter().any(|n| n.alive && n.shadow.is_some())
     }
 
-    /// Why the mirror's shadow roots keep it from serving a repeat capture,
-    /// if they do: a closed one, whose changes no watcher sees, or one in a
-    /// frame's document (the DOM pass's tree is patched in the page's only).
+    /// Why the mirror's shadow roots keep it from serving a repeat capture, if
+    /// they do: a closed one, whose changes no watcher sees.
     pub fn unmirrored_shadow_roots(&self) -> Option<&'static str> {
-        let main = self.docs.first().map_or(NONE, |d| d.root);
-        for (k, n) in self.nodes.iter().enumerate() {
-            if !n.alive || n.shadow.is_none() {
-                continue;
-            }
-            if n.shadow.as_deref() != Some("open") {
-                return Some("the page has a closed shadow root, whose changes no script sees");
-            }
-            // (Its document is its host's: only the top of a shadow tree in the light DOM is walked up from.)
-            if self.nodes.get(n.parent as usize).is_some_and(|p| p.shadow.is_some()) {
-                continue;
-            }
-            // Up to its document (explicit steps: the depth is the page's).
-            let mut cur = k as u32;
-            for _ in 0..self.nodes.len() {
-                match self.nodes.get(cur as usize) {
-                    Some(m) if m.node_type == 9 => break,
-                    Some(m) => cur = m.parent,
-                    None => break,
-                }
-            }
-            if cur != main {
-                return Some("a frame's document has shadow roots");
-            }
-        }
-        None
+        self.nodes
+            .iter()
+            .any(|n| n.alive && n.shadow.as_deref().is_some_and(|s| s != "open"))
+            .then_some("the page has a closed shadow root, whose changes no script sees")
     }
 
     /// The frame owners of the mirror hosting no document in it (frames in

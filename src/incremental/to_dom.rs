@@ -158,16 +158,23 @@ fn is_slot(n: &crate::dom::DNode) -> bool {
 /// above a host or slot take their children from the mirror, which lists
 /// them as the DOM does. The hosts are `old`'s, and those of the subtrees
 /// read again since, which are taken as the DOM gave them (`Tree::dom_reads`).
-/// None when the mirror and `old` do not fit (a shadow tree in a frame's
-/// document, a host or slot new since and not read).
+/// None when the mirror and `old` do not fit (a host or slot new since and
+/// not read, a frame's document with no owner).
 pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: bool) -> Option<DomTree> {
     let nodes = mirror.nodes;
     let docs = mirror.docs;
     let main_root = docs.first()?.root;
     let (_, hints, _) = documents_and_hints(mirror, cursor);
     let live = |backend: i64| mirror.by_backend.get(&backend).copied().filter(|&k| nodes.get(k as usize).is_some_and(|m| m.alive));
-    // Whether a node's flat subtree holds a host or a slot (in the page's own document only).
+    // Whether a node's flat subtree holds a host or a slot, frames' documents included (a
+    // document's root is below its owner element).
     let mut special_below = vec![false; nodes.len()];
+    let mut owner_of: Vec<u32> = vec![NONE; docs.len()];
+    for (k, m) in nodes.iter().enumerate() {
+        if let Some(slot) = m.content_doc.filter(|_| m.alive).and_then(|d| owner_of.get_mut(d)) {
+            *slot = k as u32;
+        }
+    }
     let hosts = old.nodes.iter().filter(|n| !n.shadow_roots.is_empty()).map(|n| n.backend).chain(mirror.dom_reads.keys().copied()).filter_map(live);
     let slots = nodes.iter().enumerate().filter(|(_, m)| m.alive && m.node_type == 1 && m.name.eq_ignore_ascii_case("slot")).map(|(k, _)| k as u32);
     for k in hosts.chain(slots) {
@@ -179,11 +186,13 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
             }
             let n = nodes.get(cur as usize)?;
             if n.node_type == 9 {
-                // A frame's document: its owner is not above a host in the page's.
-                if cur != main_root {
-                    return None;
+                if cur == main_root {
+                    break;
                 }
-                break;
+                // A frame's document: on up from its owner.
+                let d = docs.iter().position(|d| d.root == cur)?;
+                cur = *owner_of.get(d).filter(|&&o| o != NONE)?;
+                continue;
             }
             cur = n.parent;
         }
@@ -255,7 +264,9 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
                     push_children(&mut stack, n, idx, Step::Old);
                     continue;
                 }
-                // Above a host or slot: its children as the mirror lists them (the DOM's order).
+                // Above a host or slot: its children as the mirror lists them (the DOM's order),
+                // after a frame's document (`getDocument`'s order).
+                let frame_doc = n.content_doc;
                 for &c in m.children.iter().rev() {
                     let Some(child) = nodes.get(c as usize).filter(|c| c.alive && kind_of(c).is_some()) else { continue };
                     if mirror.dom_reads.contains_key(&child.backend) {
@@ -268,6 +279,9 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
                         None if !special_below[c as usize] => stack.push(Step::Mirror(c, idx)),
                         None => return None,
                     }
+                }
+                if frame_doc != NONE {
+                    stack.push(Step::Old(frame_doc, idx));
                 }
             }
         }
