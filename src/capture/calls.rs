@@ -19,6 +19,8 @@ pub enum Call {
     FrameTree,
     Targets,
     DomDocument,
+    /// The element tree of the `k`th shadow host outside any shadow tree (`DOM.describeNode`).
+    DomHost(u32),
     DomSnapshot,
     /// `DOM.disable` after the capture, one per session that got `DOM.getDocument`.
     Cleanup(u32),
@@ -138,6 +140,7 @@ pub enum FrameCall {
     /// An out-of-process frame's own frame tree (for the frames nested in it).
     FrameTree,
     DomDocument,
+    DomHost(u32),
     DomSnapshot,
 }
 
@@ -147,7 +150,7 @@ impl Call {
             Call::AxTree | Call::Frame(_, FrameCall::AxTree) => "Accessibility.getFullAXTree",
             Call::CreateWorld => "Page.createIsolatedWorld",
             Call::PageFacts | Call::FindRoot | Call::HintedFacts | Call::HintedRoot => "Runtime.evaluate",
-            Call::DescribeRoot => "DOM.describeNode",
+            Call::DescribeRoot | Call::DomHost(_) | Call::Frame(_, FrameCall::DomHost(_)) => "DOM.describeNode",
             Call::ReleaseRoot => "Runtime.releaseObject",
             Call::FrameTree | Call::Frame(_, FrameCall::FrameTree) => "Page.getFrameTree",
             Call::Targets => "Target.getTargets",
@@ -205,11 +208,22 @@ impl Call {
 
     /// A call of the DOM pass.
     pub fn is_dom(self) -> bool {
-        matches!(self, Call::DomDocument | Call::DomSnapshot | Call::Frame(_, FrameCall::DomDocument | FrameCall::DomSnapshot))
+        matches!(
+            self,
+            Call::DomDocument | Call::DomHost(_) | Call::DomSnapshot | Call::Frame(_, FrameCall::DomDocument | FrameCall::DomHost(_) | FrameCall::DomSnapshot)
+        )
     }
 
     pub fn is_document(self) -> bool {
         matches!(self, Call::DomDocument | Call::Frame(_, FrameCall::DomDocument))
+    }
+
+    /// Which shadow host's element tree this call asks for (`DOM.describeNode`), if it is one.
+    pub fn dom_host(self) -> Option<usize> {
+        match self {
+            Call::DomHost(k) | Call::Frame(_, FrameCall::DomHost(k)) => Some(k as usize),
+            _ => None,
+        }
     }
 }
 

@@ -188,6 +188,31 @@ impl DomTree {
         Ok(tree)
     }
 
+    /// Graft the element tree of the shadow host at `at` from its
+    /// `DOM.describeNode({ depth: -1, pierce: true })` reply: its shadow roots
+    /// and light children, below the host already in the tree (read from
+    /// DOMSnapshot, whose flat tree it is not). The caller indexes the
+    /// siblings again once every host is in ([`DomTree::index_siblings`]).
+    pub(crate) fn graft_described(&mut self, text: &str, at: u32) -> Result<(), String> {
+        use crate::incremental::fresh::{dom_parts, InArena};
+        let arena = json_arena::parse(text)?;
+        let node = arena.field(0, "node").ok_or("the reply has no node")?;
+        let parts = dom_parts(InArena { arena: &arena, at: node }).ok_or("the node holds no shadow root")?;
+        let host = self.node(at).map(|n| n.backend).ok_or("no such host in the tree")?;
+        if parts.first().map(|p| p.backend) != Some(host) {
+            return Err("the reply describes another node".into());
+        }
+        // The host is the parts' first; the rest follow under it.
+        let mut placed: Vec<u32> = vec![at];
+        for p in parts.into_iter().skip(1) {
+            let parent = *placed.get(p.parent as usize).ok_or("a described node's parent is not before it")?;
+            placed.push(self.add_node(p.kind, p.tag, p.backend, parent, p.frame_id, p.attrs));
+        }
+        // The selector index built ahead was of the tree without them.
+        self.root_region = None;
+        Ok(())
+    }
+
     fn push_node(&mut self, arena: &JArena<'_>, j: u32, parent: u32) -> Option<u32> {
         let node_type = arena.num_at(arena.field(j, "nodeType"))? as i64;
         let kind = match node_type {

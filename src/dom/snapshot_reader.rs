@@ -22,8 +22,13 @@ use rustc_hash::FxHashMap;
 pub struct SnapshotRead {
     /// Backend ids of elements with a click listener or where `cursor: pointer` begins.
     pub click_hints: Vec<i64>,
-    /// The element tree, when the reply's walk is the DOM tree.
+    /// The element tree, when the reply's walk is the DOM tree; with shadow
+    /// trees, the tree without them, to which `hosts` are still to be grafted.
     pub tree: Option<DomTree>,
+    /// The shadow hosts outside any shadow tree (backend id, index in `tree`):
+    /// DOMSnapshot lists their flat trees, not their element trees, which
+    /// `DOM.describeNode` gives (`crate::dom::DomTree::graft`).
+    pub hosts: Vec<(i64, u32)>,
     /// Layout boxes, when asked for (`viewportOnly`).
     pub boxes: Option<Boxes>,
     /// Nodes whose text cannot be seen, when asked for (`untrustedContent: 'mark'`).
@@ -148,13 +153,17 @@ pub fn read_snapshot(text: &str, want_boxes: bool, want_concealed: bool) -> Resu
 
 pub(crate) fn read_parsed(snap: &Snapshot<'_>, want_boxes: bool, want_concealed: bool) -> SnapshotRead {
     let click_hints = click_hints(snap);
-    let shadowed = snap.documents.iter().any(|d| d.nodes.shadow_root_type.as_ref().is_some_and(|r| !r.index.is_empty()));
-    let tree = if shadowed || snap.documents.is_empty() { None } else { Some(element_tree(snap)) };
+    let (tree, hosts) = if snap.documents.is_empty() {
+        (None, Vec::new())
+    } else {
+        let (tree, hosts) = element_tree(snap);
+        (Some(tree), hosts)
+    };
     // The styles asked for: `cursor`, then concealment's, then `overflow-y` with boxes.
     let overflow_y = 1 + if want_concealed { crate::dom::concealment::STYLES.len() } else { 0 };
     let boxes = want_boxes.then(|| boxes(snap, overflow_y));
     let concealed = if want_concealed { concealed(snap) } else { Vec::new() };
-    SnapshotRead { click_hints, tree, boxes, concealed }
+    SnapshotRead { click_hints, tree, hosts, boxes, concealed }
 }
 
 /// Each of a document's `count` nodes' layout index (`u32::MAX`: no layout box).
@@ -282,9 +291,14 @@ pub(crate) fn local_name(node_name: &str) -> String {
 /// Elements and documents, the frame documents placed under their `iframe`
 /// as `DOM.getDocument` places them. Pseudo-elements and their insides are
 /// left out: no selector matches them.
-fn element_tree(snap: &Snapshot<'_>) -> DomTree {
+/// The element tree of the reply's documents, and the shadow hosts outside
+/// any shadow tree (backend id, index in the tree): a node in a shadow tree
+/// is left out with all below it (its host's element tree comes from
+/// `DOM.describeNode`), so the tree is whole only when there are none.
+fn element_tree(snap: &Snapshot<'_>) -> (DomTree, Vec<(i64, u32)>) {
     let docs = &snap.documents;
     let mut tree = DomTree { without_user_agent_roots: true, ..DomTree::default() };
+    let mut hosts: Vec<(i64, u32)> = Vec::new();
     let mut visited = vec![false; docs.len()];
     // (document, its owner element in the model); owners are added before
     // the documents they host, so parents keep coming first.
@@ -295,6 +309,8 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
         }
         let n = &docs[d].nodes;
         let pseudo: FxHashMap<usize, ()> = n.pseudo_type.iter().flat_map(|r| r.index.iter().map(|&i| (i, ()))).collect();
+        // Nodes in a shadow tree (DOMSnapshot names the kind of root each is in).
+        let shadowed: rustc_hash::FxHashSet<usize> = n.shadow_root_type.iter().flat_map(|r| r.index.iter().copied()).collect();
         let content = hosted_documents(n, docs.len());
         let count = n.node_type.len();
         // Model index of each node of this document (NONE: left out, and so is everything under it).
@@ -309,6 +325,16 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
                 },
                 _ => continue,
             };
+            if shadowed.contains(&i) {
+                // The top of a shadow tree: its parent is a host outside any (the parent of a
+                // node deeper in one was left out, so this is not reached for it).
+                if hosts.last().map(|h: &(i64, u32)| h.1) != Some(parent) {
+                    if let Some(host) = tree.node(parent) {
+                        hosts.push((host.backend, parent));
+                    }
+                }
+                continue;
+            }
             let kind = match n.node_type[i] {
                 1 if !pseudo.contains_key(&i) => DKind::Element,
                 9 => DKind::Document,
@@ -337,7 +363,7 @@ fn element_tree(snap: &Snapshot<'_>) -> DomTree {
         }
     }
     tree.index_siblings();
-    tree
+    (tree, hosts)
 }
 
 /// Frame owner nodes of a document and the documents they host, those
@@ -515,10 +541,16 @@ mod tests {
     }
 
     #[test]
-    fn shadow_roots_mean_no_tree() {
+    fn a_shadow_tree_is_left_out_and_its_host_named_for_its_element_tree() {
         let shadowed = PAGE.replacen(r#""isClickable""#, r#""shadowRootType":{"index":[4],"value":[0]},"isClickable""#, 1);
         let read = read_snapshot(&shadowed, false, false).unwrap();
-        assert!(read.tree.is_none(), "the flat tree is not the DOM tree");
+        let whole = read_snapshot(PAGE, false, false).unwrap().tree.unwrap();
+        let tree = read.tree.expect("the tree without the shadow tree");
+        // Node 4 of the page's document (backend 5) is in a shadow tree: its host, node 3 (backend 4), is named.
+        assert!(tree.by_backend(5).is_none(), "the flat tree's shadow part is not the element tree");
+        let host = tree.by_backend(4).expect("the host is in the tree");
+        assert_eq!(read.hosts, vec![(4, host)]);
+        assert_eq!(tree.nodes.len() + 1, whole.nodes.len(), "only the shadow tree's node is left out");
         assert!(!read.click_hints.is_empty(), "click facts still count");
     }
 

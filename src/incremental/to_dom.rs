@@ -6,9 +6,10 @@
 //! A mirror holding shadow trees is DOMSnapshot's flat tree, not the
 //! element tree: a host's children there are its shadow tree's, a slot's the
 //! light nodes assigned to it, and unslotted light nodes are missing. Its DOM
-//! pass's tree is the last build's (read from `DOM.getDocument`, which a
-//! 40k-node page costs about 200 ms to send and read) made again from the
-//! mirror wherever the element tree is the flat tree
+//! pass's tree is the last build's (first read with each shadow host's
+//! element tree described, `DomTree::graft_described`: making it from the
+//! mirror alone cannot be done, and asking again costs a round trip a look)
+//! made again from the mirror wherever the element tree is the flat tree
 //! ([`dom_tree_over_shadows`]).
 
 use crate::dom::snapshot_reader::local_name;
@@ -145,7 +146,7 @@ fn is_slot(n: &crate::dom::DNode) -> bool {
 }
 
 /// The element tree of a mirror holding shadow trees: `old` (the last
-/// build's, whose first read came from `DOM.getDocument`) made again from the
+/// build's, first read with each host described) made again from the
 /// mirror. DOMSnapshot's flat tree lists no shadow root: a host's children
 /// there are its shadow tree's, a slot's the light nodes assigned to it, and
 /// a light node no slot takes is missing. So every subtree holding no host
@@ -315,7 +316,7 @@ mod tests {
             let snap = mirror.to_snapshot();
             let read = read_parsed(&snap, false, false);
             let ours = dom_tree_of_mirror(mirror.tree(), style_at > 0);
-            assert_eq!(ours.is_some(), read.tree.is_some(), "{name}: a shadow root means no tree either way");
+            assert_eq!(ours.is_some(), read.hosts.is_empty(), "{name}: a shadow root means no whole tree either way");
             let (Some(mut ours), Some(mut want)) = (ours, read.tree) else { continue };
             want.add_hint_ids(read.click_hints);
             assert_eq!(format!("{:?}", ours.nodes), format!("{:?}", want.nodes), "{name}");
@@ -328,44 +329,61 @@ mod tests {
         assert!(trees >= 5, "recorded pages with an element tree: {trees}");
     }
 
-    /// A tree's nodes as (kind, tag, backend, parent's backend, attributes), in order,
-    /// without the user-agent shadow roots and what they hold (DOMSnapshot has none).
+    /// A tree's nodes as (kind, tag, backend, parent's backend, attributes), in
+    /// `getDocument`'s pre-order whatever the order of its arena, without the
+    /// user-agent shadow roots and what they hold (DOMSnapshot has none).
     fn outline(t: &DomTree) -> Vec<String> {
-        let mut inside_ua = vec![false; t.nodes.len()];
         let mut out = Vec::new();
-        for (i, n) in t.nodes.iter().enumerate() {
-            let parent = t.node(n.parent);
-            let ua = n.kind == DKind::ShadowRoot(crate::dom::ShadowKind::UserAgent) || inside_ua.get(n.parent as usize).copied().unwrap_or(false);
-            inside_ua[i] = ua;
-            if !ua {
-                out.push(format!("{:?} {} {} <{:?}> {:?}", n.kind, n.tag, n.backend, parent.map(|p| p.backend), n.attrs));
+        let mut stack = vec![0u32];
+        while let Some(i) = stack.pop() {
+            let Some(n) = t.node(i) else { continue };
+            if n.kind == DKind::ShadowRoot(crate::dom::ShadowKind::UserAgent) {
+                continue;
+            }
+            out.push(format!("{:?} {} {} <{:?}> {:?}", n.kind, n.tag, n.backend, t.node(n.parent).map(|p| p.backend), n.attrs));
+            stack.extend(n.children.iter().rev());
+            stack.extend(n.shadow_roots.iter().rev());
+            if n.content_doc != NONE {
+                stack.push(n.content_doc);
             }
         }
         out
     }
 
     #[test]
-    fn over_shadow_roots_the_tree_patched_from_the_mirror_is_the_documents() {
+    fn over_shadow_roots_the_tree_patched_from_the_mirror_is_the_captures() {
         let mut checked = 0;
         for name in ["shadow.json", "shadow-dom.json"] {
             let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/recorded").join(name);
             let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
             let replies = v["replies"].as_array().unwrap();
-            let reply = |method: &str| replies.iter().find(|r| r["method"] == method && r["result"].is_object()).map(|r| r["result"].to_string());
-            let (Some(document), Some(snapshot)) = (reply("DOM.getDocument"), reply("DOMSnapshot.captureSnapshot")) else { continue };
-            let old = DomTree::from_get_document(&document, None).unwrap();
+            let snapshot = replies.iter().find(|r| r["method"] == "DOMSnapshot.captureSnapshot").map(|r| r["result"].to_string()).expect(name);
+            // The capture's tree: DOMSnapshot's without its shadow trees, each host's element tree grafted.
+            let read = crate::dom::snapshot_reader::read_snapshot(&snapshot, false, false).unwrap();
+            let mut old = read.tree.expect(name);
+            assert_eq!(read.hosts.len(), 4, "{name}: the hosts outside shadow trees (one holds another)");
+            for (backend, at) in &read.hosts {
+                let described =
+                    replies.iter().find(|r| r["method"] == "DOM.describeNode" && r["params"]["backendNodeId"] == *backend).expect("each host described");
+                old.graft_described(&described["result"].to_string(), *at).unwrap();
+            }
+            old.index_siblings();
             let mirror = crate::dom::snapshot_reader::with_snapshot(&snapshot, |s| crate::incremental::Mirror::from_snapshot(s, 1)).unwrap();
             assert!(dom_tree_of_mirror(mirror.tree(), false).is_none(), "{name}: a flat tree with shadow roots is not the element tree");
             let patched = dom_tree_over_shadows(&old, mirror.tree(), false).expect(name);
             assert_eq!(outline(&patched), outline(&old), "{name}");
-            // Its sibling positions are the document's too (selectors count them).
+            assert!(outline(&old).iter().any(|l| l.contains("ShadowRoot(Closed)")), "{name}: the closed root is in the element tree");
+            // Its sibling positions are the capture's too (selectors count them).
             let positions =
                 |t: &DomTree| t.nodes.iter().filter(|n| n.is_element()).map(|n| (n.backend, n.child_pos, n.type_pos, n.type_count)).collect::<Vec<_>>();
             let mut want = positions(&old);
             want.retain(|(b, ..)| patched.by_backend(*b).is_some());
-            assert_eq!(positions(&patched).into_iter().filter(|(b, ..)| old.by_backend(*b).is_some()).collect::<Vec<_>>(), want, "{name}");
+            want.sort_unstable();
+            let mut got: Vec<_> = positions(&patched).into_iter().filter(|(b, ..)| old.by_backend(*b).is_some()).collect();
+            got.sort_unstable();
+            assert_eq!(got, want, "{name}");
             checked += 1;
         }
-        assert_eq!(checked, 2, "recordings with a DOM snapshot and a document");
+        assert_eq!(checked, 2, "recordings with a DOM snapshot and described hosts");
     }
 }
