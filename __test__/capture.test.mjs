@@ -375,6 +375,38 @@ test('a browser that takes no DOM snapshot gets Chrome\'s tree and a note, unles
     }
 });
 
+test('a page with shadow roots: each host outside them described, not the whole document; the document when a host cannot be read or hosts are many', async () => {
+    const page = await openFixture('shadow.html');
+    try {
+        const session = await page.context().newCDPSession(page);
+        const sent = [];
+        const logged = refuse => (method, params) => {
+            sent.push(method);
+            return refuse && method === 'DOM.describeNode' ? Promise.reject(new Error('No node with given id found')) : session.send(method, params);
+        };
+        const rec = recording('shadow-dom');
+        const described = await buildWebAiSnapshot({ cdp: { send: logged(false) } }, rec.options);
+        assert.equal(described.text, rec.expected.text);
+        assert.ok(sent.includes('DOM.describeNode') && !sent.includes('DOM.getDocument'), sent.join(' '));
+        // A host that cannot be described: the whole document is asked for, and the snapshot is the same.
+        sent.length = 0;
+        const whole = await buildWebAiSnapshot({ cdp: { send: logged(true) } }, rec.options);
+        assert.equal(whole.text, rec.expected.text);
+        assert.deepEqual(Object.values(whole.refs).map(r => [r.selector, r.shadowPath]), Object.values(described.refs).map(r => [r.selector, r.shadowPath]));
+        assert.ok(sent.includes('DOM.getDocument'), sent.join(' '));
+        // Past 200 hosts outside any shadow tree, one call for the document costs less than one a host.
+        await page.setContent(`<main>${Array.from({ length: 210 }, (_, k) => `<x-tag><template shadowrootmode="open"><button>Tag ${k}</button></template></x-tag>`).join('')}</main>`);
+        sent.length = 0;
+        const many = await buildWebAiSnapshot({ cdp: { send: logged(false) } }, { engine: 'dom' });
+        assert.match(many.text, /button "Tag 209"/);
+        assert.equal(Object.values(many.refs).find(r => r.name === 'Tag 209').shadowPath.length, 1);
+        assert.ok(sent.includes('DOM.getDocument') && !sent.includes('DOM.describeNode'), sent.join(' '));
+        await session.detach();
+    } finally {
+        await page.close();
+    }
+});
+
 test('a page that navigates while its media controls are asked for keeps its tab', async () => {
     // Chromium 156's renderer crashes when `Accessibility.queryAXTree` is asked by the backend
     // id of a node of the document before a navigation. The capture asks for a media element's
