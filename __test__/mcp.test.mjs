@@ -355,7 +355,7 @@ test('a page whose server never answers: its navigation stops at --navigation-ti
         assert.equal(look.isError, false, look.text);
         assert.ok(Date.now() - t < 3000, `a look after it took ${Date.now() - t} ms`);
         // A click that starts such a load is done; the load is stopped after the look's deadline
-        // (the navigation timeout, at least 5 s: it was the library's 20 s), and the answer is a
+        // (the navigation timeout, at least 5 s: it was the library's 10 s), and the answer is a
         // look at the page the tab went back to. (The settle's and the look's questions each wait
         // out their own deadline while the load holds the tab: 14.5 s in all, against 22 before.)
         t = Date.now();

@@ -719,8 +719,9 @@ export class AgentHost {
     }
 
     _options(delta) {
-        // A look is bounded as a navigation is (at least 5 s, at most the library's 20): a click
-        // that starts a load the server does not answer held the look for the whole 20 s.
+        // A look is bounded as a navigation is (at least 5 s, at most the library's 10 s): a click
+        // that starts a load the server does not answer held the look for the library's 10 s,
+        // after a settle whose questions the load held too (22 s in all, in the MCP test).
         const timeoutMs = Math.min(native.DEFAULT_TIMEOUT_MS, Math.max(5000, this.navigationTimeoutMs));
         return { ...SNAPSHOT, viewportOnly: this.viewportOnly, delta, timeoutMs };
     }
