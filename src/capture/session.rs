@@ -1470,12 +1470,8 @@ impl CaptureSession {
             Some(tree) => parts.tree = Some(Ok(tree)),
             None if out_of_time => parts.tree = Some(Err(NO_ANSWER.to_string())),
             None => {
-                let (document, session) = match call.frame() {
-                    None => (Call::DomDocument, None),
-                    Some(k) => (Call::Frame(k as u32, FrameCall::DomDocument), self.frames.get(k).and_then(|j| j.session.clone())),
-                };
-                self.dom_documented.push(session.clone());
-                self.dom_pending.push(CdpCommand { session, ..CdpCommand::new(document, dom_document_params()) });
+                let ask = self.ask_document(call.frame());
+                self.dom_pending.push(ask);
             }
         }
     }
@@ -1769,12 +1765,18 @@ impl CaptureSession {
         // The document after all: `receive_dom` reads it as it reads any `DOM.getDocument`.
         parts.tree = None;
         parts.hosts.clear();
+        vec![self.ask_document(frame)]
+    }
+
+    /// `DOM.getDocument` for the page (None) or frame job `frame`, on its session,
+    /// which is then turned off again after the capture (`cleanup`).
+    fn ask_document(&mut self, frame: Option<usize>) -> CdpCommand {
         let (document, session) = match frame {
             None => (Call::DomDocument, None),
             Some(f) => (Call::Frame(f as u32, FrameCall::DomDocument), self.frames.get(f).and_then(|j| j.session.clone())),
         };
         self.dom_documented.push(session.clone());
-        vec![CdpCommand { session, ..CdpCommand::new(document, dom_document_params()) }]
+        CdpCommand { session, ..CdpCommand::new(document, dom_document_params()) }
     }
 
     /// The DOM parts a DOM call fills: the page's, or its frame job's.

@@ -15,7 +15,7 @@ pub mod snapshot_reader;
 pub mod viewport;
 
 use crate::dom::viewport::{Boxes, Placement};
-use json_arena::{JArena, JVal};
+
 use rustc_hash::FxHashMap;
 
 pub const NONE: u32 = u32::MAX;
@@ -163,29 +163,24 @@ impl DomTree {
 
     /// Read a `DOM.getDocument({ depth: -1, pierce: true })` result.
     pub fn from_get_document(text: &str, root_frame: Option<String>) -> Result<DomTree, String> {
+        use crate::incremental::fresh::{element_parts, InArena};
         let arena = json_arena::parse(text)?;
         let root = arena.field(0, "root").ok_or("the reply has no root node")?;
         let mut tree = DomTree { root_frame, ..Default::default() };
-        // (json node, parent in the model, kind override)
-        let mut stack: Vec<(u32, u32)> = vec![(root, NONE)];
-        while let Some((j, parent)) = stack.pop() {
-            let Some(idx) = tree.push_node(&arena, j, parent) else { continue };
-            // Reverse push so that children are numbered in document order.
-            let kids = arena.arr_at(arena.field(j, "children"));
-            let shadows = arena.arr_at(arena.field(j, "shadowRoots"));
-            let doc = arena.field(j, "contentDocument");
-            for &c in kids.iter().rev() {
-                stack.push((c, idx));
-            }
-            for &s in shadows.iter().rev() {
-                stack.push((s, idx));
-            }
-            if let Some(d) = doc {
-                stack.push((d, idx));
-            }
-        }
+        tree.add_parts(element_parts(InArena { arena: &arena, at: root }), NONE)?;
         tree.index_siblings();
         Ok(tree)
+    }
+
+    /// Add `parts` (`crate::incremental::to_dom::DomPart`, each parent an index
+    /// into the list) below `parent`; the first part is the root of the rest.
+    fn add_parts(&mut self, parts: Vec<crate::incremental::to_dom::DomPart>, parent: u32) -> Result<(), String> {
+        let mut placed: Vec<u32> = Vec::with_capacity(parts.len());
+        for p in parts {
+            let under = if p.parent == NONE { parent } else { *placed.get(p.parent as usize).ok_or("a described node's parent is not before it")? };
+            placed.push(self.add_node(p.kind, p.tag, p.backend, under, p.frame_id, p.attrs));
+        }
+        Ok(())
     }
 
     /// Graft the element tree of the shadow host at `at` from its
@@ -202,7 +197,7 @@ impl DomTree {
         if parts.first().map(|p| p.backend) != Some(host) {
             return Err("the reply describes another node".into());
         }
-        // The host is the parts' first; the rest follow under it.
+        // The host is the parts' first (already in the tree); the rest follow under it.
         let mut placed: Vec<u32> = vec![at];
         for p in parts.into_iter().skip(1) {
             let parent = *placed.get(p.parent as usize).ok_or("a described node's parent is not before it")?;
@@ -211,42 +206,6 @@ impl DomTree {
         // The selector index built ahead was of the tree without them.
         self.root_region = None;
         Ok(())
-    }
-
-    fn push_node(&mut self, arena: &JArena<'_>, j: u32, parent: u32) -> Option<u32> {
-        let node_type = arena.num_at(arena.field(j, "nodeType"))? as i64;
-        let kind = match node_type {
-            1 => DKind::Element,
-            9 => DKind::Document,
-            11 => match arena.str_at(arena.field(j, "shadowRootType")) {
-                Some("open") => DKind::ShadowRoot(ShadowKind::Open),
-                Some("closed") => DKind::ShadowRoot(ShadowKind::Closed),
-                Some(_) => DKind::ShadowRoot(ShadowKind::UserAgent),
-                // A template's content fragment: inert, never rendered.
-                None => return None,
-            },
-            _ => return None,
-        };
-        let backend = arena.num_at(arena.field(j, "backendNodeId")).map_or(-1, |n| n as i64);
-        let mut attrs = Vec::new();
-        if kind == DKind::Element {
-            let list = arena.arr_at(arena.field(j, "attributes"));
-            for pair in list.chunks(2) {
-                if let [k, v] = pair {
-                    if let (Some(k), Some(v)) = (arena.str_at(Some(*k)), arena.str_at(Some(*v))) {
-                        if is_kept_attr(k) {
-                            attrs.push((k.to_string(), v.to_string()));
-                        }
-                    }
-                }
-            }
-        }
-        let frame_id = arena.str_at(arena.field(j, "frameId")).map(str::to_string).filter(|_| kind == DKind::Element);
-        let tag = match arena.get(arena.field(j, "localName").unwrap_or(NONE)) {
-            Some(JVal::Str(s)) if !s.is_empty() => s.to_string(),
-            _ => arena.str_at(arena.field(j, "nodeName")).unwrap_or_default().to_ascii_lowercase(),
-        };
-        Some(self.add_node(kind, tag, backend, parent, frame_id, attrs))
     }
 
     /// Append a node under `parent`, an index already in the tree (or

@@ -356,8 +356,18 @@ fn walk<'a, D: Described<'a>>(
 /// holds a shadow root or a slot: there the flat tree `read` gives is not it
 /// (`super::to_dom::DomPart`). None for any other subtree.
 pub fn dom_parts<'a, D: Described<'a>>(root: D) -> Option<Vec<DomPart>> {
+    let parts = element_parts(root);
+    let special =
+        parts.iter().any(|p| matches!(p.kind, DKind::ShadowRoot(ShadowKind::Open | ShadowKind::Closed)) || (p.kind == DKind::Element && p.tag == "slot"));
+    special.then_some(parts)
+}
+
+/// The elements, documents and shadow roots of a described subtree (or a
+/// `DOM.getDocument` root) in `getDocument`'s order, each with the DOM
+/// pass's attributes; what is none of those (text, comments, a template's
+/// content) is left out with all below it.
+pub fn element_parts<'a, D: Described<'a>>(root: D) -> Vec<DomPart> {
     let mut out = Vec::new();
-    let mut special = false;
     let mut stack: Vec<(D, u32)> = vec![(root, NONE)];
     while let Some((d, parent)) = stack.pop() {
         let kind = match d.int("nodeType") {
@@ -375,7 +385,6 @@ pub fn dom_parts<'a, D: Described<'a>>(root: D) -> Option<Vec<DomPart>> {
             Some(l) if !l.is_empty() => l.to_string(),
             _ => d.text("nodeName").unwrap_or_default().to_ascii_lowercase(),
         };
-        special |= matches!(kind, DKind::ShadowRoot(ShadowKind::Open | ShadowKind::Closed)) || (kind == DKind::Element && tag == "slot");
         let attrs = if kind == DKind::Element {
             attributes(d).into_iter().filter(|(k, _)| crate::dom::is_kept_attr(k)).map(|(k, v)| (k, v.unwrap_or_default())).collect()
         } else {
@@ -390,7 +399,7 @@ pub fn dom_parts<'a, D: Described<'a>>(root: D) -> Option<Vec<DomPart>> {
             stack.push((doc, here));
         }
     }
-    special.then_some(out)
+    out
 }
 
 /// A described node's children: all of them, or an error when the description stopped short.

@@ -107,12 +107,15 @@ fn kind_of(m: &MNode) -> Option<DKind> {
 }
 
 fn add_mirror_node(tree: &mut DomTree, m: &MNode, kind: DKind, parent: u32, frame_id: Option<String>) -> u32 {
-    let attrs = if kind == DKind::Element {
-        m.attrs.iter().filter(|(k, _)| is_kept_attr(k)).map(|(k, v)| (k.clone(), v.clone().unwrap_or_default())).collect()
-    } else {
-        Vec::new()
-    };
-    tree.add_node(kind, local_name(&m.name), m.backend, parent, frame_id, attrs)
+    tree.add_node(kind, local_name(&m.name), m.backend, parent, frame_id, kept_attrs(m, kind))
+}
+
+/// The attributes the DOM pass keeps of a mirror node of `kind` (an element's only).
+fn kept_attrs(m: &MNode, kind: DKind) -> Vec<(String, String)> {
+    if kind != DKind::Element {
+        return Vec::new();
+    }
+    m.attrs.iter().filter(|(k, _)| is_kept_attr(k)).map(|(k, v)| (k.clone(), v.clone().unwrap_or_default())).collect()
 }
 
 /// A node of a subtree read again as the DOM has it (`fresh::dom_parts`), in
@@ -254,12 +257,7 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
                 if o == 0 && k != main_root {
                     return None;
                 }
-                let attrs = if n.kind == DKind::Element {
-                    m.attrs.iter().filter(|(a, _)| is_kept_attr(a)).map(|(a, v)| (a.clone(), v.clone().unwrap_or_default())).collect()
-                } else {
-                    Vec::new()
-                };
-                let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, n.frame_id.clone(), attrs);
+                let idx = tree.add_node(n.kind, n.tag.clone(), n.backend, parent, n.frame_id.clone(), kept_attrs(m, n.kind));
                 if !n.shadow_roots.is_empty() || is_slot(n) {
                     // A host (its shadow roots, its light children) or a slot (its own children).
                     push_children(&mut stack, n, idx, Step::Old);

@@ -571,6 +571,7 @@
         // Mark what the style rules of `list` (and the rules inside them) match; false when one
         // cannot be queried or there are more than MAX_NEW_RULES (the caller then reads the page whole).
         const markMatches = list => {
+            const where = scopes();
             const stack = [];
             const push = rules => {
                 for (const r of rules) {
@@ -604,7 +605,7 @@
                     sel = '*';
                 }
                 try {
-                    for (const d of scopes()) for (const el of d.querySelectorAll(sel)) mark(el);
+                    for (const d of where) for (const el of d.querySelectorAll(sel)) mark(el);
                 } catch (_e) {
                     return false;
                 }
