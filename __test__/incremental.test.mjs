@@ -1,194 +1,23 @@
 // Repeat snapshots at the cost of the change (a page session with the DOM
-// engine): what is read again, when it falls back to a full capture and
-// why, and the proof that an incremental snapshot is the full one: after
-// each of at least 500 random mutations over fixture and real pages, the
-// session's snapshot is compared with a full capture given the same ref
-// numbering. A failure prints the page, the seeds and the mutations that
-// reproduce it (shortened as far as a few retries allow) and the first
-// lines that differ.
+// engine): what is read again, and when it falls back to a full capture and
+// why. The randomized proof that an incremental snapshot is the full one is
+// in incremental-random.test.mjs; what both use, in incremental-helpers.mjs.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { settle } from '../bench/agreement.mjs';
 import { generatePage } from '../bench/generate.mjs';
 import { createRequire } from 'node:module';
-import { browser, closeBrowser, openFile, pagesDir, realPagesDir, root, sized, newTab } from './helpers.mjs';
+import { browser, closeBrowser, openFile, pagesDir, sized, newTab } from './helpers.mjs';
+import { OPTIONS, checkedLook, componentsPage, difference, failMinimal, framedShop, fullCapture, mutate, open, run, serveHtml } from './incremental-helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const { createPageSession } = require('../lib/session.cjs');
-const { pumpCapture } = require('../lib/pump.cjs');
-const { adapt } = require('../lib/transport.cjs');
 const native = require('../lib/native.cjs');
 
 after(closeBrowser);
-
-const MUTATE = readFileSync(join(root, 'bench', 'mutations.js'), 'utf8').replace(/^(\s*\/\/[^\n]*\n)+/, '');
-const OPTIONS = { engine: 'dom', timeoutMs: 60000 };
-
-/** The tab the last `run` closed its session on, for the next to navigate (a navigation costs Chromium less than a new tab). */
-let spare = null;
-
-async function open(path, options = OPTIONS, { reuse = false } = {}) {
-    let page = reuse ? spare : null;
-    spare = null;
-    if (page) await page.goto(pathToFileURL(path).href, { waitUntil: 'load', timeout: 30000 });
-    else page = await openFile(await browser(), path);
-    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: options });
-    const close = async () => {
-        await session.close();
-        if (reuse && !spare && !page.isClosed()) spare = page;
-        else await page.close();
-    };
-    return { page, session, close };
-}
-
-const mutate = (page, seed, only = null) => page.evaluate(([src, s, k]) => (0, eval)(`(${src})`)(s, k), [MUTATE, seed, only]);
-
-/**
- * Wait for the frame after a change to be drawn. Chrome lays out its own controls (a video's,
- * shown again) in a resize observer of theirs, a frame after the change: a look before it and
- * a full capture after it would see two pages. An agent's settle waits for this frame too.
- * Bounded, for a tab that draws no frames.
- */
-const rest = page => page.evaluate(() => new Promise(resolve => {
-    setTimeout(resolve, 200);
-    requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
-}));
-
-/** A full capture of the page with the session's numbering as it stands. */
-async function fullCapture(page, numbering, options = OPTIONS) {
-    const outcome = await pumpCapture(adapt(page).send, { activeLayerOnly: true, ...options }, numbering, null, null);
-    assert.ok(!outcome.error, outcome.error && outcome.error.message);
-    // The text comes beside the JSON, as `snapshotOf` puts it back.
-    return { ...JSON.parse(outcome.snapshot), text: outcome.text };
-}
-
-/** The first difference between two snapshots' text, refs and DOM hash, or null. */
-function difference(a, b) {
-    if (a.domHash !== b.domHash) return `domHash:\n  incremental: ${a.domHash}\n  full:        ${b.domHash}`;
-    if (a.text !== b.text) {
-        const x = a.text.split('\n');
-        const y = b.text.split('\n');
-        const i = x.findIndex((line, k) => line !== y[k]);
-        const at = i < 0 ? x.length : i;
-        return `text line ${at + 1}:\n  incremental: ${x[at]}\n  full:        ${y[at]}`;
-    }
-    const ra = Object.values(a.refs);
-    const rb = Object.values(b.refs);
-    for (let k = 0; k < Math.max(ra.length, rb.length); k += 1) {
-        if (JSON.stringify(ra[k]) !== JSON.stringify(rb[k])) return `ref ${k + 1}:\n  incremental: ${JSON.stringify(ra[k])}\n  full:        ${JSON.stringify(rb[k])}`;
-    }
-    return null;
-}
-
-/** An HTTP server on 127.0.0.1 answering each request with `body(url)` as HTML (frames of other origins: other ports, or `localhost`). */
-async function serveHtml(body) {
-    const http = await import('node:http');
-    return new Promise(resolve => {
-        const server = http.createServer((req, res) => { res.setHeader('content-type', 'text/html'); res.end(body(req.url)); });
-        server.listen(0, '127.0.0.1', () => resolve(server));
-    });
-}
-
-/**
- * A shop page on 127.0.0.1 whose payment frame comes from `host` (127.0.0.1 on another port:
- * another origin in the page's process; localhost: another site, a process of its own),
- * loaded, with an incremental session on it.
- */
-async function framedShop(host, options = OPTIONS) {
-    const child = await serveHtml(() => '<!doctype html><title>Card</title><p id=t>Card number</p><input id=card name=card aria-label=Card><button>Pay now</button>');
-    const top = await serveHtml(() => `<!doctype html><title>Shop</title><h1>Checkout</h1><button>Top</button><iframe title="Payment" src="http://${host}:${child.address().port}/"></iframe>`);
-    const page = await newTab(await browser());
-    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: options });
-    const close = async () => {
-        await session.close();
-        await page.close();
-        top.close();
-        child.close();
-    };
-    try {
-        await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
-    } catch (err) {
-        await close();
-        throw err;
-    }
-    return { page, session, close };
-}
-
-/** A session's snapshot, checked against a full capture with the numbering the session had. */
-async function checkedLook(session, page) {
-    const numbering = session._numbering();
-    const s = await session.snapshot();
-    assert.equal(difference(s, await fullCapture(page, numbering)), null);
-    return s;
-}
-
-/**
- * Apply `seeds` one by one on a fresh page (each of the kind `kindOf(seed)`; null: any); the first
- * step whose snapshots differ, or null. `options` are the snapshots' (both sides'); `change` makes
- * each step's change (a random mutation).
- */
-async function run(path, seeds, onStep = () => {}, kindOf = () => null, { options = OPTIONS, change = mutate } = {}) {
-    const { page, session, close } = await open(path, options, { reuse: true });
-    try {
-        await session.snapshot();
-        const done = [];
-        for (let k = 0; k < seeds.length; k += 1) {
-            done.push(await change(page, seeds[k], kindOf(seeds[k])));
-            await rest(page);
-            const numbering = session._numbering();
-            let inc;
-            let full;
-            try {
-                inc = await session.snapshot();
-                full = await fullCapture(page, numbering, options);
-            } catch (err) {
-                // A capture that fails outright says where, and how to get there again.
-                err.message = `${path}: after mutation ${k + 1} (seeds ${JSON.stringify(seeds.slice(0, k + 1))}): ${err.message}\nMutations:\n${done.map((d, i) => `  ${i + 1}. ${d}`).join('\n')}`;
-                throw err;
-            }
-            onStep(inc);
-            const diff = difference(inc, full);
-            if (diff) return { step: k, done, diff, mode: inc.stats.captureMode };
-        }
-        return null;
-    } finally {
-        await close();
-    }
-}
-
-/** Fewer seeds that still fail (greedy, a bounded number of retries). */
-async function shorten(path, seeds, kindOf) {
-    let best = seeds;
-    let failure = await run(path, best, undefined, kindOf);
-    for (let i = best.length - 2, tries = 0; i >= 0 && tries < 12 && failure; i -= 1, tries += 1) {
-        const fewer = best.filter((_, k) => k !== i);
-        const f = await run(path, fewer, undefined, kindOf);
-        if (f) {
-            best = fewer.slice(0, f.step + 1);
-            failure = f;
-            i = Math.min(i, best.length - 1);
-        }
-    }
-    return { seeds: best, failure };
-}
-
-/** Fail with a minimal reproduction: the page, the fewest seeds found that still fail, what each did. */
-async function failMinimal(path, seeds, failure, kindOf = () => null, kinds = '') {
-    const short = await shorten(path, seeds.slice(0, failure.step + 1), kindOf);
-    const f = short.failure || failure;
-    assert.fail([
-        `${path}: after mutation ${f.step + 1} the ${f.mode} snapshot differs from a full capture.`,
-        `Reproduce: open the page, take a session snapshot (engine 'dom'), then for each seed run bench/mutations.js in the page${kinds} and snapshot again.`,
-        `Seeds: ${JSON.stringify(short.failure ? short.seeds : seeds.slice(0, failure.step + 1))}`,
-        'Mutations:',
-        ...f.done.map((d, k) => `  ${k + 1}. ${d}`),
-        f.diff,
-    ].join('\n'));
-}
 
 test('a repeat snapshot reads only the subtrees that changed, and an unchanged page is one round trip', async () => {
     const { page, session, close } = await open(join(pagesDir, 'forms.html'));
@@ -602,36 +431,6 @@ test('a custom element defined after a look is seen by the next: its shadow root
         ]);
     });
 });
-
-/**
- * A page of web components with open shadow roots: hosts with named and default slots, a light
- * child no slot takes, a host inside a shadow tree, one declared in the markup, and plain rows
- * beside them (`rows` of them).
- */
-function componentsPage(rows) {
-    const list = Array.from({ length: rows }, (_, k) => `<li id="row-${k}"><button>Row ${k}</button> <span>note ${k}</span></li>`).join('');
-    const cards = Array.from({ length: 4 }, (_, k) => `<x-card id="card-${k}"><span slot="title">Card ${k}</span><p>Body ${k} <a href="#card-${k}">Read ${k}</a></p><b slot="nowhere">Unslotted ${k}</b></x-card>`).join('');
-    return `<!doctype html><title>Components</title>
-<script>
-customElements.define('x-card', class extends HTMLElement {
-    constructor() {
-        super();
-        this.attachShadow({ mode: 'open' }).innerHTML = '<section><header><slot name="title">No title</slot></header><slot></slot><x-badge></x-badge><button>Card action</button>'
-            + '<ul class="tags"><li>Red</li><li>Green</li><li><a href="#blue">Blue</a></li></ul><div class="meta"><span>By someone</span> <a href="#more">More</a><label>Rate <input type="range"></label></div></section>';
-    }
-});
-customElements.define('x-badge', class extends HTMLElement {
-    constructor() {
-        super();
-        this.attachShadow({ mode: 'open' }).innerHTML = '<span role="status">New</span>';
-    }
-});
-</script>
-<main><h1>Components</h1><p id="intro">Cards and rows</p>${cards}
-<x-menu><template shadowrootmode="open"><nav aria-label="Menu"><slot></slot></nav></template><a href="#home">Home</a><a href="#about">About</a></x-menu>
-<ul id="rows">${list}</ul></main>`;
-}
-
 test('a page with open shadow roots is looked at incrementally: slotted content, rows beside the hosts, changes inside shadow trees, a host\'s light children, attributes and slots (its flat tree read again)', async () => {
     await onWrittenPage({ 'components.html': componentsPage(60) }, async opened => {
         const { page, session } = opened;
@@ -721,36 +520,6 @@ test('components inside a frame the page enters are looked at incrementally too'
             ['a row of the page', () => page.evaluate(() => { document.querySelector('li button').textContent = 'First row'; }), incremental],
         ]);
     });
-});
-
-// Random mutations on the page of components (light DOM, slotted content, shadow trees), each of three runs: full length (CI) and a developer's run.
-const COMPONENT_MUTATIONS = sized(40, 6);
-test(`on a page of web components, after each of ${COMPONENT_MUTATIONS} random mutations (anywhere, inside shadow trees, with an agent's looks), the incremental snapshot is the full capture`, { timeout: 5 * 60 * 1000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'web-ai-components-'));
-    try {
-        const path = join(dir, 'components.html');
-        writeFileSync(path, componentsPage(120));
-        const seeds = Array.from({ length: COMPONENT_MUTATIONS }, (_, k) => 9127 + k);
-        const modes = { full: 0, incremental: 0 };
-        const failure = await run(path, seeds, s => { modes[s.stats.captureMode] += 1; });
-        if (failure) await failMinimal(path, seeds, failure);
-        assert.ok(modes.incremental >= seeds.length / 2, `incremental ${modes.incremental} of ${seeds.length} (full ${modes.full})`);
-        // Inside the shadow trees alone (text, attributes, insertions, removals, hiding).
-        const inside = { full: 0, incremental: 0 };
-        const shadowKind = () => 'shadow';
-        const deep = await run(path, seeds, s => { inside[s.stats.captureMode] += 1; }, shadowKind);
-        if (deep) await failMinimal(path, seeds, deep, shadowKind, " with the kind 'shadow'");
-        assert.ok(inside.incremental >= seeds.length / 2, `inside shadow trees: incremental ${inside.incremental} of ${seeds.length} (full ${inside.full})`);
-        // An agent's looks (layout boxes read again by a walk of the flat tree), one step in three a scroll.
-        const agent = { full: 0, incremental: 0 };
-        const change = (page, seed, kind) =>
-            seed % 3 === 2 ? page.evaluate(dy => { window.scrollBy(0, dy); return `scrolled by ${dy}`; }, seed % 2 ? 450 : -300) : mutate(page, seed, kind);
-        const looks = await run(path, seeds, s => { agent[s.stats.captureMode] += 1; }, () => null, { options: AGENT_OPTIONS, change });
-        assert.equal(looks, null, looks && `${path}: after step ${looks.step + 1} (seeds ${JSON.stringify(seeds.slice(0, looks.step + 1))}, ${looks.mode}):\n${looks.done.map((d, i) => `  ${i + 1}. ${d}`).join('\n')}\n${looks.diff}`);
-        assert.ok(agent.incremental >= seeds.length / 2, `agent's looks: incremental ${agent.incremental} of ${seeds.length} (full ${agent.full})`);
-    } finally {
-        rmSync(dir, { recursive: true, force: true });
-    }
 });
 
 test('styles changed with no mutation (CSSOM rules, adopted sheets, the viewport\'s media) are in the next look', async () => {
@@ -1271,51 +1040,6 @@ test('two sessions on a page each see a change inside a frame of another origin,
     }
 });
 
-const FRAME_MUTATIONS = sized(48, 8);
-test(`after each of ${FRAME_MUTATIONS} random mutations inside frames the page cannot enter (one in its process, one in another), the incremental snapshot is the full capture`, { timeout: 5 * 60 * 1000 }, async () => {
-    // The page's watcher cannot see into either frame: each is watched from our world in it.
-    // Mutations go to the page, the same-site frame of another origin, or the cross-site one, in turn.
-    const fixture = name => readFileSync(join(pagesDir, `${name}.html`), 'utf8');
-    const frames = await serveHtml(url => fixture(url.includes('widgets') ? 'widgets' : 'forms'));
-    const port = frames.address().port;
-    const top = await serveHtml(() => fixture('forms').replace('</body>',
-        `<iframe title="Same site" src="http://127.0.0.1:${port}/forms"></iframe><iframe title="Cross site" src="http://localhost:${port}/widgets"></iframe></body>`));
-    const page = await newTab(await browser());
-    const session = createPageSession(page, { cacheTtlMs: 0, incremental: 'always', snapshotOptions: OPTIONS });
-    const modes = { full: 0, incremental: 0, cached: 0 };
-    try {
-        await page.goto(`http://127.0.0.1:${top.address().port}/`, { waitUntil: 'load' });
-        const sameSite = page.frames().find(f => f.url().startsWith(`http://127.0.0.1:${port}/`));
-        const crossSite = page.frames().find(f => f.url().startsWith('http://localhost:'));
-        assert.ok(sameSite && crossSite, page.frames().map(f => f.url()).join(' '));
-        const targets = [['the page', page.mainFrame()], ['the same-site frame', sameSite], ['the cross-site frame', crossSite]];
-        await session.snapshot();
-        const done = [];
-        for (let k = 0; k < FRAME_MUTATIONS; k += 1) {
-            const seed = 104729 + k;
-            const [where, frame] = targets[k % targets.length];
-            done.push(`${where}: ${await frame.evaluate(([src, s]) => (0, eval)(`(${src})`)(s), [MUTATE, seed])}`);
-            const numbering = session._numbering();
-            const inc = await session.snapshot();
-            modes[inc.fromCache ? 'cached' : inc.stats.captureMode] += 1;
-            const diff = difference(inc, await fullCapture(page, numbering));
-            if (diff) {
-                assert.fail([`after mutation ${k + 1} the ${inc.stats.captureMode} snapshot differs from a full capture.`,
-                    'Reproduce: forms.html with forms.html in a same-site frame and widgets.html in a cross-site one; session snapshot; then each mutation (bench/mutations.js with the seed, in that document) and a snapshot.',
-                    `Seeds: from 104729, the k-th in target k % 3 (page, same-site, cross-site)`, 'Mutations:', ...done.map((d, i) => `  ${i + 1}. ${d}`), diff].join('\n'));
-            }
-        }
-        // Most looks read only what changed; none may be answered from the last snapshot after a change
-        // that shows (a mutation that shows nothing may be).
-        assert.ok(modes.incremental + modes.cached >= Math.floor(FRAME_MUTATIONS * 0.8), JSON.stringify(modes));
-    } finally {
-        await session.close();
-        await page.close();
-        top.close();
-        frames.close();
-    }
-});
-
 test('rows added, removed, moved and replaced in a long list are read where they change: the list shallowly, each new row by itself', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'web-ai-incremental-'));
     const big = join(dir, 'feed.html');
@@ -1354,143 +1078,3 @@ test('rows added, removed, moved and replaced in a long list are read where they
     }
 });
 
-// The page `bench:incremental -- --kinds` measures (issue 32): rows of a 40k-node page added,
-// copied, removed, moved, hidden and shown at random, each look the full capture. Full length
-// (CI): 12; a developer's run: 1 (a full capture of this page with a debug addon takes seconds).
-const LARGE_STEPS = sized(12, 1);
-test(`on the 40k-node page, after each of ${LARGE_STEPS} random rows inserted, copied, removed, moved, hidden or shown, the incremental snapshot is the full capture`, { timeout: 10 * 60 * 1000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'web-ai-incremental-40k-'));
-    try {
-        const big = join(dir, 'generated-40k.html');
-        writeFileSync(big, generatePage(40000));
-        const kinds = ['insert', 'copy', 'remove', 'move', 'hide', 'show'];
-        const kindOf = seed => kinds[seed % kinds.length];
-        const seeds = Array.from({ length: LARGE_STEPS }, (_, k) => 5501 + k);
-        const modes = { full: 0, incremental: 0 };
-        const failure = await run(big, seeds, s => { modes[s.stats.captureMode] += 1; }, kindOf);
-        if (failure) await failMinimal(big, seeds, failure, kindOf, ' with the kinds insert, copy, remove, move, hide, show by seed modulo 6');
-        // (A change whose reach is a third of the page, as a mutation of `main` would be, is a full capture.)
-        assert.ok(modes.incremental >= Math.ceil((seeds.length * 3) / 4), `incremental ${modes.incremental} of ${seeds.length} (full ${modes.full})`);
-    } finally {
-        rmSync(dir, { recursive: true, force: true });
-    }
-});
-
-// Full length (WEB_AI_TEST_FULL=1, CI): 32 changes a page; a developer's run: 4.
-const TEXT_CHANGES = sized(32, 4);
-test(`after each of ${6 * TEXT_CHANGES} random changes of text, elements' text set whole and values (the engine's kept tree patched, not built again, where only text and values changed), the incremental snapshot is the full capture, its DOM hash too`, { timeout: 10 * 60 * 1000 }, async () => {
-    // Text in every kind of element (labels, headings, cells, list items, a title's neighbours,
-    // white space at the ends) and fields' values set by script: src/engine/retext.rs and its fallbacks.
-    const plan = [
-        ...['forms', 'widgets', 'unicode', 'chatgpt'].map(n => [join(pagesDir, `${n}.html`), TEXT_CHANGES]),
-        ...['wikipedia', 'mozilla-1'].map(n => [join(realPagesDir, `${n}.html`), TEXT_CHANGES]),
-    ];
-    let steps = 0;
-    for (const [path, count] of plan) {
-        const seeds = Array.from({ length: count }, (_, k) => 6007 * (steps + 1) + k);
-        // A field's value for one seed in four, an element's textContent (its text nodes replaced:
-        // the DOM hash kept, src/page/watch.js) for another, a text's data for the others.
-        const kindOf = seed => ['text', 'retext', 'text', 'value'][seed % 4];
-        const failure = await run(path, seeds, () => {}, kindOf);
-        if (failure) await failMinimal(path, seeds, failure, kindOf, " with the kind 'value' for a seed that leaves 3 divided by 4, 'retext' for 1, else 'text'");
-        steps += count;
-    }
-    assert.ok(steps >= 6 * TEXT_CHANGES, `${steps} changes`);
-});
-
-// Mutations a page at full length (CI) and in a developer's run: every page is visited either way.
-const MUTATIONS = sized({ fixture: 36, media: 20, real: 30, framed: 20 }, { fixture: 3, media: 3, real: 2, framed: 2 });
-const MUTATION_TOTAL = 11 * MUTATIONS.fixture + MUTATIONS.media + 4 * MUTATIONS.real + 2 * MUTATIONS.framed;
-test(`after each of ${MUTATION_TOTAL} random mutations, the incremental snapshot is the full capture`, { timeout: 15 * 60 * 1000 }, async () => {
-    // Fixture pages (frames, forms, widgets, injection text, right-to-left and
-    // Unicode) and real pages, two of them with frames the watcher cannot enter.
-    const plan = [
-        ...['forms', 'widgets', 'chatgpt', 'frames', 'clickable', 'hidden', 'injection', 'unicode', 'gemini', 'grok', 'viewport']
-            .map(n => [join(pagesDir, `${n}.html`), MUTATIONS.fixture]),
-        // Media controls and date fields: their subtrees are Chrome's, asked again on every look.
-        [join(pagesDir, 'media.html'), MUTATIONS.media],
-        ...['wikipedia', 'mozilla-1', 'theverge', 'gitlab-blog'].map(n => [join(realPagesDir, `${n}.html`), MUTATIONS.real]),
-        // Frames in other processes (read again by their own capture) and of other origins in this one (read again whole).
-        ...['nytimes-1', 'lifehacker-post-comment-load'].map(n => [join(realPagesDir, `${n}.html`), MUTATIONS.framed]),
-    ];
-    let steps = 0;
-    const modes = { full: 0, incremental: 0 };
-    for (const [path, count] of plan) {
-        const base = 7919 * (steps + 1);
-        const seeds = Array.from({ length: count }, (_, k) => base + k);
-        const failure = await run(path, seeds, s => { modes[s.stats.captureMode] += 1; });
-        if (failure) await failMinimal(path, seeds, failure);
-        steps += count;
-    }
-    assert.ok(steps >= MUTATION_TOTAL, `${steps} mutations`);
-    // The proof is about incremental snapshots: most of them must have been.
-    assert.ok(modes.incremental >= 0.7 * steps, `incremental ${modes.incremental} of ${steps} (full ${modes.full})`);
-});
-
-// An agent's looks (the MCP server's, the agent CLI's): only what is in the viewport, within a
-// token budget. Boxes move with any change and with none (a scroll): each such repeat look
-// measures them again by script (src/incremental/layout.rs) instead of a full capture.
-const AGENT_OPTIONS = { ...OPTIONS, viewportOnly: true, maxTokens: 3000 };
-const AGENT_STEPS = sized(24, 4);
-test(`looks that need layout boxes (viewportOnly and maxTokens, an agent's) stay incremental through ${5 * AGENT_STEPS} random mutations and scrolls, each the full capture, frames in other processes too`, { timeout: 10 * 60 * 1000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'web-ai-agent-looks-'));
-    try {
-        const big = join(dir, 'generated-5k.html');
-        writeFileSync(big, generatePage(5000));
-        // One step in three scrolls the page (no mutation at all), down or back up.
-        const change = (page, seed, kind) =>
-            seed % 3 === 2 ? page.evaluate(dy => { window.scrollBy(0, dy); return `scrolled by ${dy}`; }, seed % 2 ? 450 : -300) : mutate(page, seed, kind);
-        // Frames of the page's origin, three deep, are walked by the same script.
-        const plan = [big, join(pagesDir, 'forms.html'), join(pagesDir, 'frames.html'), join(realPagesDir, 'gitlab-blog.html'), join(realPagesDir, 'wikipedia.html')];
-        const modes = { full: 0, incremental: 0 };
-        let steps = 0;
-        for (const path of plan) {
-            const seeds = Array.from({ length: AGENT_STEPS }, (_, k) => 3301 * (steps + 1) + k);
-            const failure = await run(path, seeds, s => { modes[s.stats.captureMode] += 1; }, () => null, { options: AGENT_OPTIONS, change });
-            assert.equal(failure, null, failure && `${path}: after step ${failure.step + 1} (seeds ${JSON.stringify(seeds.slice(0, failure.step + 1))}, ${failure.mode}):\n${failure.done.map((d, i) => `  ${i + 1}. ${d}`).join('\n')}\n${failure.diff}`);
-            steps += seeds.length;
-        }
-        assert.ok(modes.incremental >= 0.8 * steps, `incremental ${modes.incremental} of ${steps} (full ${modes.full})`);
-
-        // A frame of another site is in another process: its own capture reads its boxes, placed at its owner's.
-        const shop = await framedShop('localhost', AGENT_OPTIONS);
-        try {
-            await shop.session.snapshot();
-            const frame = shop.page.frames().find(f => f !== shop.page.mainFrame());
-            for (const change of [
-                () => shop.page.evaluate(() => { document.querySelector('h1').textContent = 'Checkout (2)'; }),
-                () => frame.evaluate(() => { document.querySelector('#t').textContent = 'Card number, 16 digits'; }),
-                () => shop.page.evaluate(() => { document.body.insertAdjacentHTML('afterbegin', '<div style="height:400px">Banner</div>'); }),
-            ]) {
-                await change();
-                const numbering = shop.session._numbering();
-                const look = await shop.session.snapshot();
-                assert.equal(look.stats.captureMode, 'incremental', look.notes.join('; '));
-                assert.equal(difference(look, await fullCapture(shop.page, numbering, AGENT_OPTIONS)), null);
-            }
-        } finally {
-            await shop.close();
-        }
-
-        // Nothing moved: the watcher's answer stands. A scroll alone: a new look, of the rows now in view.
-        const { page, session, close } = await open(big, AGENT_OPTIONS);
-        try {
-            const first = await session.snapshot();
-            const again = await session.snapshot();
-            assert.equal(again.revision, first.revision, 'an unchanged page keeps its revision');
-            assert.match(first.text, /Item 0: /);
-            await page.evaluate(() => document.querySelector('#card-60').scrollIntoView());
-            const numbering = session._numbering();
-            const scrolled = await session.snapshot();
-            assert.equal(scrolled.stats.captureMode, 'incremental');
-            assert.ok(scrolled.revision > first.revision, 'a scroll is a change of what the agent sees');
-            assert.doesNotMatch(scrolled.text, /Item 0: /);
-            assert.match(scrolled.text, /Item 60: /);
-            assert.equal(difference(scrolled, await fullCapture(page, numbering, AGENT_OPTIONS)), null);
-        } finally {
-            await close();
-        }
-    } finally {
-        rmSync(dir, { recursive: true, force: true });
-    }
-});
