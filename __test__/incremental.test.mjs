@@ -465,6 +465,46 @@ test('a page with open shadow roots is looked at incrementally: slotted content,
     });
 });
 
+test('nodes a script assigns to a slot by hand (slot.assign(), no mutation) are in the next look, read with their host', async () => {
+    // A shadow root in `slotAssignment: 'manual'` takes only what `assign()` gives its slots: the
+    // flat tree changes with no attribute or child changed. The slot says so with `slotchange`.
+    const html = `<!doctype html><title>Manual slots</title><main><h1>Tabs</h1>
+<x-tabs><button id="one">First tab</button><button id="two">Second tab</button><p id="note">A note</p></x-tabs>
+<ul>${Array.from({ length: 120 }, (_, k) => `<li><a href="#r${k}">Row ${k}</a></li>`).join('')}</ul></main>
+<script>
+customElements.define('x-tabs', class extends HTMLElement {
+    constructor() {
+        super();
+        const root = this.attachShadow({ mode: 'open', slotAssignment: 'manual' });
+        root.innerHTML = '<nav aria-label="Tabs"><slot name="shown"></slot></nav><section><slot id="panel"></slot></section>';
+        root.querySelector('slot').assign(this.querySelector('#one'));
+    }
+});
+</script>`;
+    await onWrittenPage({ 'manual.html': html }, async opened => {
+        const { page } = opened;
+        const first = await opened.session.snapshot();
+        assert.match(first.text, /button "First tab"/);
+        assert.doesNotMatch(first.text, /Second tab/);
+        const incremental = look => assert.equal(look.stats.captureMode, 'incremental', look.notes.join('; '));
+        const slot = sel => `document.querySelector('x-tabs').shadowRoot.querySelector('${sel}')`;
+        await eachLookIsFull(opened, [
+            ['a second node assigned', () => page.evaluate(`${slot('slot')}.assign(document.querySelector('#one'), document.querySelector('#two'))`), (look, what) => {
+                assert.match(look.text, /button "Second tab"/, what);
+                incremental(look);
+            }],
+            ['a node moved to another slot', () => page.evaluate(`${slot('#panel')}.assign(document.querySelector('#note'))`), (look, what) => {
+                assert.match(look.text, /A note/, what);
+                incremental(look);
+            }],
+            ['a slot emptied', () => page.evaluate(`${slot('slot')}.assign()`), (look, what) => {
+                assert.doesNotMatch(look.text, /First tab|Second tab/, what);
+                incremental(look);
+            }],
+        ]);
+    });
+});
+
 test('inside shadow trees, a hover menu, a focus-within menu, a popover, a field a script set, a rule added through the CSSOM and a :host(:hover) rule are in the next look', async () => {
     const shadow = [
         '<style>.nav .sub,.menu .items{display:none} .nav:hover .sub{display:block} .menu:focus-within .items{display:block} :host(.wide) .extra{display:none}</style>',

@@ -700,6 +700,16 @@
             const t = path.length ? path[0] : e.target;
             if (t && t.nodeType === 1) mark(t);
         };
+        // A slot whose assigned nodes changed (its `slotchange`): what a shadow root of manual
+        // assignment takes by `slot.assign()` changes the flat tree with no mutation. The host is
+        // read again as its flat tree (a slot's nodes are its host's light children).
+        const slotChanged = e => {
+            state.seq += 1;
+            state.lastAt = now();
+            if (!state.sessions.size) return;
+            const t = e.target;
+            if (t && t.nodeType === 1) mark(hostOf(t) || t);
+        };
         const stateMoved = () => {
             stateSeq += 1;
         };
@@ -721,6 +731,9 @@
             // A `content-visibility: auto` element's content is laid out only near the viewport:
             // scrolled to, it comes into layout (and the snapshot) with no mutation, and says so.
             doc.addEventListener('contentvisibilityautostatechange', touched, true);
+            // Slots are in shadow roots, whose events this hears as a document's; `slotchange`
+            // does not leave its tree.
+            doc.addEventListener('slotchange', slotChanged, true);
             // What can move a state pseudo-class's matches (see `STATE`).
             for (const type of ['mouseover', 'mouseout', 'focusin', 'focusout']) doc.addEventListener(type, stateMoved, true);
             if (doc.defaultView) doc.defaultView.addEventListener('hashchange', stateMoved, true);
