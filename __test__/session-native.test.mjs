@@ -182,6 +182,52 @@ test('endpoint: an action waits for the requests it started (the Network domain 
     }
 });
 
+test('endpoint: a click that starts a load the server never answers is done, and the look after it ends by its deadline', async () => {
+    // While such a load is pending Chrome holds every question to the tab. The click's wait for the
+    // next frame is bounded at 1 s (it took the action's whole deadline), the settle's questions by
+    // the settle's cap, and the look by its `timeoutMs`, its watcher's wait included (the watcher
+    // took 2.5 s of a 5 s look and the capture then had the whole 5 s: 7.5 s). Together, the act
+    // took 14 s here before, for a settle of 1.5 s and a look of 5.
+    const http = await import('node:http');
+    const server = await new Promise(resolve => {
+        const s = http.createServer((req, res) => {
+            if (req.url === '/hang') return; // never answered
+            res.setHeader('content-type', 'text/html');
+            res.end('<!doctype html><title>Home</title><a href="/hang">Go nowhere</a>');
+        });
+        s.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const page = await newTab(browser);
+    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
+    const cdp = await page.context().newCDPSession(page);
+    const { targetInfo } = await cdp.send('Target.getTargetInfo');
+    await cdp.detach();
+    const session = createPageSession({ cdpEndpoint: endpoint, targetId: targetInfo.targetId }, { settleMs: 1500, timeoutMs: 5000 });
+    try {
+        const s = await session.snapshot();
+        const ref = s.text.match(/link "Go nowhere" \[ref=(@e\d+)\]/)[1];
+        const started = Date.now();
+        const r = await session.act('click', { ref }, { snapshotOptions: { timeoutMs: 5000 } });
+        const took = Date.now() - started;
+        assert.equal(r.success, true, JSON.stringify(r));
+        assert.equal(r.snapshot, null);
+        assert.match(r.snapshotError, /^snapshot capture exceeded timeoutMs \(5000 ms\) .*: the page's watcher did not answer within \d+ ms, and the capture had the \d+ ms left$/);
+        assert.equal(r.settle.settled, false);
+        assert.ok(r.settle.pending.requests.some(u => u.endsWith('/hang')), JSON.stringify(r.settle));
+        // A bound, not a speed: 1 s for the frame, 1.5 for the settle, 5 for the look, and slack.
+        assert.ok(took < 10000, `the act took ${took} ms`);
+        // The load stopped, the tab answers again.
+        await session.send('Page.stopLoading', {});
+        session.invalidate();
+        assert.match((await session.snapshot()).text, /link "Go nowhere"/);
+    } finally {
+        await session.close();
+        await page.close();
+        server.closeAllConnections();
+        server.close();
+    }
+});
+
 test('endpoint: click, fill and scroll act in a background tab, and the tab in front stays in front', async () => {
     // A browser of its own with no Playwright attached: Playwright makes every page it drives report itself visible.
     const { launchChromiumNative } = await import('../lib/chromium.mjs');

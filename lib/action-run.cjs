@@ -87,7 +87,10 @@ async function runActionWith(source, snapshot, action, args, options, after) {
     let settle = null;
     let snapshotError = null;
     try {
-        ({ snapshot: fresh, settle = null } = await after());
+        // `lookError`: the look after a settle failed, and the settle is still reported.
+        let lookError;
+        ({ snapshot: fresh, settle = null, lookError } = await after());
+        if (lookError) throw lookError;
     } catch (err) {
         snapshotError = err && err.message ? err.message : String(err);
     }

@@ -366,14 +366,28 @@ class PageSession {
         // loaded machine once took over 2 s). If the watcher still does not answer, the capture
         // is full, and says why.
         const watchMs = incremental ? Math.min(5000, Math.max(2000, Math.round((Number(o.timeoutMs) || native.DEFAULT_TIMEOUT_MS) / 2))) : 2000;
+        const watchStarted = performance.now();
         const state = await this._watch(!incremental, watchMs, incremental, incremental);
         const token = incremental && state && typeof state.token === 'string' ? state.token : null;
+        // A watcher that did not answer spent the look's time: the capture has what is left of
+        // `timeoutMs` (at least a second), so the look ends by its deadline. (A tab that holds every
+        // question, for a load its server does not answer, took the watcher's wait and then the
+        // capture's whole deadline: 7.5 s for a `timeoutMs` of 5 s.)
+        const capturing = state === null
+            ? { ...o, timeoutMs: Math.max(1000, Math.round((Number(o.timeoutMs) || native.DEFAULT_TIMEOUT_MS) - (performance.now() - watchStarted))) }
+            : o;
         // reuse: the last snapshot of this shape, of this document, can answer for an unchanged page.
         // sawChange: the look saw mutations or input since the last capture's look: the capture asks
         // for the changed subtrees at once.
         const [reuseOk, sawChange] = this._native.beforeCapture(key, state ?? null, token ?? undefined);
         const reuse = Boolean(prev && !bypass && reuseOk);
-        const { snapshot, after, recorded: recordedByCore, progress } = await this._capture(o, token, reuse, sawChange, incremental && state, key);
+        const { snapshot, after, recorded: recordedByCore, progress } = await this._capture(capturing, token, reuse, sawChange, incremental && state, key).catch(err => {
+            if (capturing !== o && err && err.errorCode === 'snapshot.timeout') {
+                const asked = Number(o.timeoutMs) || native.DEFAULT_TIMEOUT_MS;
+                err.message = `${err.message.replace(/\(\d+ ms\)/, `(${asked} ms)`)}: the page's watcher did not answer within ${watchMs} ms, and the capture had the ${capturing.timeoutMs} ms left`;
+            }
+            throw err;
+        });
         if (incremental && state === null && Array.isArray(snapshot.notes)) {
             snapshot.notes.push(`${native.FULL_CAPTURE_NOTE}the page's watcher did not answer within ${watchMs} ms`);
         }
@@ -570,7 +584,10 @@ class PageSession {
         const started = performance.now();
         let state = null;
         for (;;) {
-            state = await this._watch(false);
+            // A question the tab holds (a load the server does not answer holds every call) is
+            // waited for no longer than the settle has left: the settle's cap is its whole wait.
+            const left = settleMs - (performance.now() - started);
+            state = await this._watch(false, Math.min(2000, Math.max(100, left)));
             // A JavaScript dialog stops the page's scripts: nothing settles until it is answered.
             if (state === null && (await this._access.dialog())) {
                 return { waitedMs: Math.round(performance.now() - started), settled: false, pending: { requests: [], domQuietMs: null, readyState: null, dialog: true }, requestsTracked: this._requests.tracked };
@@ -624,8 +641,12 @@ class PageSession {
         const result = await runActionWith(this._source, view, action, input, { timeoutMs, via: this._access.act, throwFatal: true }, async () => {
             this._native.markDirty();
             const settle = await this._settle(this._actedAt, settleMs);
-            const snapshot = await this.snapshot({ ...(o.snapshotOptions || {}) });
-            return { snapshot, settle };
+            try {
+                return { snapshot: await this.snapshot({ ...(o.snapshotOptions || {}) }), settle };
+            } catch (err) {
+                // The action's result says how the settle went either way.
+                return { snapshot: null, settle, lookError: err };
+            }
         });
         result.revision = this._native.revision;
         return result;

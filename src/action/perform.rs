@@ -287,7 +287,16 @@ pub async fn scroll_page(page: &Page<'_>, direction: &str, amount: u64) -> Step<
     Ok(json!({ "viewport": page.viewport().await? }))
 }
 
-/// One frame for the page to react before the next look; a failure is no reason to fail.
+/// The most an action waits for the page's next frame. A click that starts a
+/// load the server does not answer holds every call to the tab until the
+/// load ends: this wait took the action's whole deadline (5 s in the MCP
+/// server's test), where a frame takes milliseconds; the session's settle,
+/// which comes next, waits for the page to be quiet.
+const FRAME_WAIT_MS: u64 = 1000;
+
+/// One frame for the page to react before the next look; a failure, or no
+/// frame within [`FRAME_WAIT_MS`], is no reason to fail.
 pub async fn settle(page: &Page<'_>) {
-    let _ = page.evaluate(&scripts::call_expression(scripts::SETTLE, &[])).await;
+    let expression = scripts::call_expression(scripts::SETTLE, &[]);
+    let _ = tokio::time::timeout(std::time::Duration::from_millis(FRAME_WAIT_MS), page.evaluate(&expression)).await;
 }
