@@ -33,6 +33,24 @@ async function tab(file) {
     return { page, targetId: targetInfo.targetId };
 }
 
+/**
+ * A tab on a local HTTP server whose requests `handle(req, res)` answers (or leaves
+ * unanswered), loaded at `/`: `{ page, targetId, server }`.
+ */
+async function servedTab(handle) {
+    const http = await import('node:http');
+    const server = await new Promise(resolve => {
+        const s = http.createServer(handle);
+        s.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const page = await newTab(browser);
+    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
+    const cdp = await page.context().newCDPSession(page);
+    const { targetInfo } = await cdp.send('Target.getTargetInfo');
+    await cdp.detach();
+    return { page, targetId: targetInfo.targetId, server };
+}
+
 const body = s => s.text.replace(/<<<[^\n]*\n|>>>[^\n]*\n?/g, '');
 
 test('endpoint: after each of 24 random changes the session looks incrementally and sees what a full-capture twin sees', async () => {
@@ -143,29 +161,20 @@ for (const kind of ['playwright', 'endpoint']) {
 }
 
 test('endpoint: an action waits for the requests it started (the Network domain over the session\'s own connection)', async () => {
-    const http = await import('node:http');
     let answeredAt = null;
-    const server = await new Promise(resolve => {
-        const s = http.createServer((req, res) => {
-            if (req.url === '/api') {
-                setTimeout(() => { res.setHeader('content-type', 'application/json'); res.end('["Late order"]'); answeredAt = Date.now(); }, 600);
-                return;
-            }
-            res.setHeader('content-type', 'text/html');
-            res.end(`<!doctype html><title>Orders</title><button id=b>Load orders</button><ul id=list></ul><script>
-                document.getElementById('b').onclick = () => fetch('/api').then(r => r.json()).then(items => {
-                    for (const t of items) { const li = document.createElement('li'); li.textContent = t; document.getElementById('list').append(li); }
-                });
-            </script>`);
-        });
-        s.listen(0, '127.0.0.1', () => resolve(s));
+    const { page, targetId, server } = await servedTab((req, res) => {
+        if (req.url === '/api') {
+            setTimeout(() => { res.setHeader('content-type', 'application/json'); res.end('["Late order"]'); answeredAt = Date.now(); }, 600);
+            return;
+        }
+        res.setHeader('content-type', 'text/html');
+        res.end(`<!doctype html><title>Orders</title><button id=b>Load orders</button><ul id=list></ul><script>
+            document.getElementById('b').onclick = () => fetch('/api').then(r => r.json()).then(items => {
+                for (const t of items) { const li = document.createElement('li'); li.textContent = t; document.getElementById('list').append(li); }
+            });
+        </script>`);
     });
-    const page = await newTab(browser);
-    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
-    const cdp = await page.context().newCDPSession(page);
-    const { targetInfo } = await cdp.send('Target.getTargetInfo');
-    await cdp.detach();
-    const session = createPageSession({ cdpEndpoint: endpoint, targetId: targetInfo.targetId }, { settleMs: 5000 });
+    const session = createPageSession({ cdpEndpoint: endpoint, targetId }, { settleMs: 5000 });
     try {
         const s = await session.snapshot();
         const ref = s.text.match(/button "Load orders" \[ref=(@e\d+)\]/)[1];
@@ -188,21 +197,12 @@ test('endpoint: a click that starts a load the server never answers is done, and
     // the settle's cap, and the look by its `timeoutMs`, its watcher's wait included (the watcher
     // took 2.5 s of a 5 s look and the capture then had the whole 5 s: 7.5 s). Together, the act
     // took 14 s here before, for a settle of 1.5 s and a look of 5.
-    const http = await import('node:http');
-    const server = await new Promise(resolve => {
-        const s = http.createServer((req, res) => {
-            if (req.url === '/hang') return; // never answered
-            res.setHeader('content-type', 'text/html');
-            res.end('<!doctype html><title>Home</title><a href="/hang">Go nowhere</a>');
-        });
-        s.listen(0, '127.0.0.1', () => resolve(s));
+    const { page, targetId, server } = await servedTab((req, res) => {
+        if (req.url === '/hang') return; // never answered
+        res.setHeader('content-type', 'text/html');
+        res.end('<!doctype html><title>Home</title><a href="/hang">Go nowhere</a>');
     });
-    const page = await newTab(browser);
-    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
-    const cdp = await page.context().newCDPSession(page);
-    const { targetInfo } = await cdp.send('Target.getTargetInfo');
-    await cdp.detach();
-    const session = createPageSession({ cdpEndpoint: endpoint, targetId: targetInfo.targetId }, { settleMs: 1500, timeoutMs: 5000 });
+    const session = createPageSession({ cdpEndpoint: endpoint, targetId }, { settleMs: 1500, timeoutMs: 5000 });
     try {
         const s = await session.snapshot();
         const ref = s.text.match(/link "Go nowhere" \[ref=(@e\d+)\]/)[1];
