@@ -331,11 +331,11 @@ test('tool calls a client sends at once run one at a time, in order: parallel fi
     }
 });
 
-test('a page whose server never answers: its navigation stops at --navigation-timeout and the tab answers again; a click that starts one stops it too and shows the page', async () => {
+test('a page whose server never answers: its navigation stops at --navigation-timeout and the tab answers again; a click or a key that starts one stops it too and shows the page', async () => {
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => {
-        if (req.url === '/hang') return; // never answered
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Home</title><a href="/hang">Go nowhere</a>');
+        if (req.url.startsWith('/hang')) return; // never answered
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Home</title><a href="/hang">Go nowhere</a><form action="/hang"><input name="q" aria-label="Query"></form>');
     });
     await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${server.address().port}`;
@@ -367,6 +367,19 @@ test('a page whose server never answers: its navigation stops at --navigation-ti
         // (As a look after any action: what changed since the last, here nothing.)
         assert.match(clicked.text, /\nNo change on the page\.$/, 'the answer carries the page as it is');
         assert.ok(Date.now() - t < 12000, `the click took ${Date.now() - t} ms`);
+        // So does a step of the server's own: Enter in a form whose server never answers (before,
+        // the look's timeout was the tool's error, and the load went on holding the tab).
+        t = Date.now();
+        const submitted = await call('browser_type', { ref: refOf(look.text, 'textbox', 'Query'), text: 'shoes', submit: true });
+        assert.equal(submitted.isError, false, submitted.text);
+        assert.match(status(submitted), /^Typed and pressed Enter\. The page gave no snapshot after it in time .*so its loading was stopped: the tab shows the page it had\.$/, submitted.text);
+        // (As a look after any action: what changed since the last.)
+        assert.match(submitted.text, /\nNo change on the page\.$|textbox "Query"/, 'the answer carries the page as it is');
+        assert.ok(Date.now() - t < 12000, `the submit took ${Date.now() - t} ms`);
+        t = Date.now();
+        const after = await call('get_snapshot');
+        assert.equal(after.isError, false, after.text);
+        assert.ok(Date.now() - t < 3000, `a look after it took ${Date.now() - t} ms`);
         const reloaded = await call('browser_navigate', { url: 'reload' });
         assert.equal(reloaded.isError, false, reloaded.text);
         assert.match(reloaded.text, /link "Go nowhere"/);

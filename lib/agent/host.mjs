@@ -30,6 +30,8 @@ const SHOT_MAX_CSS_PX = 32000;
  * waited for on their own.
  */
 const QUIET_MS = 50;
+/** Codes that say the tab or the browser is gone: no look again will answer. */
+const FATAL_CODES = new Set(['target.detached', 'target.crashed', 'connection.closed']);
 const EVALUATE_MAX_CHARS = 5000;
 
 const VERBS = { browser_click: 'Clicked', browser_fill: 'Filled', browser_type: 'Typed', browser_select: 'Selected', browser_hover: 'Hovered', browser_scroll: 'Scrolled' };
@@ -955,13 +957,28 @@ export class AgentHost {
 
     /** A step of our own (keys, mouse, navigation) run as an action: settled and looked at. */
     async _perform(session, fn) {
-        const r = await session.perform(fn, { snapshotOptions: this._options(true) }).catch(async err => {
+        let done = false;
+        const step = async () => {
+            const value = await fn();
+            done = true;
+            return value;
+        };
+        let lookError = null;
+        const r = await session.perform(step, { snapshotOptions: this._options(true) }).catch(async err => {
             // A dialog that opened during the step stops the page: say so instead of failing.
             if (await session.dialog()) return null;
+            // The step was done and only the look after it failed (Enter in a form whose server
+            // does not answer: the load holds the tab): `_after` stops the load and looks again,
+            // as after a click. Before, the look's timeout was the tool's error and the load went
+            // on holding the tab.
+            if (done && !FATAL_CODES.has(err && err.errorCode)) {
+                lookError = err && err.message ? err.message : String(err);
+                return null;
+            }
             throw err;
         });
         const dialog = await this._dialogLine(session);
-        return { snapshot: r && !dialog ? r.snapshot : null, dialog };
+        return { snapshot: r && !dialog ? r.snapshot : null, dialog, lookError };
     }
 
     async _after(status, session, snapshot, { page = false, knownUrl = null, quiet = false, lookError = null } = {}) {
@@ -1114,7 +1131,7 @@ export class AgentHost {
                 if (input.submit === true && (name === 'browser_fill' || name === 'browser_type')) {
                     const p = await this._perform(session, () => this._press(session, 'Enter'));
                     if (p.dialog) return { text: `${statusOf(name, args)} and pressed Enter.\n${p.dialog}`, isError: false };
-                    return this._after(`${statusOf(name, args)} and pressed Enter.`, session, p.snapshot);
+                    return this._after(`${statusOf(name, args)} and pressed Enter.`, session, p.snapshot, { lookError: p.lookError });
                 }
                 let status = `${statusOf(name, args)}.`;
                 if (before) {
@@ -1145,7 +1162,7 @@ export class AgentHost {
                 }
                 const p = await this._perform(session, () => this._dispatch(session, events));
                 if (p.dialog) return { text: `Pressed ${key}.\n${p.dialog}`, isError: false };
-                return this._after(`Pressed ${key}.`, session, p.snapshot);
+                return this._after(`Pressed ${key}.`, session, p.snapshot, { lookError: p.lookError });
             }
             case 'browser_hover': {
                 const ref = this._ref(input);
@@ -1156,7 +1173,7 @@ export class AgentHost {
                 const p = await this._perform(session, () => session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: point.x, y: point.y }));
                 const done = `Hovered${hidden ? ' (its tab was out of sight and is now in front: a pointer move reaches only a tab that draws)' : ''}.`;
                 if (p.dialog) return { text: `${done}\n${p.dialog}`, isError: false };
-                return this._after(done, session, p.snapshot);
+                return this._after(done, session, p.snapshot, { lookError: p.lookError });
             }
             case 'wait_for_ui_change': {
                 const kinds = ['hierarchy_diff', 'text_change', 'state_change'];
@@ -1219,7 +1236,8 @@ export class AgentHost {
                 const status = `${input.accept ? 'Accepted' : 'Dismissed'} the ${open.type} dialog.`;
                 if (p.dialog) return { text: `${status}\n${p.dialog}`, isError: false };
                 if (open.type === 'beforeunload' && input.accept) await this._loaded(session);
-                return this._after(status, session, open.type === 'beforeunload' ? await session.snapshot(this._options(false)) : p.snapshot);
+                if (open.type === 'beforeunload') return this._after(status, session, await session.snapshot(this._options(false)));
+                return this._after(status, session, p.snapshot, { lookError: p.lookError });
             }
             case 'browser_evaluate': {
                 const expression = this._string(input, 'expression');
