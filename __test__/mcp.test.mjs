@@ -390,6 +390,36 @@ test('a page whose server never answers: its navigation stops at --navigation-ti
     }
 });
 
+test('a page whose script never ends (a click handler in an endless loop): the click is a timeout that says what ends it, and a navigation away answers at once', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/other' ? '<title>Other</title><h1>Other page</h1>' : '<title>Home</title><button onclick="for (;;) {}">Freeze</button>');
+    });
+    await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const { client, call } = await connect(['--navigation-timeout', '2000']);
+    try {
+        const home = await call('browser_navigate', { url: `${base}/` });
+        const frozen = await call('browser_click', { ref: refOf(home.text, 'button', 'Freeze') });
+        assert.equal(frozen.isError, true, frozen.text);
+        assert.match(status(frozen), /^Error timeout: /, frozen.text);
+        assert.match(frozen.text, /running a script that does not end: browser_navigate to another URL, or browser_navigate \{url: "reload"\}, ends either\)$/, frozen.text);
+        const look = await call('get_snapshot');
+        assert.equal(look.isError, true, look.text);
+        assert.match(look.text, /running a script that does not end/, look.text);
+        // What it says works: the tab answers again on the page it went to.
+        const t = Date.now();
+        const away = await call('browser_navigate', { url: `${base}/other` });
+        assert.equal(away.isError, false, away.text);
+        assert.match(away.text, /heading "Other page"/);
+        assert.ok(Date.now() - t < 5000, `the navigation took ${Date.now() - t} ms`);
+    } finally {
+        await client.close();
+        server.closeAllConnections();
+        server.close();
+    }
+});
+
 test('a full-page screenshot of a long page is scaled to 8,000 pixels a side, which models accept, and says so', async () => {
     const { client, call } = await connect();
     try {

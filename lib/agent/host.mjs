@@ -789,8 +789,9 @@ export class AgentHost {
         } else if (err && err.errorCode === 'snapshot.timeout') {
             code = 'timeout';
             // Another look would wait out the same deadline (a navigation the server does not
-            // answer holds every call to the tab): say what ends it instead.
-            message = `${message}; the page did not answer in time (it may be loading a page that does not answer: ${this.steps.navigate} to another URL, or ${this.steps.reload}, ends that load)`;
+            // answer holds every call to the tab, and so does a script that never returns, such
+            // as a click handler in an endless loop): say what ends either instead.
+            message = `${message}; ${this._heldHint()}`;
             withSnapshot = false;
         } else if (err && err.errorCode === 'target.detached') {
             message = `the tab is gone (closed or detached): ${message}. ${await this._tabsLine()}`;
@@ -905,6 +906,11 @@ export class AgentHost {
         return this._render(await session.snapshot(this._options(false)), { page: true, shown: this._shown(session).blocks, session });
     }
 
+    /** What a tab that answers nothing in time may be doing, and what ends it. */
+    _heldHint() {
+        return `the page did not answer in time (it may be loading a page that does not answer, or running a script that does not end: ${this.steps.navigate} to another URL, or ${this.steps.reload}, ends either)`;
+    }
+
     _checkUrl(url) {
         let u;
         try {
@@ -993,7 +999,7 @@ export class AgentHost {
             session.invalidate();
             const again = await session.snapshot(this._options(true)).catch(() => null);
             if (!again) {
-                return { text: `${status} The page gave no snapshot after it in time${why}; it may be loading a page that does not answer: ${this.steps.snapshot} again, or end the load with ${this.steps.navigate} (another URL, or ${this.steps.reload}).`, isError: false };
+                return { text: `${status} The page gave no snapshot after it in time${why}; it may be loading a page that does not answer, or running a script that does not end: ${this.steps.snapshot} again, or end either with ${this.steps.navigate} (another URL, or ${this.steps.reload}).`, isError: false };
             }
             status = `${status} The page gave no snapshot after it in time${why}, so its loading was stopped: the tab shows the page it had.`;
             snapshot = again;
@@ -1126,7 +1132,9 @@ export class AgentHost {
                     // An error carries the whole page, not only what changed: the agent chooses again from it.
                     const whole = r.snapshot && r.snapshot.textIsDelta ? { ...r.snapshot, text: r.snapshot.fullText, textIsDelta: false } : r.snapshot;
                     const page = whole ? this._render(whole, { page: true, shown: this._shown(session).blocks, session }) : (r.snapshotError ?? '');
-                    return { text: `Error ${r.error}: ${r.message}${page ? `\n${page}` : ''}`, isError: true };
+                    // Neither the step nor a look answered: the tab is held (see `_failure`): say what ends it.
+                    const held = !whole && r.error === 'timeout' ? `\n${this._heldHint()}` : '';
+                    return { text: `Error ${r.error}: ${r.message}${page ? `\n${page}` : ''}${held}`, isError: true };
                 }
                 if (input.submit === true && (name === 'browser_fill' || name === 'browser_type')) {
                     const p = await this._perform(session, () => this._press(session, 'Enter'));
