@@ -31,6 +31,12 @@ use crate::text::snapshot::{CaptureMode, PageFacts, WebAiSnapshot};
 
 const TAKE_JS: &str = crate::page::TAKE_CHANGES;
 const FACTS_JS: &str = crate::page::SUBTREE_FACTS;
+
+/// The subtree reader called by name on a changed subtree's root, in the page's world of ours
+/// where the take compiled it (frames' worlds of other origins are sent [`FACTS_JS`] itself).
+fn subtree_facts_call() -> String {
+    format!("function (styles) {{ return globalThis.{}.call(this, styles); }}", crate::page::SUBTREE_FACTS_FN)
+}
 const FRAME_WATCH_JS: &str = crate::page::FRAME_WATCH;
 
 /// The remote objects a repeat capture makes, released together (the session's key follows).
@@ -360,10 +366,18 @@ async fn repeat(
         _ => "null".to_string(),
     };
     let cut_seq = mirror.facts.as_ref().and_then(|f| f.hash_cut).map_or("null".to_string(), |s| s.to_string());
+    // The first capture in a world compiles the take and the subtree reader there, and keeps
+    // them; the ones after it call them by name (`crate::page::TAKE_FN`).
+    let (take_fn, facts_fn) = (crate::page::TAKE_FN, crate::page::SUBTREE_FACTS_FN);
+    let take = if mirror.scripts_in == Some(world.context_id) {
+        format!("globalThis.{take_fn}")
+    } else {
+        format!("(globalThis.{facts_fn} = ({FACTS_JS}), globalThis.{take_fn} = ({TAKE_JS}))")
+    };
     let mut first = vec![
         command(
             RepeatCall::Take,
-            json!({ "expression": format!("({TAKE_JS})({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key}, {MAX_REACH}, {cut_key}, {cut_seq})"), "contextId": world.context_id, "returnByValue": true }),
+            json!({ "expression": format!("{take}({MAX_ROOTS}, {MAX_BLIND_FRAMES}, {key}, {MAX_REACH}, {cut_key}, {cut_seq})"), "contextId": world.context_id, "returnByValue": true }),
         ),
         CdpCommand::new(Call::FrameTree, json!({})),
     ];
@@ -408,8 +422,11 @@ async fn repeat(
     let replies = crate::trace::timed_async("repeat.take", reader.batch(&first)).await;
     let taken = json_of!(first[0], &replies[0], opts);
     if let Some(f) = thrown(&taken, "the watcher could not be asked") {
+        // (Were the kept scripts gone, the next capture compiles them again.)
+        mirror.scripts_in = None;
         return Ok(Err(f));
     }
+    mirror.scripts_in = Some(world.context_id);
     let summary = taken.pointer("/result/value").cloned().unwrap_or(Value::Null);
     let frame_tree = json_of!(first[1], &replies[1], opts);
     let targets: Option<String> = targets_at.and_then(|k| match replies.get(k) {
@@ -677,12 +694,14 @@ async fn read_roots(
     let (roots, rest) = items.split_at(root_count.min(items.len()));
     let (lists, rest) = rest.split_at(list_plan.plans.len().min(rest.len()));
     let (gone, frames) = rest.split_at(list_plan.gone.iter().sum::<usize>().min(rest.len()));
+    let facts_call = subtree_facts_call();
     for (k, (_, id)) in roots.iter().enumerate() {
         let k = k as u32;
         reads.push(command(RepeatCall::Describe(k), json!({ "objectId": id, "depth": -1, "pierce": true })));
+        // Compiled by this look's take at the latest: the session's commands run in turn.
         reads.push(command(
             RepeatCall::Facts(k),
-            json!({ "objectId": id, "functionDeclaration": FACTS_JS, "arguments": [{ "value": styles }], "returnByValue": true }),
+            json!({ "objectId": id, "functionDeclaration": facts_call, "arguments": [{ "value": styles }], "returnByValue": true }),
         ));
     }
     // Each list, and each child it lost, by itself: their backend ids (the children it has now

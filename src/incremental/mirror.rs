@@ -92,6 +92,9 @@ pub struct Mirror {
     /// session's group (it read subtrees): the next one turns the one off and lets the
     /// others go. A new mirror assumes so (a repeat capture that fell back may have).
     pub left_open: bool,
+    /// The world (execution context) where a repeat capture's scripts were
+    /// compiled and kept (`crate::page::TAKE_FN`): later captures there call them by name.
+    pub scripts_in: Option<i64>,
     /// A hash of the layout boxes the last build from the mirror placed (`super::layout`):
     /// a look that needs boxes finds the page unchanged only when they are the same.
     pub boxes_seen: Option<u64>,
