@@ -2,7 +2,8 @@
 // once it is kept in our world (`src/page/mod.rs`, FACTS_FN): the page facts
 // on a small page (their call opens every capture), and the changed-subtree
 // script on one card of the generated 40k-node page (once per changed
-// subtree of a repeat look, still sent whole). Medians of `--runs` calls
+// subtree of a repeat look; called by name since 2026-11-29, with the repeat
+// look's first question, `take_changes.js`). Medians of `--runs` calls
 // over a Playwright CDP session, in an isolated world of our own.
 //
 //   node bench/script-calls.mjs [--runs N] [FILE]

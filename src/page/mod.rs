@@ -30,11 +30,10 @@ pub const FACTS_FN: &str = "__webAiSnapshotFactsFn";
 /// A repeat capture's first question (`take_changes.js`) and its reader of a
 /// changed subtree (`subtree_facts.js`), compiled once per world by the first
 /// repeat capture there, which sends their text; later ones call them by name.
-/// Their text, parsed on every call, cost the renderer 0.5–0.9 ms a script
-/// (15 KB of subtree facts: 6.09 against 5.64 ms on a page with 1.5 MB of
-/// inline state, 2.81 against 1.94 on a page of six elements; medians of 30,
-/// `target/exp/byname.mjs`, scratch), and a look after a row was added sends
-/// the reader once a new row.
+/// A script evaluated whole is parsed on every call: the page facts (11.7 KB,
+/// evaluated as the take is) answered in 1.65 ms sent whole against 0.91 by
+/// name; the subtree reader, a function called on a subtree's root, in 1.35
+/// against 1.21 (medians of 60, `node bench/script-calls.mjs`, 2026-11-29).
 pub const TAKE_FN: &str = "__webAiSnapshotTakeFn";
 pub const SUBTREE_FACTS_FN: &str = "__webAiSnapshotSubtreeFactsFn";
 
