@@ -368,11 +368,12 @@ async fn repeat(
     let cut_seq = mirror.facts.as_ref().and_then(|f| f.hash_cut).map_or("null".to_string(), |s| s.to_string());
     // The first capture in a world compiles the take and the subtree reader there, and keeps
     // them; the ones after it call them by name (`crate::page::TAKE_FN`).
-    let (take_fn, facts_fn) = (crate::page::TAKE_FN, crate::page::SUBTREE_FACTS_FN);
+    let (take_fn, facts_fn, boxes_fn) = (crate::page::TAKE_FN, crate::page::SUBTREE_FACTS_FN, crate::page::LAYOUT_BOXES_FN);
     let take = if mirror.scripts_in == Some(world.context_id) {
         format!("globalThis.{take_fn}")
     } else {
-        format!("(globalThis.{facts_fn} = ({FACTS_JS}), globalThis.{take_fn} = ({TAKE_JS}))")
+        let boxes = crate::page::LAYOUT_BOXES;
+        format!("(globalThis.{facts_fn} = ({FACTS_JS}), globalThis.{boxes_fn} = ({boxes}), globalThis.{take_fn} = ({TAKE_JS}))")
     };
     let mut first = vec![
         command(

@@ -100,9 +100,10 @@ pub fn other_origins(count: usize) -> String {
     format!("{count} frame(s) of other origins in the page's process, whose layout boxes only a full capture reads (viewportOnly, maxTokens)")
 }
 
-/// The script's call, for `Runtime.evaluate` in our world.
+/// The script's call by name, for `Runtime.evaluate` in our world, where the
+/// repeat capture's first question compiled it (`crate::page::LAYOUT_BOXES_FN`).
 pub fn expression(order: &Order) -> String {
-    crate::page::call_expression(crate::page::LAYOUT_BOXES, &[json!(order.laid)])
+    format!("globalThis.{}({})", crate::page::LAYOUT_BOXES_FN, json!(order.laid))
 }
 
 /// The boxes of the script's answer (`value`, the string it returned) for

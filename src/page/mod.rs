@@ -36,14 +36,18 @@ pub const FACTS_FN: &str = "__webAiSnapshotFactsFn";
 /// against 1.21 (medians of 60, `node bench/script-calls.mjs`, 2026-11-29).
 pub const TAKE_FN: &str = "__webAiSnapshotTakeFn";
 pub const SUBTREE_FACTS_FN: &str = "__webAiSnapshotSubtreeFactsFn";
+/// An agent's repeat look's reader of layout boxes (`layout_boxes.js`, 4 KB),
+/// compiled with the first question as the subtree reader is.
+pub const LAYOUT_BOXES_FN: &str = "__webAiSnapshotLayoutBoxesFn";
 
 /// Every global of the contract and what it holds. Only the tests read
 /// this list; the scripts name the globals as written here.
 #[cfg_attr(not(test), allow(dead_code))]
-pub const GLOBALS: [(&str, &str); 9] = [
+pub const GLOBALS: [(&str, &str); 10] = [
     (WATCH_FN, "the watcher function, compiled once per document (watch.js; the session calls it by name)"),
     (TAKE_FN, "a repeat capture's first question, compiled once per world (take_changes.js; later repeat captures call it by name)"),
     (SUBTREE_FACTS_FN, "the reader of a changed subtree, compiled with the first question (subtree_facts.js; repeat captures call it by name)"),
+    (LAYOUT_BOXES_FN, "the reader of layout boxes, compiled with the first question (layout_boxes.js; an agent's repeat looks call it by name)"),
     (FACTS_FN, "the page facts function, compiled once per world (page_facts.js; a capture calls it by name where the facts ran before)"),
     ("__webAiSnapshotWatch", "the watcher's state: its document token, counts, each session's record of changed subtrees (watch.js, take_changes.js)"),
     ("__webAiSnapshotFrameWatch", "a frame's watch state, in our world inside a frame the page's watcher cannot enter (frame_watch.js)"),
