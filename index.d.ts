@@ -578,4 +578,6 @@ export interface WorldInput {
   walk?: boolean
   /** The last capture in this world found frames in other processes. */
   frames?: boolean
+  /** A walk ran in this world and left its script there, to be called by name. */
+  walked?: boolean
 }

@@ -154,7 +154,17 @@ test("'auto' walks a page heavy with inline state from its second look, sending 
     try {
         const cdp = await page.context().newCDPSession(page);
         const sent = [];
-        const source = { cdp: { send: (method, params) => (sent.push(method), cdp.send(method, params)) } };
+        // The walk's script: its expression, as each walk sent it.
+        const walks = [];
+        const source = {
+            cdp: {
+                send: (method, params) => {
+                    sent.push(method);
+                    if (method === 'Runtime.evaluate' && /\.call\(document, /.test(params.expression)) walks.push(params.expression);
+                    return cdp.send(method, params);
+                },
+            },
+        };
         const first = await buildWebAiSnapshot(source, {});
         assert.ok(sent.includes('DOMSnapshot.captureSnapshot'), 'the first look knows nothing of the page yet');
         sent.length = 0;
@@ -162,6 +172,11 @@ test("'auto' walks a page heavy with inline state from its second look, sending 
         assert.ok(!sent.includes('DOMSnapshot.captureSnapshot') && sent.includes('DOM.getDocument'), sent.join(', '));
         assert.equal(second.text, first.text);
         assert.match(second.text, /button "Save 29"/);
+        // The walk's script is sent whole once, kept in our world, and called by name after.
+        const third = await buildWebAiSnapshot(source, {});
+        assert.equal(third.text, first.text);
+        assert.equal(walks.length, 2, walks.map(w => w.slice(0, 60)).join(' | '));
+        assert.ok(walks[0].length > 10000 && walks[1].length < 200, walks.map(w => w.length).join(', '));
         // A capture of Chrome's tree in between leaves the choice as it was.
         await buildWebAiSnapshot(source, { engine: 'ax' });
         sent.length = 0;

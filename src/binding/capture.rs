@@ -120,11 +120,21 @@ pub struct WorldInput {
     pub walk: Option<bool>,
     /// The last capture in this world found frames in other processes.
     pub frames: Option<bool>,
+    /// A walk ran in this world and left its script there, to be called by name.
+    pub walked: Option<bool>,
 }
 
 impl From<crate::capture::World> for WorldInput {
     fn from(w: crate::capture::World) -> WorldInput {
-        WorldInput { frame_id: w.frame_id, loader_id: w.loader_id, context_id: w.context_id as f64, token: w.token, walk: w.walk, frames: w.frames }
+        WorldInput {
+            frame_id: w.frame_id,
+            loader_id: w.loader_id,
+            context_id: w.context_id as f64,
+            token: w.token,
+            walk: w.walk,
+            frames: w.frames,
+            walked: Some(w.walked),
+        }
     }
 }
 
@@ -139,6 +149,7 @@ pub(super) fn world_of(w: Option<WorldInput>) -> Option<crate::capture::World> {
         token: w.token,
         walk: w.walk,
         frames: w.frames,
+        walked: w.walked == Some(true),
     })
 }
 

@@ -77,4 +77,7 @@ pub struct World {
     /// one said. A page that had them is asked for its targets in the first batch
     /// (`CaptureSession::early_frames`), which a page without them is spared.
     pub frames: Option<bool>,
+    /// A walk's facts ran in this world and left their function there
+    /// (`crate::page::SUBTREE_FACTS_FN`): the next walk calls it by name.
+    pub walked: bool,
 }

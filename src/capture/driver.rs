@@ -135,7 +135,7 @@ pub(super) async fn drive_from(transport: &dyn CdpTransport, mut session: Captur
                 return Ok(Captured {
                     snapshot,
                     processing_ms: processing.as_secs_f64() * 1000.0,
-                    world: session.world.clone(),
+                    world: session.world_after(),
                     mirror,
                     after: None,
                     frame_replies: std::mem::take(&mut session.frame_replies),

@@ -1263,7 +1263,7 @@ mod tests {
     }
 
     async fn run_with(take: CdpReply, reuse: bool, always: bool) -> Result<std::result::Result<Repeated, Fallback>> {
-        let world = World { frame_id: "F".into(), loader_id: "L".into(), context_id: 7, token: None, walk: None, frames: None };
+        let world = World { frame_id: "F".into(), loader_id: "L".into(), context_id: 7, token: None, walk: None, frames: None, walked: false };
         let inc = Incremental {
             state: crate::page_session::PageSessionState::new(),
             token: "doc-1".into(),

@@ -153,6 +153,8 @@ pub struct CaptureSession {
     hinted_root: Option<CdpReply>,
     /// The world the page scripts ran in, for the next capture of this page.
     pub world: Option<World>,
+    /// The world a walk of this capture ran in and left its script in (see [`CaptureSession::world_after`]).
+    walked_in: Option<i64>,
     /// With `ctx.incremental`: the page's DOM snapshot kept for repeat captures.
     pub mirror: Option<crate::incremental::Mirror>,
     /// The page's DOM snapshot was given (a repeat capture's patched mirror): it is not asked for.
@@ -339,6 +341,7 @@ impl CaptureSession {
             hinted_facts: None,
             hinted_root: None,
             world: None,
+            walked_in: None,
             mirror: None,
             prebuilt: false,
             chrome_jobs: Vec::new(),
@@ -500,7 +503,7 @@ impl CaptureSession {
             (Call::CreateWorld, CdpReply::Ok(text)) => {
                 let context = crate::compat::json_text::from_str_lossy::<Value>(text).ok().and_then(|v| v.get("executionContextId").and_then(Value::as_i64));
                 if let (Some(id), Some((frame_id, Some(loader_id)))) = (context, self.main_frame()) {
-                    self.world = Some(World { frame_id, loader_id, context_id: id, token: None, walk: None, frames: None });
+                    self.world = Some(World { frame_id, loader_id, context_id: id, token: None, walk: None, frames: None, walked: false });
                 }
                 match context {
                     Some(id) => self.page_scripts(Some(id), None),
@@ -697,12 +700,21 @@ impl CaptureSession {
         }
     }
 
+    /// The world the page scripts ran in, for the next capture: it keeps the
+    /// walk's script once a walk there read the page.
+    pub(crate) fn world_after(&self) -> Option<World> {
+        let mut world = self.world.clone()?;
+        world.walked |= self.walked_in == Some(world.context_id);
+        Some(world)
+    }
+
     /// The walk's facts of the whole document, in our world `context`.
     fn walk_facts(&mut self, context: i64) -> CdpCommand {
         if let Walk::Asked { context: asked_in, .. } = &mut self.walk {
             *asked_in = Some(context);
         }
-        let expression = walk::facts_expression(&self.snapshot_style_names());
+        let walked = [self.world.as_ref(), self.ctx.world.as_ref()].into_iter().flatten().any(|w| w.context_id == context && w.walked);
+        let expression = walk::facts_expression(&self.snapshot_style_names(), walked);
         CdpCommand::new(Call::Walk(WalkCall::Facts), json!({ "expression": expression, "contextId": context, "returnByValue": true }))
     }
 
@@ -737,7 +749,11 @@ impl CaptureSession {
             _ => String::new(),
         };
         let (document, facts) = (take(WalkCall::Document), take(WalkCall::Facts));
-        match walk::parse(document, &facts, boxes) {
+        let parsed = walk::parse(document, &facts, boxes);
+        if parsed.is_ok() {
+            self.walked_in = Some(context);
+        }
+        match parsed {
             Ok(parsed) if asked => {
                 self.walk = Walk::Parsed(Ok(parsed));
                 Vec::new()
@@ -2190,7 +2206,7 @@ mod tests {
     #[tokio::test]
     async fn a_page_that_had_no_such_frames_is_not_asked_for_targets_until_its_snapshot_shows_one() {
         let t = OutOfProcess::new(false);
-        let world = World { frame_id: t.main.clone(), loader_id: "L".into(), context_id: 7, token: None, walk: None, frames: Some(false) };
+        let world = World { frame_id: t.main.clone(), loader_id: "L".into(), context_id: 7, token: None, walk: None, frames: Some(false), walked: false };
         let captured = capture_in(&t, opts(), CaptureContext { world: Some(world), ..CaptureContext::default() }).await.unwrap();
         assert!(captured.snapshot.text.contains("- iframe \"Empty frame\":\n      - document \"Nothing\""), "{}", captured.snapshot.text);
         let calls = t.calls();

@@ -58,9 +58,17 @@ pub fn prefers_walk(inline_chars: f64, elements: f64) -> bool {
     inline_chars >= MIN_INLINE_CHARS && inline_chars >= CHARS_PER_ELEMENT * elements
 }
 
-/// The walk of the whole document in our world, with the computed `styles` in the capture's order.
-pub fn facts_expression(styles: &[String]) -> String {
-    format!("({}).call(document, {})", crate::page::SUBTREE_FACTS, json!(styles))
+/// The walk of the whole document in our world, with the computed `styles` in
+/// the capture's order: the script sent whole, and kept, the first time in a
+/// world; called by name once a walk there `walked` (see `crate::page::TAKE_FN`
+/// for what sending it costs).
+pub fn facts_expression(styles: &[String], walked: bool) -> String {
+    let name = crate::page::SUBTREE_FACTS_FN;
+    if walked {
+        format!("globalThis.{name}.call(document, {})", json!(styles))
+    } else {
+        format!("(globalThis.{name} = ({})).call(document, {})", crate::page::SUBTREE_FACTS, json!(styles))
+    }
 }
 
 /// The walk's replies, read: what the page is, but for its listeners and the
