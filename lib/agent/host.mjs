@@ -908,7 +908,9 @@ export class AgentHost {
 
     /** What a tab that answers nothing in time may be doing, and what ends it. */
     _heldHint() {
-        return `the page did not answer in time (it may be loading a page that does not answer, or running a script that does not end: ${this.steps.navigate} to another URL, or ${this.steps.reload}, ends either)`;
+        // A navigation does not reliably end a script that never returns (Chrome waits on the
+        // hung page first: a navigation away right after such a click timed out too), a new tab does.
+        return `the page did not answer in time (it may be loading a page that does not answer: ${this.steps.navigate} to another URL, or ${this.steps.reload}, ends that load; or running a script that does not end: open another tab with ${this.steps.newTab}, and close this one)`;
     }
 
     _checkUrl(url) {
@@ -999,7 +1001,7 @@ export class AgentHost {
             session.invalidate();
             const again = await session.snapshot(this._options(true)).catch(() => null);
             if (!again) {
-                return { text: `${status} The page gave no snapshot after it in time${why}; it may be loading a page that does not answer, or running a script that does not end: ${this.steps.snapshot} again, or end either with ${this.steps.navigate} (another URL, or ${this.steps.reload}).`, isError: false };
+                return { text: `${status} The page gave no snapshot after it in time${why}; it may be loading a page that does not answer (${this.steps.snapshot} again, or end the load with ${this.steps.navigate}: another URL, or ${this.steps.reload}), or running a script that does not end (open another tab with ${this.steps.newTab}, and close this one).`, isError: false };
             }
             status = `${status} The page gave no snapshot after it in time${why}, so its loading was stopped: the tab shows the page it had.`;
             snapshot = again;
