@@ -393,6 +393,9 @@ test('the tools: schemas, execute contract, approval and completion callbacks', 
         const stale = await tools.execute('browser_click', { ref: go, snapshot_id: 'not-from-this-session' });
         assert.equal(stale.error, 'ref_invalid');
         assert.ok(stale.snapshot, 'errors come with a fresh snapshot');
+        // A wait on a page that does not change times out. (Judged from a look taken now: once in a
+        // full suite's run the wait, judged from the last action's look, saw a line come or go.)
+        await tools.execute('get_snapshot', {});
         const waited = await tools.execute('wait_for_ui_change', { timeout_ms: 300 });
         assert.deepEqual([waited.success, waited.timeout, waited.observed_change], [false, true, null]);
         assert.equal((await tools.execute('wait_for_ui_change', { expected_change: 'colour' })).error, 'invalid_params');
