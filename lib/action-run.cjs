@@ -89,7 +89,7 @@ async function runActionWith(source, snapshot, action, args, options, after) {
     try {
         // `lookError`: the look after a settle failed, and the settle is still reported.
         let lookError;
-        ({ snapshot: fresh, settle = null, lookError } = await after());
+        ({ snapshot: fresh, settle = null, lookError } = await after(outcome));
         if (lookError) throw lookError;
     } catch (err) {
         snapshotError = err && err.message ? err.message : String(err);

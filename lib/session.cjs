@@ -638,9 +638,15 @@ class PageSession {
         if (this._requests.ready) await this._requests.ready;
         this._actedAt = performance.now();
         const timeoutMs = typeof o.timeoutMs === 'number' && o.timeoutMs > 0 ? o.timeoutMs : this._actionTimeoutMs;
-        const result = await runActionWith(this._source, view, action, input, { timeoutMs, via: this._access.act, throwFatal: true }, async () => {
+        const result = await runActionWith(this._source, view, action, input, { timeoutMs, via: this._access.act, throwFatal: true }, async outcome => {
             this._native.markDirty();
             const settle = await this._settle(this._actedAt, settleMs);
+            // The action ran out of time and the page answered no question while it settled: the
+            // tab is held (a script that never returns, a load its server does not answer), and a
+            // look would wait out its own deadline too (5 s more on a page frozen by a click).
+            if (outcome && outcome.error === 'timeout' && !settle.settled && settle.pending && settle.pending.domQuietMs === null && !settle.pending.dialog) {
+                return { snapshot: null, settle, lookError: new Error(`the page did not answer during the action, nor at the end of the ${settle.waitedMs} ms it was given to settle, so it was not looked at`) };
+            }
             try {
                 return { snapshot: await this.snapshot({ ...(o.snapshotOptions || {}) }), settle };
             } catch (err) {
