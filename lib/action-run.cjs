@@ -45,6 +45,8 @@ function actionInput(snapshot, action, args, timeoutMs) {
 
 /** Codes that say the tab (or the browser) is gone: nothing after them can succeed. */
 const FATAL = new Set(['target.detached', 'target.crashed', 'connection.closed']);
+/** Whether an error says the tab (or the browser) is gone. */
+const isFatal = err => Boolean(err && FATAL.has(err.errorCode));
 
 /** The fault an action outcome carries when the tab or the browser went away, or null. */
 function fatalOf(outcome) {
@@ -104,4 +106,4 @@ async function runActionWith(source, snapshot, action, args, options, after) {
     return result;
 }
 
-module.exports = { runActionWith, targetOf };
+module.exports = { runActionWith, targetOf, isFatal };

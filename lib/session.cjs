@@ -19,7 +19,8 @@ const { adapt } = require('./transport.cjs');
 const { pageSend, cdpSend } = require('./sessions.cjs');
 const { webAiError, unwrapOutcome } = require('./raise.cjs');
 const { optionsOf } = require('./input.cjs');
-const { runActionWith } = require('./action-run.cjs');
+// isFatal: the codes that say the tab or the browser is gone (a session's calls end at once with them).
+const { runActionWith, isFatal } = require('./action-run.cjs');
 const { captureOverWith, worldOf, keepWorld } = require('./worlds.cjs');
 const { TIMED_OUT, withDeadline } = require('./deadline.cjs');
 
@@ -160,9 +161,6 @@ function requestTracker(source, kind, state = null) {
     return { tracked: false, pending, close: () => undefined };
 }
 
-/** Codes that say the tab or the browser is gone: a session's calls end at once with them. */
-const FATAL = new Set(['target.detached', 'target.crashed', 'connection.closed']);
-const isFatal = err => Boolean(err && FATAL.has(err.errorCode));
 
 /**
  * What the session drives: capture, page-side calls and actions, per source

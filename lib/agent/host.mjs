@@ -7,6 +7,7 @@
 // Errors are seed 001's codes and carry the fresh page where one can be
 // read. A tool never throws: a fault (a closed tab, a crashed renderer, an
 // open dialog) is a result that says what happened and what to call next.
+import actionRun from '../action-run.cjs';
 import native from '../native.cjs';
 import { createPageSession } from '../session.mjs';
 import { AgentBrowser } from './browser.mjs';
@@ -30,8 +31,7 @@ const SHOT_MAX_CSS_PX = 32000;
  * waited for on their own.
  */
 const QUIET_MS = 50;
-/** Codes that say the tab or the browser is gone: no look again will answer. */
-const FATAL_CODES = new Set(['target.detached', 'target.crashed', 'connection.closed']);
+const { isFatal } = actionRun;
 const EVALUATE_MAX_CHARS = 5000;
 
 const VERBS = { browser_click: 'Clicked', browser_fill: 'Filled', browser_type: 'Typed', browser_select: 'Selected', browser_hover: 'Hovered', browser_scroll: 'Scrolled' };
@@ -979,7 +979,7 @@ export class AgentHost {
             // does not answer: the load holds the tab): `_after` stops the load and looks again,
             // as after a click. Before, the look's timeout was the tool's error and the load went
             // on holding the tab.
-            if (done && !FATAL_CODES.has(err && err.errorCode)) {
+            if (done && !isFatal(err)) {
                 lookError = err && err.message ? err.message : String(err);
                 return null;
             }

@@ -1461,9 +1461,10 @@ impl CaptureSession {
         };
         // With shadow hosts, each host's element tree (`DOM.describeNode`, a few nodes a
         // component) instead of the whole document's (`DOM.getDocument`): on a generated page
-        // of 3,000 nodes with one open shadow root a first look took 71.6 ms against 33.2
-        // without it, most of it the document sent and read (target/exp/shfirst.mjs, scratch).
-        // Past MAX_HOSTS hosts one call for the document costs less.
+        // of 3,000 nodes with one open shadow root a first look took 45.6 ms with the document
+        // and 30.3 with the host described (`node bench/components.mjs first-look --nodes 3000`,
+        // the addons before and after in turns). Past MAX_HOSTS hosts one call for the document
+        // costs less.
         let tree = tree.filter(|_| hosts.len() <= MAX_HOSTS);
         match tree {
             Some(tree) if !hosts.is_empty() => {

@@ -167,15 +167,21 @@ impl DomTree {
         let arena = json_arena::parse(text)?;
         let root = arena.field(0, "root").ok_or("the reply has no root node")?;
         let mut tree = DomTree { root_frame, ..Default::default() };
-        tree.add_parts(element_parts(InArena { arena: &arena, at: root }), NONE)?;
+        tree.add_parts(element_parts(InArena { arena: &arena, at: root }), NONE, Vec::new())?;
         tree.index_siblings();
         Ok(tree)
     }
 
-    /// Add `parts` (`crate::incremental::to_dom::DomPart`, each parent an index
-    /// into the list) below `parent`; the first part is the root of the rest.
-    fn add_parts(&mut self, parts: Vec<crate::incremental::to_dom::DomPart>, parent: u32) -> Result<(), String> {
-        let mut placed: Vec<u32> = Vec::with_capacity(parts.len());
+    /// Add `parts` (`crate::incremental::to_dom::DomPart`s in document order,
+    /// each parent an index into the whole list, NONE: `parent`). `placed`:
+    /// where the list's first parts already are in the tree (a host grafted
+    /// into keeps its own index), which `parts` then goes on from.
+    pub(crate) fn add_parts(
+        &mut self,
+        parts: impl IntoIterator<Item = crate::incremental::to_dom::DomPart>,
+        parent: u32,
+        mut placed: Vec<u32>,
+    ) -> Result<(), String> {
         for p in parts {
             let under = if p.parent == NONE { parent } else { *placed.get(p.parent as usize).ok_or("a described node's parent is not before it")? };
             placed.push(self.add_node(p.kind, p.tag, p.backend, under, p.frame_id, p.attrs));
@@ -198,11 +204,7 @@ impl DomTree {
             return Err("the reply describes another node".into());
         }
         // The host is the parts' first (already in the tree); the rest follow under it.
-        let mut placed: Vec<u32> = vec![at];
-        for p in parts.into_iter().skip(1) {
-            let parent = *placed.get(p.parent as usize).ok_or("a described node's parent is not before it")?;
-            placed.push(self.add_node(p.kind, p.tag, p.backend, parent, p.frame_id, p.attrs));
-        }
+        self.add_parts(parts.into_iter().skip(1), at, vec![at])?;
         // The selector index built ahead was of the tree without them.
         self.root_region = None;
         Ok(())

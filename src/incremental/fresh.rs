@@ -233,6 +233,9 @@ fn walk<'a, D: Described<'a>>(
     // Each node is named with the shadow tree it is in (`MNode::shadow`; None: the root's
     // tree, which the mirror names). A whole document (the walk) holds none of them.
     let described = if whole { FxHashMap::default() } else { by_backend(root) };
+    // The nodes taken into slots so far: a node taken twice (a reply whose slot takes one of
+    // its own ancestors) would make the walk endless.
+    let mut taken: rustc_hash::FxHashSet<i64> = rustc_hash::FxHashSet::default();
     // The trees the walk is in: (the kind of shadow root, the tree its host is in); 0 is the root's.
     let mut trees: Vec<(Option<String>, usize)> = vec![(None, 0)];
     // (described node, its parent's index in `out`, the tree it is in)
@@ -342,6 +345,9 @@ fn walk<'a, D: Described<'a>>(
             for a in assigned.into_iter().rev() {
                 let b = a.int("backendNodeId").ok_or_else(|| bad("an assigned node has no backendNodeId"))?;
                 let node = *described.get(&b).ok_or_else(|| Unpatchable("a slot takes a node from outside the subtree read".into()))?;
+                if !taken.insert(b) {
+                    return Err(bad("a node is assigned to a slot twice"));
+                }
                 stack.push((node, here, host_tree));
             }
             continue;
@@ -620,6 +626,14 @@ mod tests {
         let inner = host()["shadowRoots"][0]["children"][0].clone();
         let facts = json!([element("P"), element("SLOT"), element("B"), text]);
         assert!(read(&inner, &facts, None).unwrap_err().0.contains("outside the subtree"));
+        // A reply whose slot takes its own host goes round no more than once (the page's facts,
+        // however many, are no bound on it).
+        let mut looping = host();
+        looping["shadowRoots"][0]["children"][1]["distributedNodes"] = json!([{ "nodeType": 1, "nodeName": "X-A", "backendNodeId": 2 }]);
+        let round = [element("X-A"), element("P"), element("SLOT"), element("B"), text.clone(), element("SLOT")];
+        let many = Value::Array(round.iter().cycle().take(600).cloned().collect());
+        let err = read(&looping, &many, None).unwrap_err().0;
+        assert!(err.contains("assigned to a slot twice"), "{err}");
     }
 
     #[test]

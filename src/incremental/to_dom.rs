@@ -209,11 +209,7 @@ pub(crate) fn dom_tree_over_shadows(old: &DomTree, mirror: Tree<'_>, cursor: boo
         match step {
             Step::Read(backend, parent) => {
                 let parts = mirror.dom_reads.get(&backend)?;
-                let mut placed: Vec<u32> = Vec::with_capacity(parts.len());
-                for p in parts {
-                    let under = if p.parent == NONE { parent } else { *placed.get(p.parent as usize)? };
-                    placed.push(tree.add_node(p.kind, p.tag.clone(), p.backend, under, p.frame_id.clone(), p.attrs.clone()));
-                }
+                tree.add_parts(parts.iter().cloned(), parent, Vec::with_capacity(parts.len())).ok()?;
             }
             Step::Copy(o, parent) => {
                 let n = old.nodes.get(o as usize)?;
